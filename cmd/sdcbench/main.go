@@ -1,0 +1,113 @@
+// Command sdcbench runs statistical disclosure control experiments: it protects microdata
+// with the registered methods, measures information loss and disclosure risk, and analyses
+// the results.
+//
+// Usage:
+//
+//	sdcbench list datasets|methods|metrics|experiments
+//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] SPEC
+//	sdcbench merge --out DIR DIR...
+//	sdcbench slurm --shards N SPEC
+//	sdcbench protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--seed S] [--groups FILE]
+//	sdcbench eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...
+//
+// Flags come before positional arguments. See README.md for a tour.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: run parses its own flags from args.
+type command struct {
+	usage string
+	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// commands is filled by the init functions of this package's files, one file per subcommand.
+var commands = map[string]command{}
+
+// errUsage marks errors that should exit with status 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "sdcbench:", strings.TrimPrefix(err.Error(), "usage: "))
+		}
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// run dispatches args to a subcommand.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stderr)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: no command", errUsage)
+		}
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return fmt.Errorf("%w: unknown command %q (have %s)", errUsage, args[0], strings.Join(commandNames(), ", "))
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func commandNames() []string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: sdcbench COMMAND [flags] [args]")
+	for _, n := range commandNames() {
+		fmt.Fprintf(w, "  %s\n", commands[n].usage)
+	}
+}
+
+// newFlags returns a FlagSet for a subcommand that reports errors instead of exiting.
+func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: sdcbench", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and wraps flag errors as usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+	}
+	return nil
+}
+
+// usageErr returns a usage error for a subcommand.
+func usageErr(cmd, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", errUsage, cmd, fmt.Sprintf(format, a...))
+}

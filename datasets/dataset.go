@@ -1,0 +1,141 @@
+// Package datasets holds the numeric microdata tables that sdcbench protects and measures:
+// the Dataset type, a strict CSV reader and writer, z-score standardization and the embedded
+// benchmark sets (Census, Tarragona, EIA, testdata and the small clustering sets).
+//
+// A Dataset is n rows × p numeric columns stored row-major in one []float64, as
+// shared/spec/harness.md "Data model" asks. Loading validates everything a method relies on:
+// a header row, equal row lengths, parseable finite numbers and distinct column names. Every
+// failure is a *ParseError that names the file, row, column and value and wraps one of the
+// sentinel errors below, so callers can test it with errors.Is.
+package datasets
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Dataset is an n×p numeric table, row-major: the value of row i, column j is Data[i*P+j].
+// Datasets handed to methods and metrics are never modified by them.
+type Dataset struct {
+	Name  string    // the registered name or the file it was read from
+	Names []string  // column names, len P
+	N, P  int       // rows and columns
+	Data  []float64 // row-major, len N*P
+}
+
+// New returns a Dataset over data (not copied). It panics if len(data) != n*p or
+// len(names) != p, which are programming errors.
+func New(name string, names []string, n, p int, data []float64) *Dataset {
+	if len(data) != n*p || len(names) != p {
+		panic("datasets: shape mismatch")
+	}
+	return &Dataset{Name: name, Names: names, N: n, P: p, Data: data}
+}
+
+// Row returns row i as a slice of Data (not a copy).
+func (d *Dataset) Row(i int) []float64 { return d.Data[i*d.P : (i+1)*d.P : (i+1)*d.P] }
+
+// At returns the value of row i, column j.
+func (d *Dataset) At(i, j int) float64 { return d.Data[i*d.P+j] }
+
+// Col returns a copy of column j.
+func (d *Dataset) Col(j int) []float64 {
+	c := make([]float64, d.N)
+	for i := range c {
+		c[i] = d.Data[i*d.P+j]
+	}
+	return c
+}
+
+// Clone returns a deep copy of d.
+func (d *Dataset) Clone() *Dataset {
+	return &Dataset{
+		Name:  d.Name,
+		Names: append([]string(nil), d.Names...),
+		N:     d.N, P: d.P,
+		Data: append([]float64(nil), d.Data...),
+	}
+}
+
+// Select returns a new Dataset with the named columns, in the order given.
+// An unknown or repeated name is an error.
+func (d *Dataset) Select(cols []string) (*Dataset, error) {
+	idx := make([]int, len(cols))
+	seen := map[string]bool{}
+	for c, name := range cols {
+		if seen[name] {
+			return nil, fmt.Errorf("datasets: %s: column %q selected twice", d.Name, name)
+		}
+		seen[name] = true
+		idx[c] = -1
+		for j, n := range d.Names {
+			if n == name {
+				idx[c] = j
+				break
+			}
+		}
+		if idx[c] < 0 {
+			return nil, fmt.Errorf("datasets: %s: no column %q (have %v)", d.Name, name, d.Names)
+		}
+	}
+	out := make([]float64, d.N*len(cols))
+	for i := 0; i < d.N; i++ {
+		for c, j := range idx {
+			out[i*len(cols)+c] = d.Data[i*d.P+j]
+		}
+	}
+	return New(d.Name, append([]string(nil), cols...), d.N, len(cols), out), nil
+}
+
+// Sentinel errors wrapped by *ParseError and the validation functions.
+var (
+	ErrEmpty          = errors.New("empty file")
+	ErrNoRows         = errors.New("header but no data rows")
+	ErrRagged         = errors.New("wrong number of fields")
+	ErrNotNumber      = errors.New("not a number")
+	ErrNonFinite      = errors.New("NaN or infinite value")
+	ErrDuplicateName  = errors.New("duplicate column name")
+	ErrEmptyName      = errors.New("empty column name")
+	ErrConstantColumn = errors.New("constant column (sd = 0) cannot be standardized")
+	ErrTooFewRows     = errors.New("too few rows")
+)
+
+// ParseError reports a problem with one cell, row or column of a CSV input.
+// Row is the 1-based line number in the file (the header is line 1); Row 0 means the
+// problem is not tied to one line. Column is the column name when known.
+type ParseError struct {
+	File   string
+	Row    int
+	Column string
+	Value  string
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	s := "datasets: " + e.File
+	if e.Row > 0 {
+		s += fmt.Sprintf(":%d", e.Row)
+	}
+	if e.Column != "" {
+		s += fmt.Sprintf(": column %q", e.Column)
+	}
+	if e.Value != "" {
+		s += fmt.Sprintf(": value %q", e.Value)
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// CheckFinite returns a *ParseError wrapping ErrNonFinite for the first NaN or ±Inf value.
+func (d *Dataset) CheckFinite() error {
+	for i, v := range d.Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			r, c := i/d.P, i%d.P
+			return &ParseError{File: d.Name, Row: r + 2, Column: d.Names[c],
+				Value: fmt.Sprint(v), Err: ErrNonFinite}
+		}
+	}
+	return nil
+}

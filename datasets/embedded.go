@@ -1,0 +1,116 @@
+package datasets
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+)
+
+//go:embed data/*.csv
+var files embed.FS
+
+// Info describes a registered dataset.
+type Info struct {
+	Name        string
+	File        string   // embedded file under data/
+	Columns     []string // selected columns; nil means all
+	Description string
+	Source      string // "original" for shipped data, "substitute" for generated stand-ins
+}
+
+var eiaRevenueSales = []string{"RESREVENUE", "RESSALES", "COMREVENUE", "COMSALES", "INDREVENUE",
+	"INDSALES", "OTHREVENUE", "OTHRSALES", "TOTREVENUE", "TOTSALES"}
+
+// builtin lists the embedded benchmark sets (shared/datasets/README.md).
+var builtin = []Info{
+	{Name: "census", File: "CASCrefmicrodata.csv", Source: "original",
+		Description: "CASC Census reference file, 1080×13 income and tax amounts"},
+	{Name: "tarragona", File: "Tarragona.csv", Source: "original",
+		Description: "CASC Tarragona firms, 834×13 balance-sheet figures"},
+	{Name: "eia", File: "EIA.csv", Source: "original",
+		Columns:     append([]string{"UTILITYID"}, eiaRevenueSales...),
+		Description: "CASC EIA utilities, 4092×11 (UTILITYID + 10 REVENUE/SALES; the literature's EIA)"},
+	{Name: "eia10", File: "EIA.csv", Source: "original", Columns: eiaRevenueSales,
+		Description: "CASC EIA utilities, 4092×10 REVENUE/SALES columns (seed 000's EIA)"},
+	{Name: "testdata", File: "testdata.csv", Source: "original",
+		Description: "IHSN household survey (sdcMicro testdata), 4580×15 numeric columns"},
+	{Name: "ruspini", File: "ruspini.csv", Source: "original",
+		Description: "Ruspini's clustering example, 75×2"},
+	{Name: "iris", File: "iris.csv", Source: "original",
+		Description: "Fisher's iris measurements, 150×4 (Species dropped)"},
+	{Name: "wine", File: "wine.csv", Source: "original",
+		Description: "UCI wine recognition data, 178×13 (Class dropped)"},
+}
+
+// Generator builds a dataset from a seed; used for documented synthetic substitutes.
+type Generator func(seed uint64) (*Dataset, error)
+
+type entry struct {
+	info Info
+	gen  Generator
+	once sync.Once
+	d    *Dataset
+	err  error
+}
+
+var registry = func() map[string]*entry {
+	m := map[string]*entry{}
+	for _, in := range builtin {
+		m[in.Name] = &entry{info: in}
+	}
+	return m
+}()
+
+// RegisterGenerator adds a synthetic dataset under info.Name, built by gen with seed 1 on
+// first use. It panics on a duplicate name; call it from an init function.
+func RegisterGenerator(info Info, gen Generator) {
+	if _, dup := registry[info.Name]; dup {
+		panic("datasets: duplicate dataset " + info.Name)
+	}
+	registry[info.Name] = &entry{info: info, gen: gen}
+}
+
+// List returns the registered datasets sorted by name.
+func List() []Info {
+	out := make([]Info, 0, len(registry))
+	for _, e := range registry {
+		out = append(out, e.info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Load returns the registered dataset name. The table is parsed once and shared: callers
+// must not modify it (Clone it first).
+func Load(name string) (*Dataset, error) {
+	e, ok := registry[name]
+	if !ok {
+		names := make([]string, 0, len(registry))
+		for n := range registry {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return nil, fmt.Errorf("datasets: unknown dataset %q (have %v)", name, names)
+	}
+	e.once.Do(func() {
+		if e.gen != nil {
+			e.d, e.err = e.gen(1)
+		} else {
+			var b []byte
+			b, e.err = files.ReadFile("data/" + e.info.File)
+			if e.err == nil {
+				e.d, e.err = ReadCSV(bytes.NewReader(b), e.info.File, ReadOptions{Columns: e.info.Columns})
+			}
+		}
+		if e.d != nil {
+			e.d.Name = name
+		}
+	})
+	return e.d, e.err
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

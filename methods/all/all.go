@@ -1,0 +1,8 @@
+// Package all links every method family into a binary: import it for its side effects.
+// A new family adds one line here; the runner and the CLI never change.
+package all
+
+import (
+	_ "github.com/sdcbench/sdcbench/methods/microagg" // microaggregation methods
+	_ "github.com/sdcbench/sdcbench/methods/perturb"  // noise and other perturbative methods
+)

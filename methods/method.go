@@ -1,0 +1,118 @@
+// Package methods defines what a protection method is to sdcbench: the Method interface, its
+// typed parameters and the registry through which the runner and the CLI find methods by name.
+//
+// A method lives in a family package (methods/microagg, methods/perturb, ...) and registers
+// itself from an init function with Register. Importing methods/all links every family in, so
+// adding a method never touches the runner (shared/spec/harness.md "Layout").
+package methods
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// Release is what a method returns: the masked table and the structure behind it.
+type Release struct {
+	// Masked has the same shape, column names and row order as the input, in raw units.
+	Masked *datasets.Dataset
+	// Labels is the partition of a microaggregation (canonical: groups numbered by their
+	// smallest member), or nil for methods that do not partition.
+	Labels []int32
+	// Trace holds one point per generation or iteration of an iterative method.
+	Trace []TracePoint
+	// Info carries method diagnostics (e.g. "groups": 278).
+	Info map[string]any
+}
+
+// TracePoint is one line of traces.csv.
+type TracePoint struct {
+	Iter    int
+	Best    float64
+	Mean    float64
+	Seconds float64
+}
+
+// Info describes a method for the registry, `sdcbench list methods` and spec validation.
+type Info struct {
+	Name        string
+	Description string // one line
+	Params      []ParamSpec
+	Randomized  bool // draws from the run's *rand.Rand
+	Partitions  bool // returns Labels
+}
+
+// Method is a protection method. Protect must not modify d, must draw randomness only from
+// rng, and should return ctx.Err() promptly once ctx is done.
+type Method interface {
+	Info() Info
+	Protect(ctx context.Context, d *datasets.Dataset, p Params, rng *rand.Rand) (*Release, error)
+}
+
+// Validator is implemented by methods that can reject a (dataset, parameters) pair before
+// anything runs, e.g. mdav with fewer than 2k rows.
+type Validator interface {
+	Validate(d *datasets.Dataset, p Params) error
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Method{}
+)
+
+// Register adds m under m.Info().Name. It panics on a duplicate or malformed entry: call it
+// from the family package's init function.
+func Register(m Method) {
+	in := m.Info()
+	if in.Name == "" || in.Description == "" {
+		panic("methods: Register: method without name or description")
+	}
+	for _, ps := range in.Params {
+		if _, err := ps.parse(ps.Default); err != nil {
+			panic(fmt.Sprintf("methods: Register %s: bad default: %v", in.Name, err))
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[in.Name]; dup {
+		panic("methods: Register: duplicate method " + in.Name)
+	}
+	registry[in.Name] = m
+}
+
+// ErrUnknownMethod is wrapped by Lookup's error.
+var ErrUnknownMethod = errors.New("unknown method")
+
+// Lookup returns the method registered under name.
+func Lookup(name string) (Method, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	m, ok := registry[name]
+	if !ok {
+		names := make([]string, 0, len(registry))
+		for n := range registry {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return nil, fmt.Errorf("methods: %w %q (have %v)", ErrUnknownMethod, name, names)
+	}
+	return m, nil
+}
+
+// List returns the Info of every registered method, sorted by name.
+func List() []Info {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]Info, 0, len(registry))
+	for _, m := range registry {
+		out = append(out, m.Info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

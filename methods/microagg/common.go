@@ -1,0 +1,90 @@
+package microagg
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+)
+
+// kParam is the minimum group size parameter shared by every microaggregation method.
+var kParam = methods.ParamSpec{Name: "k", Kind: methods.Int, Default: "3", Min: 2, Max: math.Inf(1),
+	Doc: "minimum group size (groups have k..2k−1 records)"}
+
+// standardizeParam selects the space in which distances are computed (spec §0).
+var standardizeParam = methods.ParamSpec{Name: "standardize", Kind: methods.String, Default: "zscore",
+	Choices: []string{"zscore", "none"}, Doc: "distance space: z-scores (sample SD) or raw values"}
+
+// validateK checks the conditions every microaggregation needs: k ≥ 1 (k ≥ minK), n ≥ 2k,
+// finite data and, when standardizing, no constant column.
+func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) error {
+	k := p.Int("k")
+	if k < minK {
+		return fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
+	}
+	if d.N < 2*k {
+		return fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
+	}
+	if err := d.CheckFinite(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if p.String("standardize") == "zscore" {
+		if _, _, err := datasets.ZScore(d); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// space returns the table in which distances are computed: z-scores or a copy of the raw data.
+func space(d *datasets.Dataset, p methods.Params) ([]float64, error) {
+	if p.String("standardize") == "none" {
+		return append([]float64(nil), d.Data...), nil
+	}
+	z, _, err := datasets.ZScore(d)
+	return z, err
+}
+
+// Aggregate returns the release of a partition: every record replaced by the mean of its
+// group in raw units. Each group mean is computed once (members in ascending order) and copied
+// to every member, so members' rows are bit-identical. labels must be canonical (0..G−1).
+func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
+	G := 0
+	for _, l := range labels {
+		G = max(G, int(l)+1)
+	}
+	p := d.P
+	sum := make([]float64, G*p)
+	cnt := make([]int, G)
+	for i, l := range labels {
+		cnt[l]++
+		row := d.Row(i)
+		s := sum[int(l)*p : (int(l)+1)*p]
+		for j, v := range row {
+			s[j] += v
+		}
+	}
+	for g := 0; g < G; g++ {
+		for j := 0; j < p; j++ {
+			sum[g*p+j] /= float64(cnt[g])
+		}
+	}
+	out := make([]float64, d.N*p)
+	for i, l := range labels {
+		copy(out[i*p:(i+1)*p], sum[int(l)*p:(int(l)+1)*p])
+	}
+	return datasets.New(d.Name, append([]string(nil), d.Names...), d.N, p, out)
+}
+
+// GroupSizes returns the size of each group of a canonical labelling.
+func GroupSizes(labels []int32) []int {
+	var sizes []int
+	for _, l := range labels {
+		for int(l) >= len(sizes) {
+			sizes = append(sizes, 0)
+		}
+		sizes[l]++
+	}
+	return sizes
+}

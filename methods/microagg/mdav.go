@@ -1,0 +1,500 @@
+package microagg
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"slices"
+)
+
+// blockRows is the fixed block size of every reduction in MDAV: sums, argmax and top-k are
+// computed per block of this many active rows and merged in block order, so the partition does
+// not depend on the number of workers (shared/spec/microaggregation.md §4.5).
+const blockRows = 1024
+
+// parallelRows is the active-set size below which passes run on one goroutine.
+const parallelRows = 4096
+
+// MDAV partitions the n rows of the row-major n×d table z into groups of k records with the
+// Maximum Distance to Average Vector heuristic exactly as shared/spec/microaggregation.md §3.1
+// defines it (ties to the lowest record index, s chosen over the updated set, the standard end
+// game). Every group has k records except the last, which has k..2k−1. It returns canonical
+// labels (groups numbered by their smallest member).
+//
+// Cost: about 3·n²·d/(4k) multiply-adds (three distance passes per pair of groups) and O(n·d)
+// memory. Passes over more than parallelRows active rows are split over workers goroutines
+// (0 means GOMAXPROCS); every reduction is merged in a fixed order, so the labels do not depend
+// on workers. ctx is checked every 16 pairs of groups. z is not modified. It panics if k < 1,
+// n < k or len(z) != n·d.
+func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
+	if k < 1 || n < k || len(z) != n*d {
+		panic("microagg: MDAV: bad shape or k")
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	s := newMdavState(z, n, d, k, workers)
+	defer s.close()
+	labels := make([]int32, n)
+	var g int32
+	emit := func(pos []int) {
+		for _, t := range pos {
+			labels[s.act[t]] = g
+			s.kill(t)
+		}
+		g++
+	}
+	for iter := 1; s.alive >= 3*k; iter++ {
+		if iter&15 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		s.centroid()
+		r := s.farthestFrom(s.cent)
+		s.distTo(r)
+		g1 := s.nearest()
+		far := s.farthestExcluding(g1)
+		emit(g1)
+		s.distTo(far)
+		emit(s.nearest())
+		s.maintain()
+	}
+	if s.alive >= 2*k {
+		s.centroid()
+		r := s.farthestFrom(s.cent)
+		s.distTo(r)
+		emit(s.nearest())
+		s.maintain()
+	}
+	if s.alive > 0 {
+		rest := make([]int, 0, s.alive)
+		for t := 0; t < s.m; t++ {
+			if !s.dead[t] {
+				rest = append(rest, t)
+			}
+		}
+		emit(rest)
+	}
+	return Canonical(labels), nil
+}
+
+// sumRows is the size of the blocks whose partial sums make up the centroid. A block's sum is
+// recomputed from its live rows, in order, whenever one of its rows dies; the centroid is the
+// sum of the block sums in block order. This is an exact recomputation (no running sum), and
+// it depends only on which rows are alive, never on the number of workers.
+const sumRows = 64
+
+// mdavState is MDAV's working set: the active records in a contiguous row buffer, kept in
+// ascending record order. Emitted rows are flagged dead and skipped; they are removed (stably,
+// in place) once they make up an eighth of the buffer, so passes stream memory forward.
+type mdavState struct {
+	d, k    int
+	m       int       // rows in the buffer, dead ones included
+	alive   int       // live rows
+	act     []int32   // record index of buffer row t
+	rows    []float64 // buffer rows, row-major, m*d
+	dead    []bool    // buffer row t was emitted
+	deadPos []int     // dead rows not yet compacted away
+	dirty   []int     // sum blocks that lost a row since the last centroid
+	dist    []float64 // squared distance of buffer row t to the current point
+	cent    []float64
+	pt      []float64 // copy of the current reference point
+	bsum    []float64 // per-sumRows-block column sums, row-major
+	bdirty  []bool
+	// per-pass-block results, merged in block order
+	blockArg []int
+	heaps    []topK
+	pool     *pool
+	pass     int       // what forBlocks runs: passFarthest or passNearest
+	blockFn  func(int) // s.block, bound once
+	groupBuf []int     // reused result of nearest
+}
+
+func newMdavState(z []float64, n, d, k, workers int) *mdavState {
+	nb := (n + blockRows - 1) / blockRows
+	ns := (n + sumRows - 1) / sumRows
+	s := &mdavState{
+		d: d, k: k, m: n, alive: n,
+		act:      make([]int32, n),
+		rows:     append([]float64(nil), z...),
+		dead:     make([]bool, n),
+		dist:     make([]float64, n),
+		cent:     make([]float64, d),
+		pt:       make([]float64, d),
+		bsum:     make([]float64, ns*d),
+		bdirty:   make([]bool, ns),
+		blockArg: make([]int, nb),
+		heaps:    make([]topK, nb),
+	}
+	s.blockFn = s.block
+	s.groupBuf = make([]int, 0, k)
+	if workers > 1 && n >= parallelRows {
+		s.pool = newPool(workers)
+	}
+	for i := range s.act {
+		s.act[i] = int32(i)
+	}
+	for b := range s.heaps {
+		s.heaps[b] = topK{pos: make([]int, 0, k), dist: s.dist}
+	}
+	s.resum()
+	return s
+}
+
+func (s *mdavState) close() {
+	if s.pool != nil {
+		s.pool.close()
+	}
+}
+
+func (s *mdavState) kill(t int) {
+	s.dead[t] = true
+	s.alive--
+	s.deadPos = append(s.deadPos, t)
+	if b := t / sumRows; !s.bdirty[b] {
+		s.bdirty[b] = true
+		s.dirty = append(s.dirty, b)
+	}
+}
+
+// forBlocks runs the current pass (s.pass) over every pass block of the m buffer rows:
+// serially, or split into contiguous runs of blocks, one per worker. Each block writes only its
+// own slots, which are merged in block order afterwards.
+func (s *mdavState) forBlocks() {
+	nb := (s.m + blockRows - 1) / blockRows
+	if s.pool == nil || s.m < parallelRows {
+		for b := 0; b < nb; b++ {
+			s.block(b)
+		}
+		return
+	}
+	s.pool.run(nb, s.blockFn)
+}
+
+// pass kinds run by forBlocks.
+const (
+	passFarthest = iota
+	passNearest
+)
+
+func (s *mdavState) block(b int) {
+	lo, hi := b*blockRows, min((b+1)*blockRows, s.m)
+	if s.pass == passFarthest {
+		s.farthestBlock(b, lo, hi)
+	} else {
+		s.nearestBlock(b, lo, hi)
+	}
+}
+
+// sumBlock recomputes the column sums of the live rows of sum block b.
+func (s *mdavState) sumBlock(b int) {
+	d := s.d
+	sum := s.bsum[b*d : (b+1)*d : (b+1)*d]
+	clear(sum)
+	for t := b * sumRows; t < min((b+1)*sumRows, s.m); t++ {
+		if s.dead[t] {
+			continue
+		}
+		row := s.rows[t*d : (t+1)*d : (t+1)*d]
+		for j := range sum {
+			sum[j] += row[j]
+		}
+	}
+	s.bdirty[b] = false
+}
+
+// resum recomputes every block sum (after a compaction).
+func (s *mdavState) resum() {
+	ns := (s.m + sumRows - 1) / sumRows
+	for b := 0; b < ns; b++ {
+		s.sumBlock(b)
+	}
+	s.dirty = s.dirty[:0]
+}
+
+// centroid sets s.cent to the mean of the live rows from the block sums, in block order.
+func (s *mdavState) centroid() {
+	for _, b := range s.dirty {
+		s.sumBlock(b)
+	}
+	s.dirty = s.dirty[:0]
+	d := s.d
+	clear(s.cent)
+	ns := (s.m + sumRows - 1) / sumRows
+	for b := 0; b < ns; b++ {
+		sum := s.bsum[b*d : (b+1)*d]
+		for j, v := range sum {
+			s.cent[j] += v
+		}
+	}
+	for j := range s.cent {
+		s.cent[j] /= float64(s.alive)
+	}
+}
+
+// maintain removes the dead rows, stably and in place, once they are an eighth of the buffer.
+func (s *mdavState) maintain() {
+	if len(s.deadPos) == 0 || 8*len(s.deadPos) < s.m {
+		return
+	}
+	d := s.d
+	slices.Sort(s.deadPos)
+	w := s.deadPos[0]
+	for i, t := range s.deadPos {
+		end := s.m
+		if i+1 < len(s.deadPos) {
+			end = s.deadPos[i+1]
+		}
+		copy(s.rows[w*d:], s.rows[(t+1)*d:end*d])
+		copy(s.act[w:], s.act[t+1:end])
+		w += end - t - 1
+	}
+	s.m = w
+	clear(s.dead[:s.m+len(s.deadPos)])
+	s.deadPos = s.deadPos[:0]
+	s.resum()
+}
+
+// sqDist returns Σ_j (a_j − b_j)², accumulated in column order without FMA.
+func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		t0 := a[j] - b[j]
+		t1 := a[j+1] - b[j+1]
+		t2 := a[j+2] - b[j+2]
+		t3 := a[j+3] - b[j+3]
+		s += float64(t0 * t0)
+		s += float64(t1 * t1)
+		s += float64(t2 * t2)
+		s += float64(t3 * t3)
+	}
+	for ; j < len(a); j++ {
+		t := a[j] - b[j]
+		s += float64(t * t)
+	}
+	return s
+}
+
+// distRows writes the squared distance of each of the consecutive d-column rows in rows to q
+// into out (len(rows) = len(out)·d). Four rows are processed at once with their own
+// accumulators, each summed in column order, so every value equals sqDist bit for bit while the
+// CPU overlaps four independent add chains.
+func distRows(out, rows, q []float64, d int) {
+	n := len(out)
+	q = q[:d]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		r0 := rows[i*d : (i+1)*d : (i+1)*d]
+		r1 := rows[(i+1)*d : (i+2)*d : (i+2)*d]
+		r2 := rows[(i+2)*d : (i+3)*d : (i+3)*d]
+		r3 := rows[(i+3)*d : (i+4)*d : (i+4)*d]
+		var s0, s1, s2, s3 float64
+		for j, v := range q {
+			t0 := r0[j] - v
+			t1 := r1[j] - v
+			t2 := r2[j] - v
+			t3 := r3[j] - v
+			s0 += float64(t0 * t0)
+			s1 += float64(t1 * t1)
+			s2 += float64(t2 * t2)
+			s3 += float64(t3 * t3)
+		}
+		out[i], out[i+1], out[i+2], out[i+3] = s0, s1, s2, s3
+	}
+	for ; i < n; i++ {
+		out[i] = sqDist(rows[i*d:(i+1)*d], q)
+	}
+}
+
+// farthestFrom returns the live buffer row farthest from q (lowest index on ties).
+func (s *mdavState) farthestFrom(q []float64) int {
+	copy(s.pt, q)
+	s.pass = passFarthest
+	s.forBlocks()
+	return s.mergeArg()
+}
+
+// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
+func (s *mdavState) farthestBlock(b, lo, hi int) {
+	distRows(s.dist[lo:hi], s.rows[lo*s.d:hi*s.d], s.pt, s.d)
+	best, bi := -1.0, -1
+	for t := lo; t < hi; t++ {
+		if v := s.dist[t]; v > best && !s.dead[t] {
+			best, bi = v, t
+		}
+	}
+	s.blockArg[b] = bi
+}
+
+// mergeArg merges the per-block argmax positions in block order (strict >, so the lowest
+// position wins ties).
+func (s *mdavState) mergeArg() int {
+	nb := (s.m + blockRows - 1) / blockRows
+	best, bi := -1.0, -1
+	for b := 0; b < nb; b++ {
+		t := s.blockArg[b]
+		if t < 0 {
+			continue
+		}
+		if v := s.dist[t]; v > best {
+			best, bi = v, t
+		}
+	}
+	return bi
+}
+
+// distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
+// pass block, the k nearest live rows and the farthest live row.
+func (s *mdavState) distTo(r int) {
+	copy(s.pt, s.rows[r*s.d:(r+1)*s.d])
+	s.pass = passNearest
+	s.forBlocks()
+}
+
+// nearestBlock is the distTo work of pass block b over buffer rows [lo, hi).
+func (s *mdavState) nearestBlock(b, lo, hi int) {
+	h := &s.heaps[b]
+	h.reset(s.k)
+	distRows(s.dist[lo:hi], s.rows[lo*s.d:hi*s.d], s.pt, s.d)
+	thr := math.Inf(1) // admit anything until the heap is full
+	best, bi := -1.0, -1
+	for t := lo; t < hi; t++ {
+		v := s.dist[t]
+		if v <= thr && !s.dead[t] {
+			h.push(t)
+			if len(h.pos) == h.k {
+				thr = s.dist[h.pos[0]]
+			}
+		}
+		if v > best && !s.dead[t] {
+			best, bi = v, t
+		}
+	}
+	s.blockArg[b] = bi
+}
+
+// nearest returns the positions of the k active rows nearest to the last distTo point,
+// ordered by (distance, position), from the per-block top-k lists merged in block order.
+func (s *mdavState) nearest() []int {
+	nb := (s.m + blockRows - 1) / blockRows
+	all := &s.heaps[0]
+	for b := 1; b < nb; b++ {
+		for _, t := range s.heaps[b].pos {
+			all.push(t)
+		}
+	}
+	s.groupBuf = append(s.groupBuf[:0], all.pos...)
+	sortByDist(s.groupBuf, s.dist)
+	return s.groupBuf
+}
+
+// farthestExcluding returns the active row farthest from the last distTo point among the rows
+// not in g (lowest index on ties). The per-block argmax is used unless it falls in g, which
+// needs exact distance ties; then the rows are rescanned.
+func (s *mdavState) farthestExcluding(g []int) int {
+	in := func(t int) bool {
+		for _, u := range g {
+			if u == t {
+				return true
+			}
+		}
+		return false
+	}
+	if bi := s.mergeArg(); bi >= 0 && !in(bi) {
+		return bi
+	}
+	best, bi := -1.0, -1
+	for t := 0; t < s.m; t++ {
+		if !s.dead[t] && !in(t) && s.dist[t] > best {
+			best, bi = s.dist[t], t
+		}
+	}
+	return bi
+}
+
+// topK keeps the k positions with the smallest (dist, position) as a max-heap.
+type topK struct {
+	k    int
+	pos  []int
+	dist []float64
+}
+
+func (h *topK) reset(k int) { h.k, h.pos = k, h.pos[:0] }
+
+// less reports whether a comes after b in (distance, position) order, i.e. a is "larger".
+func (h *topK) larger(a, b int) bool {
+	da, db := h.dist[a], h.dist[b]
+	return da > db || (da == db && a > b)
+}
+
+func (h *topK) push(t int) {
+	if len(h.pos) < h.k {
+		h.pos = append(h.pos, t)
+		i := len(h.pos) - 1
+		for i > 0 {
+			p := (i - 1) / 2
+			if !h.larger(h.pos[i], h.pos[p]) {
+				break
+			}
+			h.pos[i], h.pos[p] = h.pos[p], h.pos[i]
+			i = p
+		}
+		return
+	}
+	if !h.larger(h.pos[0], t) {
+		return
+	}
+	h.pos[0] = t
+	i, n := 0, len(h.pos)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h.larger(h.pos[r], h.pos[l]) {
+			c = r
+		}
+		if !h.larger(h.pos[c], h.pos[i]) {
+			break
+		}
+		h.pos[i], h.pos[c] = h.pos[c], h.pos[i]
+		i = c
+	}
+}
+
+func sortByDist(pos []int, dist []float64) {
+	for i := 1; i < len(pos); i++ {
+		for j := i; j > 0; j-- {
+			a, b := pos[j-1], pos[j]
+			if dist[a] > dist[b] || (dist[a] == dist[b] && a > b) {
+				pos[j-1], pos[j] = b, a
+			} else {
+				break
+			}
+		}
+	}
+}
+
+// Canonical renumbers labels so that groups are numbered in the order of their smallest
+// member (record 0 is in group 0). Negative labels are kept as they are.
+func Canonical(labels []int32) []int32 {
+	m := map[int32]int32{}
+	out := make([]int32, len(labels))
+	for i, l := range labels {
+		if l < 0 {
+			out[i] = l
+			continue
+		}
+		c, ok := m[l]
+		if !ok {
+			c = int32(len(m))
+			m[l] = c
+		}
+		out[i] = c
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package microagg
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+)
+
+func init() {
+	methods.Register(mdavMethod{})
+}
+
+// mdavMethod is the registered `mdav` method.
+type mdavMethod struct{}
+
+var _ methods.Validator = mdavMethod{}
+
+func (mdavMethod) Info() methods.Info {
+	return methods.Info{
+		Name:        "mdav",
+		Description: "Maximum Distance to Average Vector microaggregation (fixed-size groups of k)",
+		Params:      []methods.ParamSpec{kParam, standardizeParam},
+		Partitions:  true,
+	}
+}
+
+func (mdavMethod) Validate(d *datasets.Dataset, p methods.Params) error {
+	return validateK("mdav", d, p, 2)
+}
+
+func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+	if err := m.Validate(d, p); err != nil {
+		return nil, err
+	}
+	z, err := space(d, p)
+	if err != nil {
+		return nil, fmt.Errorf("mdav: %w", err)
+	}
+	labels, err := MDAV(ctx, z, d.N, d.P, p.Int("k"), 0)
+	if err != nil {
+		return nil, fmt.Errorf("mdav: %w", err)
+	}
+	return &methods.Release{
+		Masked: Aggregate(d, labels),
+		Labels: labels,
+		Info:   map[string]any{"groups": len(GroupSizes(labels))},
+	}, nil
+}

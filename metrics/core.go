@@ -1,0 +1,159 @@
+package metrics
+
+import "math"
+
+// The core metrics of shared/spec/metrics.md §2.1, §2.4 and §3.2. dld is in dld.go.
+func init() {
+	Register(Func(Info{ID: "sse_sst", Unit: "%", Better: Lower,
+		Description: "100·SSE/SST in z-space (seed 000 IL1; metrics.md §2.1)"}, SSESST))
+	Register(Func(Info{ID: "il1s", Unit: "raw", Better: Lower,
+		Description: "mean of |x−x'|/(√2·S) over cells (seed 000 IL2; metrics.md §2.4)"}, IL1s))
+	Register(Func(Info{ID: "interval_disclosure", Unit: "%", Better: Lower,
+		Description: "% of records inside x'±k·sd' on every attribute, k = 0.05 (sdcMicro dRisk; metrics.md §3.2)"},
+		IntervalDisclosure))
+}
+
+// SSESST returns sse_sst = 100·SSE/SST over the non-constant columns C (metrics.md §2.1):
+//
+//	SSE = Σ_j Σ_{l∈C} (z_jl − z'_jl)²,  SST = Σ_j Σ_{l∈C} (z_jl − z̄_l)²
+//
+// in z-space (SST = |C|·(n−1)) or on raw values with Standardize "none". NaN if n < 2 or
+// every column is constant. Aux holds "sse" and "sst".
+func SSESST(in *Input) Result {
+	z, zm := in.Z()
+	cols := in.KeptColumns()
+	n, p := in.Orig.N, in.Orig.P
+	if n < 2 || len(cols) == 0 {
+		return Result{Value: math.NaN()}
+	}
+	// column means of z (zero in z-space up to rounding; needed for raw SST)
+	mean := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for _, l := range cols {
+			mean[l] += z[i*p+l]
+		}
+	}
+	for _, l := range cols {
+		mean[l] /= float64(n)
+	}
+	var sse, sst float64
+	for i := 0; i < n; i++ {
+		row, mrow := z[i*p:(i+1)*p], zm[i*p:(i+1)*p]
+		for _, l := range cols {
+			d := row[l] - mrow[l]
+			sse += float64(d * d)
+			t := row[l] - mean[l]
+			sst += float64(t * t)
+		}
+	}
+	res := Result{Value: 100 * sse / sst, Aux: map[string]float64{"sse": sse, "sst": sst}}
+	if k := p - len(cols); k > 0 {
+		res.Notes = append(res.Notes, constantNote(k))
+	}
+	return res
+}
+
+// IL1s returns il1s = (1/(n|C|))·Σ_{l∈C} Σ_j |x_jl − x'_jl|/(√2·S_l) over the non-constant
+// columns C (metrics.md §2.4; seed 000 Eq. 2.8). NaN if no column is left.
+func IL1s(in *Input) Result {
+	cols := in.KeptColumns()
+	s := in.Scaling()
+	n, p := in.Orig.N, in.Orig.P
+	if len(cols) == 0 || n < 2 {
+		return Result{Value: math.NaN()}
+	}
+	x, xm := in.Orig.Data, in.Masked.Data
+	var sum float64
+	for _, l := range cols {
+		den := math.Sqrt2 * s.SD[l]
+		var col float64
+		for i := 0; i < n; i++ {
+			col += math.Abs(x[i*p+l]-xm[i*p+l]) / den
+		}
+		sum += col
+	}
+	return Result{Value: sum / float64(n*len(cols))}
+}
+
+// IntervalDisclosure returns interval_disclosure (metrics.md §3.2, sdcMicro dRisk): the
+// percentage of records j such that for every column l,
+//
+//	x'_jl − k·sd'_l ≤ x_jl ≤ x'_jl + k·sd'_l,
+//
+// with sd'_l the sample SD of the released column and k = Opt.IntervalK (0.05). A comparison
+// with a missing value counts as satisfied.
+func IntervalDisclosure(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	if n < 2 {
+		return Result{Value: math.NaN()}
+	}
+	k := in.Opt.intervalK()
+	sd := sampleSDs(in.Masked.Data, n, p)
+	x, xm := in.Orig.Data, in.Masked.Data
+	risky := 0
+	for i := 0; i < n; i++ {
+		inside := true
+		for l := 0; l < p && inside; l++ {
+			v, m, w := x[i*p+l], xm[i*p+l], k*sd[l]
+			// written so that any NaN comparison counts as satisfied
+			if v < m-w || v > m+w {
+				inside = false
+			}
+		}
+		if inside {
+			risky++
+		}
+	}
+	return Result{Value: 100 * float64(risky) / float64(n)}
+}
+
+// sampleSDs returns the column SDs (n−1) of a row-major table, ignoring NaN cells.
+func sampleSDs(data []float64, n, p int) []float64 {
+	mean := make([]float64, p)
+	cnt := make([]int, p)
+	for i := 0; i < n; i++ {
+		for l := 0; l < p; l++ {
+			if v := data[i*p+l]; !math.IsNaN(v) {
+				mean[l] += v
+				cnt[l]++
+			}
+		}
+	}
+	for l := range mean {
+		mean[l] /= float64(cnt[l])
+	}
+	sd := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for l := 0; l < p; l++ {
+			if v := data[i*p+l]; !math.IsNaN(v) {
+				t := v - mean[l]
+				sd[l] += float64(t * t)
+			}
+		}
+	}
+	for l := range sd {
+		sd[l] = math.Sqrt(sd[l] / float64(cnt[l]-1))
+	}
+	return sd
+}
+
+func constantNote(k int) string {
+	if k == 1 {
+		return "1 constant column excluded"
+	}
+	return itoa(k) + " constant columns excluded"
+}
+
+func itoa(k int) string {
+	if k == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for k > 0 {
+		i--
+		b[i] = byte('0' + k%10)
+		k /= 10
+	}
+	return string(b[i:])
+}

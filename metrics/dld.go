@@ -1,0 +1,148 @@
+package metrics
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+func init() {
+	Register(Func(Info{ID: "dld", Unit: "%", Better: Lower,
+		Description: "% of released records whose nearest original (z-space) is their own source (seed 000 DLD; metrics.md §3.1)"},
+		DLD))
+}
+
+// DLD returns dld = 100·#{j : argmin_i ‖z'_j − z_i‖² = j}/n (metrics.md §3.1), ties to the
+// smallest i, by the exact group form: released rows are grouped by bit pattern (or by
+// Input.Labels when the release carries a partition), the nearest original is found once per
+// distinct row, and a group scores one hit if that original is one of its members. Cost
+// O(G·n·p) for G distinct released rows, parallel over groups with a result slot per group,
+// so the value does not depend on the number of CPUs. DLD ≤ 100·G/n.
+func DLD(in *Input) Result {
+	z, zm := in.Z()
+	n, p := in.Orig.N, in.Orig.P
+	if n == 0 {
+		return Result{Value: math.NaN()}
+	}
+	reps, members := distinctRows(zm, n, p, in.Labels)
+	G := len(reps)
+	hits := make([]bool, G)
+	workers := min(runtime.GOMAXPROCS(0), max(1, G/64))
+	var wg sync.WaitGroup
+	next := make(chan int, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				r := reps[g]
+				i := NearestRow(z, n, p, zm[r*p:(r+1)*p])
+				for _, m := range members[g] {
+					if int(m) == i {
+						hits[g] = true
+						break
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < G; g++ {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	h := 0
+	for _, b := range hits {
+		if b {
+			h++
+		}
+	}
+	return Result{Value: 100 * float64(h) / float64(n), Aux: map[string]float64{"distinct": float64(G)}}
+}
+
+// NearestRow returns the index of the row of the n×p row-major table z nearest to q in squared
+// Euclidean distance, the smallest index on exact ties. It stops accumulating a candidate's
+// distance as soon as it exceeds the best so far.
+func NearestRow(z []float64, n, p int, q []float64) int {
+	best, bi := math.Inf(1), -1
+	q = q[:p]
+	for i := 0; i < n; i++ {
+		row := z[i*p : (i+1)*p : (i+1)*p]
+		var s float64
+		for l, v := range row {
+			t := v - q[l]
+			s += float64(t * t)
+			if s > best {
+				break
+			}
+		}
+		if s < best {
+			best, bi = s, i
+		}
+	}
+	if bi < 0 { // only NaN distances
+		return 0
+	}
+	return bi
+}
+
+// distinctRows groups the rows of zm: by labels when every group's rows are bit-identical,
+// otherwise by exact bit pattern (with −0 equal to +0). It returns one representative row per
+// group and the members of each group in ascending order.
+func distinctRows(zm []float64, n, p int, labels []int32) (reps []int, members [][]int32) {
+	if len(labels) == n && n > 0 {
+		if reps, members, ok := groupsByLabel(zm, n, p, labels); ok {
+			return reps, members
+		}
+	}
+	idx := map[string]int{}
+	key := make([]byte, 8*p)
+	for i := 0; i < n; i++ {
+		for l, v := range zm[i*p : (i+1)*p] {
+			b := math.Float64bits(v + 0) // −0 + 0 = +0
+			for t := 0; t < 8; t++ {
+				key[8*l+t] = byte(b >> (8 * t))
+			}
+		}
+		g, ok := idx[string(key)]
+		if !ok {
+			g = len(reps)
+			idx[string(key)] = g
+			reps = append(reps, i)
+			members = append(members, nil)
+		}
+		members[g] = append(members[g], int32(i))
+	}
+	return reps, members
+}
+
+func groupsByLabel(zm []float64, n, p int, labels []int32) (reps []int, members [][]int32, ok bool) {
+	G := 0
+	for _, l := range labels {
+		if l < 0 {
+			return nil, nil, false
+		}
+		G = max(G, int(l)+1)
+	}
+	members = make([][]int32, G)
+	for i, l := range labels {
+		members[l] = append(members[l], int32(i))
+	}
+	reps = make([]int, G)
+	for g, m := range members {
+		if len(m) == 0 {
+			return nil, nil, false
+		}
+		r := int(m[0])
+		reps[g] = r
+		for _, i := range m[1:] {
+			a, b := zm[r*p:(r+1)*p], zm[int(i)*p:(int(i)+1)*p]
+			for l := range a {
+				if a[l] != b[l] {
+					return nil, nil, false
+				}
+			}
+		}
+	}
+	return reps, members, true
+}
