@@ -58,7 +58,8 @@ func (o Options) intervalK() float64 {
 type Input struct {
 	Orig   *datasets.Dataset
 	Masked *datasets.Dataset
-	Labels []int32 // optional partition behind Masked (canonical labels)
+	Labels []int32        // optional partition behind Masked (canonical labels)
+	Info   map[string]any // the release's diagnostics (methods.Release.Info), may be nil
 	Opt    Options
 
 	once     sync.Once
