@@ -35,6 +35,8 @@ type Info struct {
 	Better      Direction
 	Target      float64 // for Better == Target
 	Description string  // one line
+	// Components lists the Result.Aux keys written as extra runs.csv columns <ID>_<name>.
+	Components []string
 }
 
 // Options holds the metric knobs of metrics.md. The zero value means the documented defaults.
