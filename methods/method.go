@@ -116,3 +116,18 @@ func List() []Info {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+type threadsKey struct{}
+
+// WithThreads returns a context that tells methods to use at most n goroutines for their
+// internal parallelism. The runner sets it to CPUs/workers so that parallel runs do not
+// oversubscribe the machine; a method must give the same result for any n.
+func WithThreads(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, threadsKey{}, n)
+}
+
+// Threads returns the goroutine budget set by WithThreads, or 0 (use every CPU).
+func Threads(ctx context.Context) int {
+	n, _ := ctx.Value(threadsKey{}).(int)
+	return n
+}

@@ -39,7 +39,7 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if err != nil {
 		return nil, fmt.Errorf("mdav: %w", err)
 	}
-	labels, err := MDAV(ctx, z, d.N, d.P, p.Int("k"), 0)
+	labels, err := MDAV(ctx, z, d.N, d.P, p.Int("k"), methods.Threads(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("mdav: %w", err)
 	}
