@@ -1,0 +1,106 @@
+package microagg
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+)
+
+// partitioner computes a partition of the n rows of the row-major n×d distance-space table
+// z with minimum group size k. It returns canonical labels and optional diagnostics.
+type partitioner func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error)
+
+// partitionMethod adapts a partitioner to methods.Method: it validates the input, builds the
+// distance space (standardize: zscore|none), partitions, checks the post-condition that every
+// group has k..2k−1 records (one group when n < 2k) and releases the group means in raw units.
+type partitionMethod struct {
+	info methods.Info
+	part partitioner
+}
+
+var (
+	_ methods.Method    = partitionMethod{}
+	_ methods.Validator = partitionMethod{}
+)
+
+func (m partitionMethod) Info() methods.Info { return m.info }
+
+// Validate rejects what every microaggregation rejects: k < 1, n < k, non-finite values and,
+// when standardizing, constant columns.
+func (m partitionMethod) Validate(d *datasets.Dataset, p methods.Params) error {
+	return validateRows(m.info.Name, d, p)
+}
+
+func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	name := m.info.Name
+	if err := m.Validate(d, p); err != nil {
+		return nil, err
+	}
+	if m.info.Randomized && rng == nil {
+		return nil, fmt.Errorf("%s: nil *rand.Rand", name)
+	}
+	z, err := space(d, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	k := p.Int("k")
+	labels, info, err := m.part(ctx, z, d.N, d.P, k, p, rng)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkPartition(labels, d.N, k); err != nil {
+		return nil, fmt.Errorf("%s: internal error: %w", name, err)
+	}
+	if info == nil {
+		info = map[string]any{}
+	}
+	info["groups"] = len(GroupSizes(labels))
+	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Info: info}, nil
+}
+
+// validateRows is validateK with the spec's lower bound n ≥ k (n < 2k gives one group,
+// shared/spec/microaggregation.md §0).
+func validateRows(name string, d *datasets.Dataset, p methods.Params) error {
+	k := p.Int("k")
+	if k < 1 {
+		return fmt.Errorf("%s: %w k=%d: must be ≥ 1", name, methods.ErrBadParam, k)
+	}
+	if d.N < k {
+		return fmt.Errorf("%s: dataset %s has %d rows, fewer than k = %d", name, d.Name, d.N, k)
+	}
+	if err := d.CheckFinite(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if p.String("standardize") == "zscore" {
+		if _, _, err := datasets.ZScore(d); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// checkPartition verifies the feasibility post-condition of shared/spec/microaggregation.md
+// §0: n canonical labels whose groups have k..2k−1 members (so a single group when n < 2k).
+func checkPartition(labels []int32, n, k int) error {
+	if len(labels) != n {
+		return fmt.Errorf("%d labels for %d records", len(labels), n)
+	}
+	next := int32(0)
+	for i, l := range labels {
+		if l > next || l < 0 {
+			return fmt.Errorf("labels not canonical at record %d (label %d, next new %d)", i, l, next)
+		}
+		if l == next {
+			next++
+		}
+	}
+	for g, s := range GroupSizes(labels) {
+		if s < k || s > 2*k-1 {
+			return fmt.Errorf("group %d has %d records, want %d..%d", g, s, k, 2*k-1)
+		}
+	}
+	return nil
+}
