@@ -1,0 +1,39 @@
+# sdcbench: `make run` runs the quickstart experiment, `make test` the test suite.
+GO ?= go
+BIN := bin/sdcbench
+
+.PHONY: run test bench reproduce build fuzz lint clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/sdcbench
+
+## run: the quickstart experiment on the embedded datasets, into results/quickstart/
+run: build
+	$(BIN) run --out results/quickstart --fresh quickstart
+
+## test: go vet + every test (the command .ci/run calls)
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+## bench: the benchmarks of bench/ (compare runs with benchstat)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./bench/ | tee bench/latest.txt
+
+## fuzz: a short fuzzing session of the CSV reader and the spec parser
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzReadCSV -fuzztime 30s ./datasets/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./experiments/
+
+## reproduce: regenerate results/ for every seed experiment (long; resumes where it stopped)
+reproduce: build
+	@for s in $$($(BIN) list experiments | awk 'NR>1 && $$1 != "tiny" {print $$1}'); do \
+		echo "== $$s"; $(BIN) run --out results/$$s $$s || exit 1; \
+	done
+
+lint:
+	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

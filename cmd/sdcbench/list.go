@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/specs"
+	"github.com/sdcbench/sdcbench/methods"
+	_ "github.com/sdcbench/sdcbench/methods/all" // register every method
+	"github.com/sdcbench/sdcbench/metrics"
+)
+
+func init() {
+	commands["list"] = command{usage: "list datasets|methods|metrics|experiments", run: runList}
+}
+
+func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", "list datasets|methods|metrics|experiments", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("list", "want one of datasets, methods, metrics, experiments")
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	defer tw.Flush()
+	switch fs.Arg(0) {
+	case "datasets":
+		fmt.Fprintln(tw, "NAME\tROWS×COLS\tSOURCE\tDESCRIPTION")
+		for _, in := range datasets.List() {
+			d, err := datasets.Load(in.Name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%s\t%d×%d\t%s\t%s\n", in.Name, d.N, d.P, in.Source, in.Description)
+		}
+	case "methods":
+		for _, in := range methods.List() {
+			fmt.Fprintf(tw, "%s\t%s\n", in.Name, in.Description)
+			for _, ps := range in.Params {
+				fmt.Fprintf(tw, "  %s\t%s, default %s, range %s: %s\n", ps.Name, ps.Kind, ps.Default, ps.Range(), ps.Doc)
+			}
+		}
+	case "metrics":
+		fmt.Fprintln(tw, "ID\tUNIT\tBETTER\tDESCRIPTION")
+		for _, in := range metrics.List() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.ID, in.Unit, in.Better, in.Description)
+		}
+	case "experiments":
+		fmt.Fprintln(tw, "NAME\tRUNS\tDESCRIPTION")
+		for _, name := range specs.Names() {
+			s, err := experiments.Load(name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, len(s.Expand()), s.Description)
+		}
+	default:
+		return usageErr("list", "unknown list %q: want one of datasets, methods, metrics, experiments", fs.Arg(0))
+	}
+	return nil
+}
+
+// csvList splits a comma-separated flag value, dropping blanks.
+func csvList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

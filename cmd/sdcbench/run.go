@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/sdcbench/sdcbench/experiments"
+)
+
+func init() {
+	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] SPEC", run: runRun}
+	commands["merge"] = command{usage: "merge --out DIR DIR...", run: runMerge}
+	commands["slurm"] = command{usage: "slurm --shards N SPEC", run: runSlurm}
+}
+
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", commands["run"].usage, stderr)
+	out := fs.String("out", "", "results folder (default results/<experiment name>)")
+	workers := fs.Int("workers", 0, "concurrent runs (default: number of CPUs)")
+	shard := fs.String("shard", "", "run only shard `i/n` of the grid (1 ≤ i ≤ n)")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	fresh := fs.Bool("fresh", false, "discard earlier results in the output folder")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("run", "want exactly one SPEC (a file or a bundled spec name), got %d arguments", fs.NArg())
+	}
+	if *workers < 0 {
+		return usageErr("run", "--workers must be ≥ 1 (got %d)", *workers)
+	}
+	var sh experiments.Shard
+	if *shard != "" {
+		var err error
+		if sh, err = experiments.ParseShard(*shard); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	spec, err := experiments.Load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = filepath.Join("results", spec.Name)
+	}
+	opt := experiments.Options{Out: *out, Workers: *workers, Shard: sh, Fresh: *fresh}
+	if !*quiet {
+		opt.Progress = stderr
+	}
+	sum, err := experiments.Execute(ctx, spec, opt)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "sdcbench: interrupted: %d runs recorded in %s (%d of %d done); rerun the same command to resume\n",
+			sum.Done, *out, sum.Done+sum.Skipped, sum.Total)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "sdcbench: %s: %d runs (%d new, %d resumed), %d failed, %d timed out, %s; results in %s\n",
+			spec.Name, sum.Total, sum.Done, sum.Skipped, sum.Failed, sum.Timeouts, sum.Elapsed.Round(1e7), *out)
+	}
+	return nil
+}
+
+func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
+	fs := newFlags("merge", commands["merge"].usage, stderr)
+	out := fs.String("out", "", "merged results folder (required)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return usageErr("merge", "need --out DIR and at least one shard folder")
+	}
+	if err := experiments.Merge(*out, fs.Args()); err != nil {
+		return err
+	}
+	return experiments.WriteSummaryReport(*out)
+}
+
+func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("slurm", commands["slurm"].usage, stderr)
+	shards := fs.Int("shards", 0, "number of array tasks (≥ 1)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("slurm", "want exactly one SPEC")
+	}
+	if *shards < 1 {
+		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", *shards)
+	}
+	spec, err := experiments.Load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	return experiments.SlurmScript(stdout, spec, fs.Arg(0), *shards)
+}

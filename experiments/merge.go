@@ -1,0 +1,113 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// Merge combines the results folders of the shards of one experiment into out. Every folder
+// must come from the same spec (same hash in manifest.json); every run of the grid must appear
+// exactly once across them. The result is the file a single-machine run produces: the same
+// rows, in grid order.
+func Merge(out string, dirs []string) error {
+	if len(dirs) == 0 {
+		return fmt.Errorf("experiments: merge: no input folders")
+	}
+	var spec *Spec
+	for _, dir := range dirs {
+		m, err := ReadManifest(dir)
+		if err != nil {
+			return fmt.Errorf("experiments: merge: %w", err)
+		}
+		if spec == nil {
+			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, ManifestFile)); err != nil {
+				return err
+			}
+		} else if m.SpecHash != spec.Hash {
+			return fmt.Errorf("experiments: merge: %s comes from another spec than %s", dir, dirs[0])
+		}
+	}
+	runs := spec.Expand()
+	order := make(map[string]int, len(runs))
+	for _, r := range runs {
+		order[r.ID] = r.Index
+	}
+	header := spec.Header()
+	seen := map[string]string{}
+	var rows [][]string
+	var traces bytes.Buffer
+	for _, dir := range dirs {
+		t, err := ReadRuns(dir)
+		if err != nil {
+			return fmt.Errorf("experiments: merge: %w", err)
+		}
+		if !slices.Equal(t.Header, header) {
+			return fmt.Errorf("experiments: merge: %s: columns differ from the spec's", dir)
+		}
+		for _, r := range t.Rows {
+			id := r[0]
+			if _, ok := order[id]; !ok {
+				return fmt.Errorf("experiments: merge: %s: run %s is not in the grid of spec %q", dir, id, spec.Name)
+			}
+			if prev, dup := seen[id]; dup {
+				return fmt.Errorf("experiments: merge: run %s appears in both %s and %s", id, prev, dir)
+			}
+			seen[id] = dir
+			rows = append(rows, r)
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, TracesFile)); err == nil {
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				traces.Write(data[i+1:])
+			}
+		}
+	}
+	var missing []string
+	for _, r := range runs {
+		if _, ok := seen[r.ID]; !ok {
+			missing = append(missing, r.ID)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("experiments: merge: %d of %d runs are missing (first: %s)", len(missing), len(runs),
+			strings.Join(missing[:min(3, len(missing))], ", "))
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("experiments: %w", err)
+	}
+	err := datasets.AtomicWrite(filepath.Join(out, RunsFile), func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write(header)
+		cw.WriteAll(rows)
+		return cw.Error()
+	})
+	if err != nil {
+		return err
+	}
+	if traces.Len() > 0 {
+		err := datasets.AtomicWrite(filepath.Join(out, TracesFile), func(w io.Writer) error {
+			if _, err := io.WriteString(w, "run_id,iter,best,mean,seconds\n"); err != nil {
+				return err
+			}
+			_, err := w.Write(traces.Bytes())
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := normalize(out, order); err != nil {
+		return err
+	}
+	man := newManifest(spec, Shard{}, 0, len(runs))
+	man.Complete, man.Finished = true, time.Now().UTC()
+	return writeManifest(out, man)
+}

@@ -1,0 +1,327 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+	"github.com/sdcbench/sdcbench/metrics"
+)
+
+// Options controls Execute.
+type Options struct {
+	Out      string    // results folder (required)
+	Workers  int       // concurrent runs; 0 = number of CPUs
+	Shard    Shard     // zero value = every run
+	Fresh    bool      // discard earlier results in Out
+	Progress io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
+}
+
+// Summary counts what Execute did.
+type Summary struct {
+	Total    int // runs in this shard
+	Skipped  int // already in runs.csv (resume)
+	Done     int // run and recorded now
+	Failed   int // recorded with status error
+	Timeouts int // recorded with status timeout
+	Elapsed  time.Duration
+	Complete bool // every run of the shard is recorded
+}
+
+// Status values of runs.csv.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusTimeout = "timeout"
+)
+
+// Execute runs the spec's grid (the runs of opt.Shard not yet recorded in opt.Out) on a pool
+// of opt.Workers goroutines and appends one row per finished run to opt.Out/runs.csv. When ctx
+// is cancelled it stops starting runs, abandons those in flight (they are not recorded) and
+// returns ctx.Err() after flushing; every recorded row is complete. When every run of the
+// shard is recorded the folder is rewritten in grid order.
+func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
+	start := time.Now()
+	if opt.Out == "" {
+		return Summary{}, errors.New("experiments: no output folder")
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	all := s.Expand()
+	order := make(map[string]int, len(all))
+	var mine []Run
+	for _, r := range all {
+		order[r.ID] = r.Index
+		if opt.Shard.Contains(r.ID) {
+			mine = append(mine, r)
+		}
+	}
+	st, done, err := openStore(opt.Out, s, opt.Fresh)
+	if err != nil {
+		return Summary{}, err
+	}
+	man := newManifest(s, opt.Shard, workers, len(mine))
+	if old, err := ReadManifest(opt.Out); err == nil {
+		man.Started, man.Cumulative = old.Started, old.Cumulative
+	}
+	if err := writeManifest(opt.Out, man); err != nil {
+		st.close()
+		return Summary{}, err
+	}
+	sum := Summary{Total: len(mine)}
+	var todo []Run
+	for _, r := range mine {
+		if done[r.ID] {
+			sum.Skipped++
+		} else {
+			todo = append(todo, r)
+		}
+	}
+	prog := newProgress(opt.Progress, s.Name, len(mine), sum.Skipped)
+	threads := max(1, runtime.NumCPU()/min(workers, max(1, len(todo))))
+	x := &executor{spec: s, threads: threads, limit: s.timeLimit}
+
+	jobs := make(chan Run)
+	var (
+		mu       sync.Mutex
+		writeErr error
+		wg       sync.WaitGroup
+	)
+	for w := 0; w < min(workers, len(todo)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				res, ok := x.do(ctx, r)
+				if !ok {
+					continue // cancelled: not recorded
+				}
+				mu.Lock()
+				if writeErr == nil {
+					writeErr = st.write(res.row, r.ID, res.trace)
+				}
+				if writeErr == nil {
+					sum.Done++
+					man.Cumulative += res.seconds
+					switch res.status {
+					case StatusError:
+						sum.Failed++
+					case StatusTimeout:
+						sum.Timeouts++
+					}
+					prog.add(res.status != StatusOK)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, r := range todo {
+		mu.Lock()
+		stop := writeErr != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		select {
+		case jobs <- r:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	prog.finish()
+	cerr := st.close()
+	sum.Elapsed = time.Since(start)
+	sum.Complete = sum.Skipped+sum.Done == sum.Total
+	if writeErr != nil {
+		return sum, writeErr
+	}
+	if cerr != nil {
+		return sum, fmt.Errorf("experiments: %w", cerr)
+	}
+	if sum.Complete {
+		if err := normalize(opt.Out, order); err != nil {
+			return sum, err
+		}
+		man.Complete, man.Finished = true, time.Now().UTC()
+	}
+	if err := writeManifest(opt.Out, man); err != nil {
+		return sum, err
+	}
+	if sum.Complete && opt.Shard.N <= 1 {
+		if err := WriteSummaryReport(opt.Out); err != nil {
+			return sum, err
+		}
+	}
+	if err := ctx.Err(); err != nil && !sum.Complete {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// executor runs single runs.
+type executor struct {
+	spec    *Spec
+	threads int
+	limit   time.Duration
+}
+
+type result struct {
+	row     []string
+	trace   [][]string
+	status  string
+	seconds float64
+}
+
+// do runs r. ok is false when ctx was cancelled before the run finished.
+func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
+	if ctx.Err() != nil {
+		return res, false
+	}
+	status, msg := StatusOK, ""
+	d, err := datasets.Load(r.Dataset)
+	var rel *methods.Release
+	var secs float64
+	if err == nil {
+		rel, secs, err = x.protect(ctx, r, d)
+		if ctx.Err() != nil {
+			return res, false
+		}
+	}
+	var values []string
+	if err == nil {
+		values, err = x.evaluate(d, rel)
+	}
+	if err != nil {
+		status, msg = StatusError, err.Error()
+		if errors.Is(err, context.DeadlineExceeded) {
+			status, msg = StatusTimeout, fmt.Sprintf("time limit %s exceeded", x.limit)
+		}
+		values = make([]string, len(x.metricColumns()))
+	}
+	row := []string{r.ID, r.Dataset, r.Method}
+	for _, name := range x.spec.paramNames() {
+		row = append(row, r.Params.Get(name))
+	}
+	row = append(row, strconv.Itoa(r.Replicate), strconv.FormatUint(r.Seed, 10))
+	row = append(row, values...)
+	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
+	res = result{row: row, status: status, seconds: secs}
+	if rel != nil && status == StatusOK {
+		for _, t := range rel.Trace {
+			res.trace = append(res.trace, []string{strconv.Itoa(t.Iter), formatFloat(t.Best),
+				formatFloat(t.Mean), strconv.FormatFloat(t.Seconds, 'f', 6, 64)})
+		}
+	}
+	return res, true
+}
+
+// protect runs the method with the run's generator, thread budget and time limit. A panic
+// becomes an error carrying the message and the top of the stack.
+func (x *executor) protect(ctx context.Context, r Run, d *datasets.Dataset) (*methods.Release, float64, error) {
+	rctx := methods.WithThreads(ctx, x.threads)
+	if x.limit > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(rctx, x.limit)
+		defer cancel()
+	}
+	rng := rand.New(rand.NewPCG(r.Seed, r.Seed^0x9e3779b97f4a7c15))
+	type out struct {
+		rel  *methods.Release
+		err  error
+		secs float64
+	}
+	ch := make(chan out, 1)
+	go func() {
+		var o out
+		defer func() {
+			if p := recover(); p != nil {
+				o.err = fmt.Errorf("%s: panic: %v [%s]", r.Method, p, stackTop())
+			}
+			ch <- o
+		}()
+		t0 := time.Now()
+		o.rel, o.err = r.method.Protect(rctx, d, r.Params, rng)
+		o.secs = time.Since(t0).Seconds()
+		if o.err == nil && (o.rel == nil || o.rel.Masked == nil || o.rel.Masked.N != d.N || o.rel.Masked.P != d.P) {
+			o.err = fmt.Errorf("%s: release does not have the input's %d×%d shape", r.Method, d.N, d.P)
+		}
+	}()
+	select {
+	case o := <-ch:
+		return o.rel, o.secs, o.err
+	case <-rctx.Done():
+		// The method did not stop in time; it is abandoned (it stops at its next ctx check).
+		return nil, x.limit.Seconds(), rctx.Err()
+	}
+}
+
+func (x *executor) metricColumns() []string {
+	h := x.spec.Header()
+	i := 5 + len(x.spec.paramNames())
+	return h[i : len(h)-3]
+}
+
+// evaluate computes the spec's metrics on a release, in column order.
+func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release) (vals []string, err error) {
+	in := &metrics.Input{Orig: d, Masked: rel.Masked, Labels: rel.Labels, Info: rel.Info}
+	for _, id := range x.spec.Metrics {
+		m, _ := metrics.Lookup(id)
+		res, err := evalMetric(m, in)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, formatFloat(res.Value))
+		for _, c := range m.Info().Components {
+			v, ok := res.Aux[c]
+			if !ok {
+				vals = append(vals, "NaN")
+				continue
+			}
+			vals = append(vals, formatFloat(v))
+		}
+	}
+	return vals, nil
+}
+
+func evalMetric(m metrics.Metric, in *metrics.Input) (res metrics.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("metric %s: panic: %v [%s]", m.Info().ID, p, stackTop())
+		}
+	}()
+	return m.Eval(in), nil
+}
+
+// stackTop returns the innermost sdcbench frame of the current panic's stack, for error rows.
+func stackTop() string {
+	for _, line := range strings.Split(string(debug.Stack()), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, "sdcbench/") && strings.Contains(line, ".go:") &&
+			!strings.Contains(line, "experiments/runner.go") {
+			if i := strings.LastIndex(line, " +0x"); i > 0 {
+				line = line[:i]
+			}
+			return line
+		}
+	}
+	return "no sdcbench frame"
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

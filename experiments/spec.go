@@ -1,0 +1,345 @@
+// Package experiments turns an experiment spec into results: it parses the TOML spec,
+// expands the method × parameter × dataset × replicate grid into runs with stable IDs and
+// seeds, runs them on a worker pool, streams runs.csv, resumes after a crash, splits the grid
+// into shards and merges them back (shared/spec/harness.md).
+//
+// A run's result depends only on the spec and the run: its seed derives from the master seed
+// and the run ID, so the number of workers, the order of execution and the sharding never
+// change a row (timing aside).
+package experiments
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/specs"
+	"github.com/sdcbench/sdcbench/methods"
+	"github.com/sdcbench/sdcbench/metrics"
+)
+
+// Spec is an experiment as written in its TOML file.
+type Spec struct {
+	Name        string       `toml:"name"`
+	Description string       `toml:"description"`
+	Seed        uint64       `toml:"seed"`
+	Replicates  int          `toml:"replicates"`
+	Datasets    []string     `toml:"datasets"`
+	Metrics     []string     `toml:"metrics"`
+	TimeLimit   string       `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
+	Methods     []MethodSpec `toml:"methods"`
+	// Analysis is the [analysis] table, passed as is to the analysis step.
+	Analysis toml.Primitive `toml:"analysis"`
+
+	// Text is the spec file's content and Hash its SHA-256 (hex); set by Parse.
+	Text string `toml:"-"`
+	Hash string `toml:"-"`
+
+	meta      toml.MetaData
+	timeLimit time.Duration
+	methods   []methods.Method
+}
+
+// MethodSpec is one [[methods]] entry: a method with a parameter grid (lists expand to their
+// Cartesian product) and/or explicit parameter sets.
+type MethodSpec struct {
+	Name string `toml:"name"`
+	// Grid maps a parameter to a value or a list of values.
+	Grid map[string]any `toml:"grid"`
+	// Sets lists explicit parameter sets, each run as well as the grid's product.
+	Sets []map[string]any `toml:"sets"`
+	// Replicates overrides the experiment's replicates for this method (e.g. 1 for a
+	// deterministic method); 0 keeps the experiment's.
+	Replicates int `toml:"replicates"`
+	// Datasets restricts this method to some of the experiment's datasets; empty = all.
+	Datasets []string `toml:"datasets"`
+}
+
+// SpecError is a problem in a spec file, naming the key at fault.
+type SpecError struct {
+	File string
+	Key  string
+	Err  error
+}
+
+func (e *SpecError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("experiments: %s: %v", e.File, e.Err)
+	}
+	return fmt.Sprintf("experiments: %s: %s: %v", e.File, e.Key, e.Err)
+}
+
+func (e *SpecError) Unwrap() error { return e.Err }
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Parse decodes and validates a spec. file names it in errors. Unknown keys, unknown
+// datasets, methods, parameters and metrics, values of the wrong type or out of range, empty
+// grids and a non-positive replicate count are all errors that name the offending key.
+func Parse(data []byte, file string) (*Spec, error) {
+	var s Spec
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&s)
+	if err != nil {
+		return nil, &SpecError{File: file, Err: err}
+	}
+	s.meta = md
+	sum := sha256.Sum256(data)
+	s.Text, s.Hash = string(data), hex.EncodeToString(sum[:])
+	if und := md.Undecoded(); len(und) > 0 {
+		var keys []string
+		for _, k := range und {
+			if len(k) > 0 && k[0] == "analysis" {
+				continue // decoded by the analysis step
+			}
+			keys = append(keys, k.String())
+		}
+		if len(keys) > 0 {
+			return nil, &SpecError{File: file, Key: keys[0], Err: fmt.Errorf("unknown key (unknown keys: %s)", strings.Join(keys, ", "))}
+		}
+	}
+	if err := s.validate(); err != nil {
+		var se *SpecError
+		if errors.As(err, &se) {
+			se.File = file
+			return nil, se
+		}
+		return nil, &SpecError{File: file, Err: err}
+	}
+	return &s, nil
+}
+
+// Load reads a spec from a file path or, if no such file exists and the argument has no path
+// separator, from the bundled specs by name (with or without ".toml").
+func Load(nameOrPath string) (*Spec, error) {
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) || strings.ContainsRune(nameOrPath, os.PathSeparator) {
+			return nil, fmt.Errorf("experiments: %w", err)
+		}
+		b, berr := specs.Read(strings.TrimSuffix(nameOrPath, ".toml"))
+		if berr != nil {
+			return nil, fmt.Errorf("experiments: no spec file %q and no bundled spec of that name (bundled: %s)",
+				nameOrPath, strings.Join(specs.Names(), ", "))
+		}
+		return Parse(b, nameOrPath+" (bundled)")
+	}
+	return Parse(data, nameOrPath)
+}
+
+func (s *Spec) validate() error {
+	bad := func(key string, format string, a ...any) error {
+		return &SpecError{Key: key, Err: fmt.Errorf(format, a...)}
+	}
+	if !nameRE.MatchString(s.Name) {
+		return bad("name", "must be a non-empty name of letters, digits, '.', '_' or '-' (got %q)", s.Name)
+	}
+	if !s.meta.IsDefined("replicates") {
+		s.Replicates = 1
+	}
+	if s.Replicates < 1 {
+		return bad("replicates", "must be ≥ 1 (got %d)", s.Replicates)
+	}
+	if len(s.Datasets) == 0 {
+		return bad("datasets", "empty: name at least one dataset")
+	}
+	for i, name := range s.Datasets {
+		if _, err := datasets.Load(name); err != nil {
+			return bad(fmt.Sprintf("datasets[%d]", i), "%v", err)
+		}
+		if slices.Index(s.Datasets, name) != i {
+			return bad(fmt.Sprintf("datasets[%d]", i), "dataset %q listed twice", name)
+		}
+	}
+	for i, id := range s.Metrics {
+		if _, err := metrics.Lookup(id); err != nil {
+			return bad(fmt.Sprintf("metrics[%d]", i), "%v", err)
+		}
+		if slices.Index(s.Metrics, id) != i {
+			return bad(fmt.Sprintf("metrics[%d]", i), "metric %q listed twice", id)
+		}
+	}
+	if s.TimeLimit != "" {
+		d, err := time.ParseDuration(s.TimeLimit)
+		if err != nil || d <= 0 {
+			return bad("time_limit", "must be a positive duration such as \"90s\" or \"10m\" (got %q)", s.TimeLimit)
+		}
+		s.timeLimit = d
+	}
+	if len(s.Methods) == 0 {
+		return bad("methods", "empty: add at least one [[methods]] entry")
+	}
+	s.methods = make([]methods.Method, len(s.Methods))
+	for i := range s.Methods {
+		ms := &s.Methods[i]
+		key := fmt.Sprintf("methods[%d]", i)
+		m, err := methods.Lookup(ms.Name)
+		if err != nil {
+			return bad(key+".name", "%v", err)
+		}
+		s.methods[i] = m
+		if ms.Replicates < 0 {
+			return bad(key+".replicates", "must be ≥ 1 (got %d)", ms.Replicates)
+		}
+		for j, name := range ms.Datasets {
+			if !slices.Contains(s.Datasets, name) {
+				return bad(fmt.Sprintf("%s.datasets[%d]", key, j), "dataset %q is not in the experiment's datasets", name)
+			}
+		}
+		sets, err := ms.paramSets(m.Info())
+		if err != nil {
+			return bad(key, "%v", err)
+		}
+		// Validate every (dataset, parameter set) pair before anything runs.
+		for _, p := range sets {
+			for _, dname := range s.methodDatasets(i) {
+				d, _ := datasets.Load(dname)
+				if v, ok := m.(methods.Validator); ok {
+					if err := v.Validate(d, p); err != nil {
+						return bad(key, "on dataset %s: %v", dname, err)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// methodDatasets returns the datasets method i runs on, in the experiment's order.
+func (s *Spec) methodDatasets(i int) []string {
+	if len(s.Methods[i].Datasets) == 0 {
+		return s.Datasets
+	}
+	var out []string
+	for _, d := range s.Datasets {
+		if slices.Contains(s.Methods[i].Datasets, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// paramSets expands the grid (Cartesian product, parameters in declaration order, values in
+// listed order) followed by the explicit sets, and resolves each against the method.
+func (ms *MethodSpec) paramSets(info methods.Info) ([]methods.Params, error) {
+	var raws []map[string]string
+	if len(ms.Grid) > 0 || len(ms.Sets) == 0 {
+		names := make([]string, 0, len(ms.Grid))
+		for name := range ms.Grid {
+			names = append(names, name)
+		}
+		order := func(name string) int {
+			for i, ps := range info.Params {
+				if ps.Name == name {
+					return i
+				}
+			}
+			return len(info.Params)
+		}
+		sort.SliceStable(names, func(a, b int) bool {
+			oa, ob := order(names[a]), order(names[b])
+			return oa < ob || (oa == ob && names[a] < names[b])
+		})
+		raws = []map[string]string{{}}
+		for _, name := range names {
+			vals, err := values(ms.Grid[name])
+			if err != nil {
+				return nil, fmt.Errorf("grid.%s: %v", name, err)
+			}
+			if len(vals) == 0 {
+				return nil, fmt.Errorf("grid.%s: empty list", name)
+			}
+			var next []map[string]string
+			for _, r := range raws {
+				for _, v := range vals {
+					c := make(map[string]string, len(r)+1)
+					for k, x := range r {
+						c[k] = x
+					}
+					c[name] = v
+					next = append(next, c)
+				}
+			}
+			raws = next
+		}
+	}
+	for i, set := range ms.Sets {
+		r := map[string]string{}
+		for name, v := range set {
+			s, err := methods.FormatValue(v)
+			if err != nil {
+				return nil, fmt.Errorf("sets[%d].%s: %v", i, name, err)
+			}
+			r[name] = s
+		}
+		raws = append(raws, r)
+	}
+	out := make([]methods.Params, 0, len(raws))
+	seen := map[string]bool{}
+	for _, r := range raws {
+		p, err := info.Resolve(r)
+		if err != nil {
+			return nil, err
+		}
+		key := paramKey(p)
+		if seen[key] {
+			return nil, fmt.Errorf("parameter set %s appears twice", key)
+		}
+		seen[key] = true
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// values normalizes a grid entry (a scalar or a list) to canonical strings.
+func values(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		list = []any{v}
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		s, err := methods.FormatValue(x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// paramKey renders resolved parameters as "a=1,b=x" in declaration order.
+func paramKey(p methods.Params) string {
+	var b strings.Builder
+	for i, name := range p.Names() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(name)
+		b.WriteByte('=')
+		b.WriteString(p.Get(name))
+	}
+	return b.String()
+}
+
+// TimeLimitDuration returns the per-run time limit (0 = none).
+func (s *Spec) TimeLimitDuration() time.Duration { return s.timeLimit }
+
+// AnalysisTable decodes the spec's [analysis] table into v (a pointer to the analysis
+// configuration). It does nothing when the table is absent.
+func (s *Spec) AnalysisTable(v any) error {
+	if !s.meta.IsDefined("analysis") {
+		return nil
+	}
+	return s.meta.PrimitiveDecode(s.Analysis, v)
+}

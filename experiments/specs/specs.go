@@ -1,0 +1,29 @@
+// Package specs embeds the bundled experiment specs (one TOML file per experiment) so that
+// `sdcbench run quickstart` works from any folder.
+package specs
+
+import (
+	"embed"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.toml
+var files embed.FS
+
+// Names returns the bundled spec names (file names without ".toml"), sorted.
+func Names() []string {
+	entries, _ := fs.ReadDir(files, ".")
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".toml") {
+			out = append(out, strings.TrimSuffix(e.Name(), ".toml"))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Read returns the text of the bundled spec name.
+func Read(name string) ([]byte, error) { return files.ReadFile(name + ".toml") }
