@@ -87,10 +87,10 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			return nil, csvErr(name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && rec[0] == "" && len(header) > 1 {
 			continue // blank line
 		}
