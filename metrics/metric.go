@@ -45,6 +45,58 @@ type Options struct {
 	Standardize string
 	// IntervalK is the interval half-width factor of interval_disclosure (default 0.05).
 	IntervalK float64
+
+	// The fields below are documented in options.go with their defaults (metrics.md §2-§6).
+
+	// IL3Zero is "exclude" (default, "") or "literal" (R semantics x/0 = Inf, 0/0 = NaN).
+	IL3Zero string
+	// IL3Space is "raw" (default, "") or "zscore" for il3 and il3_code.
+	IL3Space string
+	// IL3Variant picks fobj5: "" or "default" for il3, "code" for il3_code.
+	IL3Variant string
+	// EigenMinRel is eigen's ε: eigenvalues λ_j ≤ ε·λ_1 are excluded (0 means 1e-10).
+	EigenMinRel float64
+	// PILQDensity is "normal" (default, "") or "kde" for the quantile variance of pil.
+	PILQDensity string
+	// SDIDDist lists sdid's thresholds (nil means {0.05}); Value uses the first, Aux holds all.
+	SDIDDist []float64
+	// IDRankP lists id_rank's half-widths in percent of n (nil means 1, 2, …, 10).
+	IDRankP []float64
+	// DBRLSubsets lists the numbers s of leading attributes known to the dbrl intruder (nil
+	// means {3, 5, 8}); s is clipped to p, and s ≤ 0 means all evaluated attributes.
+	DBRLSubsets []int
+	// DBRLTies is "fractional" (default, "") or "first" (smallest index wins).
+	DBRLTies string
+	// DBRLStd is "" (X' standardized with X's statistics) or "own" (X' with its own).
+	DBRLStd string
+	// PRLSubsets is as DBRLSubsets for prl (nil means all evaluated attributes).
+	PRLSubsets []int
+	// PRLTol is prl's agreement tolerance τ in SD units (0 means 0.1).
+	PRLTol float64
+	// PRLMu and PRLLambda bound P(link|U) and P(non-link|M) (0 means 0.05; μ ≥ 1 disables
+	// the threshold).
+	PRLMu, PRLLambda float64
+	// PRLAgree is "tolerance" (default, "") or "exact" (equality after rounding to PRLDigits).
+	PRLAgree string
+	// PRLDigits is the number of decimals for PRLAgree "exact" (default 0).
+	PRLDigits int
+	// K is the minimum group size for sse_sst_lb (0: Info["k"] of the release).
+	K int
+	// DRID is "" (dr uses id_rank) or "interval_disclosure".
+	DRID string
+	// Keys names the categorical key columns of §4 (nil: every column of the release except
+	// Weight, Household and Sensitive).
+	Keys []string
+	// Weight names the sampling-weight column ("" means unweighted); gini_diff also uses it.
+	Weight string
+	// Household names the household-ID column of hier_risk_* ("" makes them NaN).
+	Household string
+	// Sensitive names the sensitive column of ldiv_distinct_* ("" makes them NaN).
+	Sensitive string
+	// RiskyMAD is "" (MAD × 1.4826) or "raw" (MAD without the constant) for risky_obs.
+	RiskyMAD string
+	// SUDAScores is "" (original scores, (m−k)!) or "normalized" for dis_suda_*.
+	SUDAScores string
 }
 
 func (o Options) intervalK() float64 {

@@ -1,0 +1,88 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Correlation-matrix eigenvalue difference of metrics.md §2.7.
+func init() {
+	Register(Func(Info{ID: "eigen", Unit: "%", Better: Lower,
+		Description: "100·Σ|λ−λ'|/λ over eigenvalues of cor(X), cor(X') with λ > 1e-10·λ1 (seed 003 Valores Próprios; metrics.md §2.7)"},
+		Eigen))
+	Register(Func(Info{ID: "eigen_sdc", Unit: "%", Better: Lower,
+		Description: "eigen with every eigenvalue kept, sdcMicro dUtility(method = \"eigen\") ×100 (metrics.md §2.7)"},
+		EigenSDC))
+}
+
+// Eigen returns eigen in % (metrics.md §2.7): with λ_1 ≥ … ≥ λ_p the eigenvalues of the
+// correlation matrix of X and λ'_j those of X', both sorted descending,
+//
+//	eigen = 100·Σ_{j: λ_j > ε·λ_1} |λ_j − λ'_j|/λ_j,  ε = Opt.EigenMinRel (1e-10).
+//
+// Aux "nexcl" counts the excluded eigenvalues. Columns constant in X are dropped from both
+// matrices (with a note); a kept column constant in X' only, a NaN input, n < 2 or no column
+// left gives NaN. Cost O(np² + p³) (gonum mat.EigenSym). Invariant to a per-column affine map.
+func Eigen(in *Input) Result { return eigen(in, in.Opt.eigenMinRel(), false) }
+
+// EigenSDC returns eigen_sdc = 100·Σ_j |λ_j − λ'_j|/λ_j over every eigenvalue, sdcMicro
+// 5.8.1's fraction ×100 (metrics.md §2.7). On a singular cor(X) the term of the near-zero
+// eigenvalue is rounding noise, so the value is not reproducible across libraries.
+func EigenSDC(in *Input) Result { return eigen(in, 0, true) }
+
+func eigen(in *Input, eps float64, all bool) Result {
+	n := in.Orig.N
+	cols := in.KeptColumns()
+	if n < 2 || len(cols) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
+		return nan()
+	}
+	la, ok := corEigenvalues(in.Orig.Data, n, in.Orig.P, cols)
+	if !ok {
+		return nan()
+	}
+	lb, ok := corEigenvalues(in.Masked.Data, n, in.Orig.P, cols)
+	if !ok {
+		return nanNote("a column is constant in the release only")
+	}
+	var sum float64
+	nexcl := 0
+	for j := range la {
+		if !all && !(la[j] > eps*la[0]) {
+			nexcl++
+			continue
+		}
+		sum += math.Abs(la[j]-lb[j]) / la[j]
+	}
+	res := Result{Value: 100 * sum, Aux: map[string]float64{"nexcl": float64(nexcl)}}
+	if k := in.Orig.P - len(cols); k > 0 {
+		res.Notes = append(res.Notes, constantNote(k))
+	}
+	return res
+}
+
+// corEigenvalues returns the eigenvalues, descending, of the correlation matrix of the given
+// columns of a row-major n×p table. ok is false if a column is constant or the
+// decomposition fails.
+func corEigenvalues(x []float64, n, p int, cols []int) (vals []float64, ok bool) {
+	q := len(cols)
+	sub := make([]float64, n*q)
+	for i := 0; i < n; i++ {
+		for c, l := range cols {
+			sub[i*q+c] = x[i*p+l]
+		}
+	}
+	r := corFromCov(covMatrix(sub, n, q), q)
+	if hasNaN(r) {
+		return nil, false
+	}
+	var es mat.EigenSym
+	if !es.Factorize(mat.NewSymDense(q, r), false) {
+		return nil, false
+	}
+	vals = es.Values(nil)
+	slices.Sort(vals)
+	slices.Reverse(vals)
+	return vals, true
+}

@@ -1,0 +1,341 @@
+package metrics
+
+import (
+	"math"
+	"sort"
+)
+
+// Value-level information-loss measures of metrics.md §2.4, §2.5, §2.8 and §2.10.
+func init() {
+	Register(Func(Info{ID: "il1s_sum_sdc", Unit: "raw", Better: Lower,
+		Description: "sum of |x−x'|/(√2·S) over cells (sdcMicro dUtility IL1s; seed 003 IL1s; metrics.md §2.4)"},
+		IL1sSumSDC))
+	Register(Func(Info{ID: "il1s_rel", Unit: "%", Better: Lower,
+		Description: "100·Σ|x−x'|/S ÷ Σ|x'−x̄|/S (seed 000 code IL2r; metrics.md §2.4)"}, IL1sRel))
+	Register(Func(Info{ID: "il1rel", Unit: "%", Better: Lower,
+		Description: "100·mean |x−x'|/|x| (|x'| if x = 0; x = x' = 0 cells excluded) (seed 003 IL1 Eq. 5.11; metrics.md §2.5)"},
+		IL1Rel))
+	Register(Func(Info{ID: "il1rel_sum_sdc", Unit: "%", Better: Lower,
+		Description: "Σ over x ≠ 0 of 100·|x−x'|/|x| (sdcMicro dUtility IL1; seed 003 tables; metrics.md §2.5)"},
+		IL1RelSumSDC))
+	Register(Func(Info{ID: "mse", Unit: "raw", Better: Lower,
+		Description: "mean squared error of the values (seed 003 EQM; metrics.md §2.8)"}, MSE))
+	Register(Func(Info{ID: "mae", Unit: "raw", Better: Lower,
+		Description: "mean absolute error of the values (seed 003 EAM; metrics.md §2.8)"}, MAE))
+	Register(Func(Info{ID: "mse_cov", Unit: "raw", Better: Lower,
+		Description: "mean squared difference of the full covariance matrices (seed 003 EQM Σ; metrics.md §2.8)"},
+		MSECov))
+	Register(Func(Info{ID: "mae_cov", Unit: "raw", Better: Lower,
+		Description: "mean absolute difference of the full covariance matrices (seed 003 EAM Σ; metrics.md §2.8)"},
+		MAECov))
+	Register(Func(Info{ID: "mse_cor", Unit: "frac", Better: Lower,
+		Description: "mean squared difference of the full correlation matrices (seed 003 EQM ρ; metrics.md §2.8)"},
+		MSECor))
+	Register(Func(Info{ID: "mae_cor", Unit: "frac", Better: Lower,
+		Description: "mean absolute difference of the full correlation matrices (seed 003 EAM ρ; metrics.md §2.8)"},
+		MAECor))
+	Register(Func(Info{ID: "gini_diff", Unit: "pp", Better: Lower,
+		Description: "mean over attributes of |Gini(X) − Gini(X')|, laeken weighted Gini (seed 003 Eq. 5.14-5.15; metrics.md §2.10)"},
+		GiniDiff))
+}
+
+// IL1sSumSDC returns il1s_sum_sdc, sdcMicro's dUtility(method = "IL1s") (metrics.md §2.4):
+//
+//	Σ_l Σ_j |x_jl − x'_jl|/(√2·S_l)
+//
+// over all cells, not divided by n·p. Cells that give NaN (0/0 in a constant column) are
+// dropped and ±Inf cells are kept, as in R's sum(…, na.rm = TRUE). With no constant column it
+// equals n·p·il1s. NaN if n < 2 or an input cell is NaN.
+func IL1sSumSDC(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	x, xm := in.Orig.Data, in.Masked.Data
+	if n < 2 || hasNaN(x, xm) {
+		return nan()
+	}
+	sd := in.Scaling().SD
+	var sum float64
+	dropped := 0
+	for l := 0; l < p; l++ {
+		den := math.Sqrt2 * sd[l]
+		for i := 0; i < n; i++ {
+			v := math.Abs(x[i*p+l]-xm[i*p+l]) / den
+			if math.IsNaN(v) {
+				dropped++
+				continue
+			}
+			sum += v
+		}
+	}
+	res := Result{Value: sum}
+	if dropped > 0 {
+		res.Aux = map[string]float64{"ndropped": float64(dropped)}
+	}
+	return res
+}
+
+// IL1sRel returns il1s_rel, seed 000's code "IL2r" (metrics.md §2.4), in %:
+//
+//	100·[Σ_{l∈C,j} |x_jl − x'_jl|/S_l] / [Σ_{l∈C,j} |x'_jl − x̄_l|/S_l]
+//
+// over the non-constant columns C. NaN if C is empty, n < 2, an input is NaN or the
+// denominator is 0.
+func IL1sRel(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	x, xm := in.Orig.Data, in.Masked.Data
+	cols := in.KeptColumns()
+	if n < 2 || len(cols) == 0 || hasNaN(x, xm) {
+		return nan()
+	}
+	s := in.Scaling()
+	var num, den float64
+	for _, l := range cols {
+		for i := 0; i < n; i++ {
+			num += math.Abs(x[i*p+l]-xm[i*p+l]) / s.SD[l]
+			den += math.Abs(xm[i*p+l]-s.Mean[l]) / s.SD[l]
+		}
+	}
+	if den == 0 {
+		return nan()
+	}
+	res := Result{Value: 100 * num / den}
+	if k := p - len(cols); k > 0 {
+		res.Notes = append(res.Notes, constantNote(k))
+	}
+	return res
+}
+
+// IL1Rel returns il1rel, seed 003's Eq. 5.11 (metrics.md §2.5), in %:
+//
+//	100·mean over valid cells of |x − x'|/d,  d = |x| if x ≠ 0, else |x'|,
+//
+// where a cell with x = x' = 0 is excluded (Aux "nexcl" counts them). Raw values. NaN if no
+// cell is valid or an input is NaN.
+func IL1Rel(in *Input) Result {
+	x, xm := in.Orig.Data, in.Masked.Data
+	if hasNaN(x, xm) {
+		return nan()
+	}
+	var sum float64
+	cnt, excl := 0, 0
+	for i, v := range x {
+		w := xm[i]
+		d := math.Abs(v)
+		if v == 0 {
+			d = math.Abs(w)
+		}
+		if d == 0 {
+			excl++
+			continue
+		}
+		sum += math.Abs(v-w) / d
+		cnt++
+	}
+	if cnt == 0 {
+		return nan()
+	}
+	return Result{Value: 100 * sum / float64(cnt), Aux: map[string]float64{"nexcl": float64(excl)}}
+}
+
+// IL1RelSumSDC returns il1rel_sum_sdc, sdcMicro's dUtility(method = "IL1") (metrics.md §2.5):
+//
+//	Σ over cells with x ≠ 0 of 100·|x − x'|/|x|,
+//
+// not divided by the number of cells. NaN if an input is NaN.
+func IL1RelSumSDC(in *Input) Result {
+	x, xm := in.Orig.Data, in.Masked.Data
+	if hasNaN(x, xm) {
+		return nan()
+	}
+	var sum float64
+	for i, v := range x {
+		if v != 0 {
+			sum += 100 * math.Abs(v-xm[i]) / math.Abs(v)
+		}
+	}
+	return Result{Value: sum}
+}
+
+// MSE returns mse = (1/(np))·Σ_j Σ_l (x_jl − x'_jl)² on raw values (metrics.md §2.8).
+// NaN for an empty table or a NaN input.
+func MSE(in *Input) Result { return Result{Value: meanErr(in.Orig.Data, in.Masked.Data, true)} }
+
+// MAE returns mae = (1/(np))·Σ_j Σ_l |x_jl − x'_jl| on raw values (metrics.md §2.8).
+func MAE(in *Input) Result { return Result{Value: meanErr(in.Orig.Data, in.Masked.Data, false)} }
+
+func meanErr(a, b []float64, squared bool) float64 {
+	if len(a) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for i, v := range a {
+		d := v - b[i]
+		if squared {
+			s += d * d
+		} else {
+			s += math.Abs(d)
+		}
+	}
+	return s / float64(len(a))
+}
+
+// MSECov returns mse_cov = (1/p²)·Σ_{h,l} (V_hl − V'_hl)² over the full p×p sample
+// covariance matrices (n−1), diagonal included (metrics.md §2.8). NaN if n < 2.
+func MSECov(in *Input) Result { return matErr(in, false, true) }
+
+// MAECov returns mae_cov = (1/p²)·Σ_{h,l} |V_hl − V'_hl| (metrics.md §2.8).
+func MAECov(in *Input) Result { return matErr(in, false, false) }
+
+// MSECor returns mse_cor = (1/p²)·Σ_{h,l} (r_hl − r'_hl)² over the full correlation matrices
+// (metrics.md §2.8); the diagonal contributes 0. NaN if a column is constant in X or X'.
+func MSECor(in *Input) Result { return matErr(in, true, true) }
+
+// MAECor returns mae_cor = (1/p²)·Σ_{h,l} |r_hl − r'_hl| (metrics.md §2.8).
+func MAECor(in *Input) Result { return matErr(in, true, false) }
+
+func matErr(in *Input, cor, squared bool) Result {
+	n, p := in.Orig.N, in.Orig.P
+	if n < 2 || p == 0 {
+		return nan()
+	}
+	a := covMatrix(in.Orig.Data, n, p)
+	b := covMatrix(in.Masked.Data, n, p)
+	if cor {
+		a, b = corFromCov(a, p), corFromCov(b, p)
+	}
+	return Result{Value: meanErr(a, b, squared)}
+}
+
+// covMatrix returns the full p×p sample covariance matrix (n−1) of a row-major table, with
+// the means computed first (two passes).
+func covMatrix(x []float64, n, p int) []float64 {
+	mean := colMeans(x, n, p)
+	c := make([]float64, p*p)
+	d := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for l := 0; l < p; l++ {
+			d[l] = x[i*p+l] - mean[l]
+		}
+		for h := 0; h < p; h++ {
+			row := c[h*p : (h+1)*p]
+			dh := d[h]
+			for l := h; l < p; l++ {
+				row[l] += dh * d[l]
+			}
+		}
+	}
+	for h := 0; h < p; h++ {
+		for l := h; l < p; l++ {
+			c[h*p+l] /= float64(n - 1)
+			c[l*p+h] = c[h*p+l]
+		}
+	}
+	return c
+}
+
+// corFromCov returns the Pearson correlation matrix r_hl = V_hl/√(V_hh·V_ll), with an exact
+// unit diagonal; entries of a zero-variance column are NaN.
+func corFromCov(c []float64, p int) []float64 {
+	r := make([]float64, p*p)
+	for h := 0; h < p; h++ {
+		for l := 0; l < p; l++ {
+			if h == l && c[h*p+h] > 0 {
+				r[h*p+l] = 1
+				continue
+			}
+			r[h*p+l] = c[h*p+l] / math.Sqrt(c[h*p+h]*c[l*p+l])
+		}
+	}
+	return r
+}
+
+func colMeans(x []float64, n, p int) []float64 {
+	mean := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for l := 0; l < p; l++ {
+			mean[l] += x[i*p+l]
+		}
+	}
+	for l := range mean {
+		mean[l] /= float64(n)
+	}
+	return mean
+}
+
+// GiniDiff returns gini_diff = mean over attributes l of |G(X_l) − G(X'_l)|, in percentage
+// points (metrics.md §2.10, seed 003 Eq. 5.14-5.15), with G the laeken weighted Gini
+// coefficient of Gini. The weights are the column Opt.Weight of the original (all 1 when it
+// is ""), and that column is not itself an attribute. Aux holds the per-attribute
+// differences under the column names. NaN if an attribute has Σωx = 0 or an input is NaN.
+func GiniDiff(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	if n == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
+		return nan()
+	}
+	var w []float64
+	wc := -1
+	if in.Opt.Weight != "" {
+		if wc = colIndex(in.Orig.Names, in.Opt.Weight); wc < 0 {
+			return nanNote("weight column " + in.Opt.Weight + " not found")
+		}
+		w = in.Orig.Col(wc)
+	}
+	res := Result{Aux: map[string]float64{}}
+	var sum float64
+	cnt := 0
+	neg := false
+	for l := 0; l < p; l++ {
+		if l == wc {
+			continue
+		}
+		a, b := in.Orig.Col(l), in.Masked.Col(l)
+		for i := range a {
+			neg = neg || a[i] < 0 || b[i] < 0
+		}
+		d := math.Abs(Gini(a, w) - Gini(b, w))
+		res.Aux[in.Orig.Names[l]] = d
+		sum += d
+		cnt++
+	}
+	if cnt == 0 {
+		return nan()
+	}
+	res.Value = sum / float64(cnt)
+	if neg {
+		res.Notes = append(res.Notes, "negative values: the Gini coefficient is hard to interpret")
+	}
+	return res
+}
+
+// Gini returns the weighted Gini coefficient of x in percent, as R's laeken::gini computes it
+// (metrics.md §2.10): with x sorted ascending (stable by index), W_i = Σ_{j≤i} ω_j,
+//
+//	G = 100·[(2·Σ_i ω_i x_i W_i − Σ_i ω_i² x_i) / ((Σω)·(Σωx)) − 1].
+//
+// If w is nil every weight is 1. NaN if Σωx = 0. x and w are not modified.
+func Gini(x, w []float64) float64 {
+	n := len(x)
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
+	wt := func(i int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[i]
+	}
+	var cum, s1, s2, sw, swx float64
+	for _, i := range idx {
+		wi := wt(i)
+		cum += wi
+		s1 += wi * x[i] * cum
+		s2 += wi * wi * x[i]
+		sw += wi
+		swx += wi * x[i]
+	}
+	if swx == 0 {
+		return math.NaN()
+	}
+	return 100 * ((2*s1-s2)/(sw*swx) - 1)
+}

@@ -1,0 +1,125 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Interval-type disclosure risk of metrics.md §3.3 and §3.4.
+func init() {
+	Register(Func(Info{ID: "sdid", Unit: "%", Better: Lower,
+		Description: "% of records with max_l |x−x'|/sd' ≤ 0.05, R NA semantics (seed 000 code SDID; metrics.md §3.3)"},
+		SDID))
+	Register(Func(Info{ID: "id_rank", Unit: "%", Better: Lower,
+		Description: "rank-interval disclosure: % of (p, attribute, record) with x inside a ±p%·n rank window of x', p = 1..10 (seed 004 ID; metrics.md §3.4)"},
+		IDRank))
+}
+
+// SDID returns sdid, seed 000's code variant of interval disclosure (metrics.md §3.3), in %:
+// record j is disclosed iff max_l |x_jl − x'_jl|/sd'_l ≤ sdist, with sd'_l the sample SD of
+// the released column, and sdid = 100·#disclosed/n. It keeps R's NA semantics: a ratio 0/0
+// (a constant released column) is NA, a record with no failing attribute and an NA ratio is
+// NA, and then the total is NaN; x/0 = +Inf fails. sdist is Opt.SDIDDist[0] (0.05); with
+// several thresholds Aux holds each value under its formatted threshold ("0.1" → sdid_0.1).
+// NaN if n < 2 or an input is NaN.
+func SDID(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	x, xm := in.Orig.Data, in.Masked.Data
+	if n < 2 || hasNaN(x, xm) {
+		return nan()
+	}
+	sd := sampleSDs(xm, n, p)
+	dists := in.Opt.sdidDist()
+	vals := make([]float64, len(dists))
+	for t, sdist := range dists {
+		cnt := 0
+		na := false
+		for i := 0; i < n && !na; i++ {
+			fail, miss := false, false
+			for l := 0; l < p; l++ {
+				r := math.Abs(x[i*p+l]-xm[i*p+l]) / sd[l]
+				switch {
+				case math.IsNaN(r):
+					miss = true
+				case r > sdist:
+					fail = true
+				}
+			}
+			switch {
+			case fail:
+			case miss:
+				na = true
+			default:
+				cnt++
+			}
+		}
+		vals[t] = 100 * float64(cnt) / float64(n)
+		if na {
+			vals[t] = math.NaN()
+		}
+	}
+	res := Result{Value: vals[0]}
+	if len(dists) > 1 {
+		res.Aux = map[string]float64{}
+		for t, d := range dists {
+			res.Aux[strconv.FormatFloat(d, 'g', -1, 64)] = vals[t]
+		}
+	}
+	return res
+}
+
+// IDRank returns id_rank, the rank-based interval disclosure of metrics.md §3.4 (seed 004
+// "ID"), in %. For each attribute l the released column is sorted ascending (y_(1) ≤ … ≤
+// y_(n), ties by record index) and ρ_j is the rank of x'_jl. For each p in Opt.IDRankP
+// (1, …, 10 %), w = max(0, ⌈p·n/100⌉ − 1), and (p, l, j) is a hit iff
+//
+//	y_(max(1, ρ_j−w)) ≤ x_jl ≤ y_(min(n, ρ_j+w)).
+//
+// id_rank = 100·hits/#(p, l, j). NaN if n = 0 or an input is NaN. Invariant to a per-column
+// increasing affine map. Cost O(pn log n + |P|·pn).
+func IDRank(in *Input) Result {
+	n, p := in.Orig.N, in.Orig.P
+	x, xm := in.Orig.Data, in.Masked.Data
+	if n == 0 || p == 0 || hasNaN(x, xm) {
+		return nan()
+	}
+	ps := in.Opt.idRankP()
+	ws := make([]int, len(ps))
+	for t, pc := range ps {
+		ws[t] = max(0, int(math.Ceil(pc*float64(n)/100))-1)
+	}
+	order := make([]int, n)
+	rank := make([]int, n)
+	y := make([]float64, n)
+	hits := 0
+	for l := 0; l < p; l++ {
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			va, vb := xm[a*p+l], xm[b*p+l]
+			switch {
+			case va < vb:
+				return -1
+			case va > vb:
+				return 1
+			}
+			return 0
+		})
+		for r, i := range order {
+			rank[i] = r
+			y[r] = xm[i*p+l]
+		}
+		for j := 0; j < n; j++ {
+			v := x[j*p+l]
+			for _, w := range ws {
+				lo, hi := max(0, rank[j]-w), min(n-1, rank[j]+w)
+				if y[lo] <= v && v <= y[hi] {
+					hits++
+				}
+			}
+		}
+	}
+	return Result{Value: 100 * float64(hits) / float64(len(ps)*p*n)}
+}
