@@ -95,3 +95,41 @@ func TestSdcMicroReference(t *testing.T) {
 		{"eia10", "onedims", nil, [4]float64{0.0259, 0.0316, 0.0748, 0.2100}},
 	})
 }
+
+// TestSpecReference checks shared/spec/microaggregation.md §6.3: values computed from the
+// spec's definitions by an independent implementation, sse_sst to 4 decimals.
+func TestSpecReference(t *testing.T) {
+	g := func(v string) map[string]string { return map[string]string{"gamma": v} }
+	rows := []refRow{
+		{"tarragona", "cbfs", nil, [4]float64{16.9507, 19.7695, 22.8867, 33.2601}},
+		{"tarragona", "vmdav", g("0.2"), [4]float64{16.9588, 19.7104, 22.8199, 33.2154}},
+		{"tarragona", "vmdav", g("1"), [4]float64{16.4794, 20.0479, 23.5474, 33.4944}},
+		{"tarragona", "vmdav", g("1.1"), [4]float64{17.3070, 20.1965, 23.8260, 34.5121}},
+		{"tarragona", "gsms", nil, [4]float64{16.9274, 19.0966, 21.7594, 33.4605}},
+		{"tarragona", "fdm", nil, [4]float64{15.5498, 19.4607, 22.8640, 37.0906}},
+		{"tarragona", "mhm", nil, [4]float64{40.3267, 48.4211, 47.6276, 57.2498}},
+		{"census", "cbfs", nil, [4]float64{5.6619, 7.5140, 9.0070, 14.0730}},
+		{"census", "vmdav", g("0.2"), [4]float64{5.6536, 7.4414, 8.8840, 14.0066}},
+		{"census", "vmdav", g("1"), [4]float64{6.6751, 8.6406, 9.7869, 15.0918}},
+		{"census", "vmdav", g("1.1"), [4]float64{6.9644, 8.9909, 10.3354, 15.4111}},
+		{"census", "gsms", nil, [4]float64{5.5499, 7.2468, 8.7673, 13.9790}},
+		{"census", "fdm", nil, [4]float64{5.5511, 7.4349, 8.7907, 14.4277}},
+		{"census", "mhm", nil, [4]float64{65.5670, 70.9881, 75.1646, 83.1962}},
+		{"eia", "cbfs", nil, [4]float64{0.4883, 0.6727, 1.7764, 3.5474}},
+		{"eia", "vmdav", g("0.2"), [4]float64{0.5908, 0.6624, 1.7044, 3.6241}},
+		{"eia", "vmdav", g("1"), [4]float64{0.5016, 0.9600, 1.2668, 2.7670}},
+		{"eia", "vmdav", g("1.1"), [4]float64{0.5136, 0.9689, 1.2919, 2.7756}},
+		{"eia", "fdm", nil, [4]float64{0.4007, 0.5687, 0.8312, 2.3843}},
+		// The spec lists 13.1097, 15.1820, 15.8701, 17.0833 for mhm on EIA11. Not reproducible:
+		// UTILITYID has 259 distinct values in 4092 records (mostly blocks of 12 equal IDs), so
+		// the 1-D optimum is massively non-unique and the DP's choice among the optimal
+		// segmentations — which fixes the multivariate sse_sst — is decided by the rounding
+		// noise of the prefix sums on z (the ±1-ulp remainders of constant segments against
+		// the max(0,·) clamp and the larger-predecessor tie rule). Variants that differ only in
+		// that noise (raw vs z prefix sums, two-pass segment SSE, reciprocal vs division, no
+		// clamp) give 11.93–15.35 at k=3. The values below are ours, pinned as a regression;
+		// TestMHMOptimalEIA checks what the definition does guarantee, 1-D optimality.
+		{"eia", "mhm", nil, [4]float64{12.4878, 14.5845, 15.5006, 17.0749}},
+	}
+	checkRef(t, rows)
+}

@@ -84,8 +84,8 @@ func init() {
 			Params:      []methods.ParamSpec{kParam, standardizeParam},
 			Partitions:  true,
 		},
-		part: func(_ context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
-			v, m := PP1(z, n, d, 0)
+		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
+			v, m := PP1(z, n, d, methods.Threads(ctx))
 			return FixedGroups(sortedBy(Project(nil, z, m, v)), k), nil, nil
 		},
 	})
