@@ -10,7 +10,7 @@ import (
 func init() {
 	Register(Func(Info{ID: "prl", Unit: "%", Better: Lower,
 		Description: "probabilistic record linkage: Fellegi–Sunter with EM, % of originals linked to their own release (seed 004 PRL; metrics.md §3.6)"},
-		PRL))
+		func(in *Input) Result { return evalCached(in, "prl", PRL) }))
 }
 
 // prlMaxAttrs is the largest number of attributes prl accepts (2^p patterns per EM step).

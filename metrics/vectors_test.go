@@ -79,7 +79,7 @@ func tiny() *Input {
 type vec struct {
 	name string
 	f    func(*Input) Result
-	opt  Options
+	opt  *Options // nil keeps the Input's options
 	aux  string // "" = Value, else the Aux key
 	want float64
 	tol  float64 // 0 = 1e-9 relative
@@ -89,7 +89,9 @@ func checkVectors(t *testing.T, mk func() *Input, cases []vec) {
 	t.Helper()
 	for i, c := range cases {
 		in := mk()
-		in.Opt = c.opt
+		if c.opt != nil {
+			in.Opt = *c.opt
+		}
 		r := c.f(in)
 		got := r.Value
 		if c.aux != "" {
@@ -118,22 +120,22 @@ func TestTable21(t *testing.T) {
 		{name: "eigen", f: Eigen, want: 102.923534164},
 		{name: "eigen_sdc", f: EigenSDC, want: 102.923534164},
 		{name: "id_rank", f: IDRank, want: 0},
-		{name: "id_rank P=20", f: IDRank, opt: Options{IDRankP: []float64{20}}, want: 22.2222222222},
-		{name: "id_rank P=50", f: IDRank, opt: Options{IDRankP: []float64{50}}, want: 61.1111111111},
+		{name: "id_rank P=20", f: IDRank, opt: &Options{IDRankP: []float64{20}}, want: 22.2222222222},
+		{name: "id_rank P=50", f: IDRank, opt: &Options{IDRankP: []float64{50}}, want: 61.1111111111},
 		{name: "dbrl", f: DBRL, want: 29.6296296296},
-		{name: "dbrl all", f: DBRL, opt: Options{DBRLSubsets: []int{0}}, want: 29.6296296296},
+		{name: "dbrl all", f: DBRL, opt: &Options{DBRLSubsets: []int{0}}, want: 29.6296296296},
 		{name: "dbrl2", f: DBRL2, want: 59.2592592593},
-		{name: "dbrl first", f: DBRL, opt: Options{DBRLTies: "first"}, want: 22.2222222222},
+		{name: "dbrl first", f: DBRL, opt: &Options{DBRLTies: "first"}, want: 22.2222222222},
 		// PRL at τ = 0.5: tolerance 1e-6 on the EM details.
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, want: 25.9259259259},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "pi", want: 0.2663686203, tol: 1e-6},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "m1", want: 0.9721048356, tol: 1e-6},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "m2", want: 0.9721048356, tol: 1e-6},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "u1", want: 0.1014066622, tol: 1e-6},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "u2", want: 0.1014066622, tol: 1e-6},
-		{name: "prl 0.5", f: PRL, opt: Options{PRLTol: 0.5}, aux: "t_mu", want: 4.5206497, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, want: 25.9259259259},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "pi", want: 0.2663686203, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "m1", want: 0.9721048356, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "m2", want: 0.9721048356, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "u1", want: 0.1014066622, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "u2", want: 0.1014066622, tol: 1e-6},
+		{name: "prl 0.5", f: PRL, opt: &Options{PRLTol: 0.5}, aux: "t_mu", want: 4.5206497, tol: 1e-6},
 		{name: "prl 0.1", f: PRL, want: 3.7037037037},
-		{name: "prl 0.25", f: PRL, opt: Options{PRLTol: 0.25}, want: 7.4074074074},
+		{name: "prl 0.25", f: PRL, opt: &Options{PRLTol: 0.25}, want: 7.4074074074},
 	})
 }
 
@@ -159,11 +161,11 @@ func TestTiny(t *testing.T) {
 		{name: "mae_cov", f: MAECov, want: 5.90566925925926},
 		{name: "mse_cor", f: MSECor, want: 0.000430519104525183},
 		{name: "mae_cor", f: MAECor, want: 0.0158110935298792},
-		{name: "dbrl s1", f: DBRL, opt: Options{DBRLSubsets: []int{1}}, want: 100},
-		{name: "dbrl s2", f: DBRL, opt: Options{DBRLSubsets: []int{2}}, want: 100},
-		{name: "dbrl s3", f: DBRL, opt: Options{DBRLSubsets: []int{3}}, want: 100},
+		{name: "dbrl s1", f: DBRL, opt: &Options{DBRLSubsets: []int{1}}, want: 100},
+		{name: "dbrl s2", f: DBRL, opt: &Options{DBRLSubsets: []int{2}}, want: 100},
+		{name: "dbrl s3", f: DBRL, opt: &Options{DBRLSubsets: []int{3}}, want: 100},
 		{name: "id_rank", f: IDRank, want: 22.2222222222},
-		{name: "id_rank P=20", f: IDRank, opt: Options{IDRankP: []float64{20}}, want: 77.7777777778},
+		{name: "id_rank P=20", f: IDRank, opt: &Options{IDRankP: []float64{20}}, want: 77.7777777778},
 		{name: "prl", f: PRL, want: 100},
 		{name: "prl", f: PRL, aux: "pi", want: 0.1388889, tol: 1e-6},
 		{name: "prl", f: PRL, aux: "m1", want: 0.8, tol: 1e-6},

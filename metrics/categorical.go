@@ -1,0 +1,406 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+)
+
+// Disclosure risk of categorical key variables, metrics.md §4.1-§4.5 (seed 003; sdcMicro
+// freqCalc and measure_risk semantics). All of them are computed on the release.
+func init() {
+	for _, k := range []int{2, 3, 5} {
+		k := k
+		Register(Func(Info{ID: "kanon_viol_" + itoa(k), Unit: "count", Better: Lower,
+			Description: "records whose key combination has sample frequency < " + itoa(k) + " (seed 003 k-anonymity; metrics.md §4.2)"},
+			func(in *Input) Result { return KAnonViolations(in, k) }))
+	}
+	Register(Func(Info{ID: "ind_risk_max", Unit: "frac", Better: Lower,
+		Description: "largest individual re-identification risk 1/f, or Benedetti–Franconi with weights (seed 003 Eq. 3.6; metrics.md §4.3)"},
+		IndRiskMax))
+	Register(Func(Info{ID: "ind_risk_mean", Unit: "frac", Better: Lower,
+		Description: "mean individual re-identification risk (seed 003 Eq. 3.6; metrics.md §4.3)"}, IndRiskMean))
+	Register(Func(Info{ID: "global_risk_er", Unit: "count", Better: Lower,
+		Description: "expected re-identifications Σ r_j (sdcMicro risk_ER; metrics.md §4.4)"}, GlobalRiskER))
+	Register(Func(Info{ID: "global_risk_pct", Unit: "%", Better: Lower,
+		Description: "global risk 100·mean r_j (seed 003 Eq. 3.7; metrics.md §4.4)"}, GlobalRiskPct))
+	Register(Func(Info{ID: "hier_risk_er", Unit: "count", Better: Lower,
+		Description: "expected re-identifications with household risk 1 − Π(1 − r_j) (seed 003 Eq. 3.8; metrics.md §4.4)"},
+		HierRiskER))
+	Register(Func(Info{ID: "hier_risk_pct", Unit: "%", Better: Lower,
+		Description: "household risk 100·mean r^h (seed 003 Eq. 3.8; metrics.md §4.4)"}, HierRiskPct))
+	Register(Func(Info{ID: "risky_obs", Unit: "count", Better: Lower,
+		Description: "records with r > median + 2·MAD and r > 0.1 (seed 003 Eq. 7.1; metrics.md §4.4)"}, RiskyObs))
+	Register(Func(Info{ID: "ldiv_distinct_min", Unit: "count", Better: Higher,
+		Description: "distinct l-diversity of the release: min over records of distinct sensitive values in the key class (metrics.md §4.5)"},
+		LDivMin))
+	Register(Func(Info{ID: "ldiv_distinct_mean", Unit: "count", Better: Higher,
+		Description: "mean over records of distinct sensitive values in the key class (metrics.md §4.5)"}, LDivMean))
+}
+
+// keyColumns returns the indices of the key columns of the release: Opt.Keys, or every
+// column except Weight, Household and Sensitive. note is non-empty if a name is unknown.
+func keyColumns(in *Input) (cols []int, note string) {
+	names := in.Masked.Names
+	if len(in.Opt.Keys) == 0 {
+		for j, n := range names {
+			if n != in.Opt.Weight && n != in.Opt.Household && n != in.Opt.Sensitive {
+				cols = append(cols, j)
+			}
+		}
+		return cols, ""
+	}
+	for _, k := range in.Opt.Keys {
+		j := colIndex(names, k)
+		if j < 0 {
+			return nil, "key column " + k + " not found"
+		}
+		cols = append(cols, j)
+	}
+	return cols, ""
+}
+
+// catRisk holds the per-record frequencies and risks of the release.
+type catRisk struct {
+	f, F []float64 // sample frequency and weighted frequency (= f when unweighted)
+	r    []float64 // individual risk
+	note string    // why the risk is undefined, if it is
+}
+
+// keyBits returns a hashable form of v: the bit pattern, with −0 as +0 and one NaN.
+func keyBits(v float64) uint64 {
+	if v != v {
+		return 0x7ff8000000000001
+	}
+	return math.Float64bits(v + 0)
+}
+
+// tupleKey appends the key of row i's columns cols to buf.
+func tupleKey(buf []byte, d []float64, p, i int, cols []int) []byte {
+	for _, l := range cols {
+		b := keyBits(d[i*p+l])
+		for t := 0; t < 8; t++ {
+			buf = append(buf, byte(b>>(8*t)))
+		}
+	}
+	return buf
+}
+
+// Frequencies returns, for each record j of the release, f(j), the number of records
+// compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
+// sdcMicro freqCalc): i is compatible with j iff on every key x_ik = x_jk or one of them is
+// missing (NaN). With Opt.Weight "" F = f. Cost O(nm + u·c·m) for u distinct key tuples with a
+// missing value and c distinct tuples in all.
+func frequencies(in *Input) *catRisk {
+	d, n, p := in.Masked.Data, in.Masked.N, in.Masked.P
+	cols, note := keyColumns(in)
+	if note != "" || len(cols) == 0 || n == 0 {
+		if note == "" {
+			note = "no key columns"
+		}
+		return &catRisk{note: note}
+	}
+	var w []float64
+	if in.Opt.Weight != "" {
+		wc := colIndex(in.Masked.Names, in.Opt.Weight)
+		if wc < 0 {
+			return &catRisk{note: "weight column " + in.Opt.Weight + " not found"}
+		}
+		w = in.Masked.Col(wc)
+		if hasNaN(w) {
+			return &catRisk{note: "missing weights"}
+		}
+	}
+	type tuple struct {
+		row       int // first record with this tuple
+		cnt, wsum float64
+		missing   bool
+	}
+	idx := map[string]int{}
+	var tuples []tuple
+	of := make([]int, n)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		buf = tupleKey(buf[:0], d, p, i, cols)
+		t, ok := idx[string(buf)]
+		if !ok {
+			t = len(tuples)
+			idx[string(buf)] = t
+			miss := false
+			for _, l := range cols {
+				miss = miss || math.IsNaN(d[i*p+l])
+			}
+			tuples = append(tuples, tuple{row: i, missing: miss})
+		}
+		of[i] = t
+		tuples[t].cnt++
+		if w != nil {
+			tuples[t].wsum += w[i]
+		} else {
+			tuples[t].wsum++
+		}
+	}
+	compatible := func(a, b int) bool {
+		ra, rb := d[a*p:(a+1)*p], d[b*p:(b+1)*p]
+		for _, l := range cols {
+			x, y := ra[l], rb[l]
+			if x != y && x == x && y == y {
+				return false
+			}
+		}
+		return true
+	}
+	tf, tF := make([]float64, len(tuples)), make([]float64, len(tuples))
+	for t, tu := range tuples {
+		tf[t], tF[t] = tu.cnt, tu.wsum
+	}
+	for t, tu := range tuples {
+		if !tu.missing {
+			continue
+		}
+		tf[t], tF[t] = 0, 0 // recount everything compatible, itself included
+		for s, su := range tuples {
+			if compatible(tu.row, su.row) {
+				tf[t] += su.cnt
+				tF[t] += su.wsum
+				if !su.missing && s != t {
+					tf[s] += tu.cnt
+					tF[s] += tu.wsum
+				}
+			}
+		}
+	}
+	c := &catRisk{f: make([]float64, n), F: make([]float64, n), r: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		f, F := tf[of[i]], tF[of[i]]
+		c.f[i], c.F[i] = f, F
+		if w == nil {
+			c.r[i] = 1 / f
+		} else {
+			c.r[i] = bfRisk(f, F)
+		}
+	}
+	return c
+}
+
+// bfRisk returns the Benedetti–Franconi individual risk of a record with sample frequency f
+// and weighted frequency F, as sdcMicro's measure_risk reports it (metrics.md §4.3), with
+// p = f/F: 1/f if F ≤ f; (p/(1−p))·ln(1/p) if f = 1; p/(1−p) − (p/(1−p))²·ln(1/p) if f = 2;
+// p/(f − (1−p)) if f ≥ 3.
+func bfRisk(f, F float64) float64 {
+	if F <= f {
+		return 1 / f
+	}
+	p := f / F
+	q := p / (1 - p)
+	switch {
+	case f == 1:
+		return q * math.Log(1/p)
+	case f == 2:
+		return q - q*q*math.Log(1/p)
+	default:
+		return p / (f - (1 - p))
+	}
+}
+
+func riskOf(in *Input) *catRisk { return cached(in, "cat:risk", frequencies) }
+
+// KAnonViolations returns kanon_viol_K = #{j : f(j) < K}, the number of records of the release
+// that violate K-anonymity on the key columns (metrics.md §4.2; sample frequencies with
+// missing-value wildcards), with Aux "pct" = 100·count/n. NaN if there is no key column.
+func KAnonViolations(in *Input, k int) Result {
+	c := riskOf(in)
+	if c.note != "" {
+		return nanNote(c.note)
+	}
+	cnt := 0
+	for _, f := range c.f {
+		if f < float64(k) {
+			cnt++
+		}
+	}
+	return Result{Value: float64(cnt), Aux: map[string]float64{"pct": 100 * float64(cnt) / float64(len(c.f))}}
+}
+
+// riskSummary applies g to the individual risks, or returns NaN with the reason.
+func riskSummary(in *Input, g func(r []float64) float64) Result {
+	c := riskOf(in)
+	if c.note != "" {
+		return nanNote(c.note)
+	}
+	return Result{Value: g(c.r)}
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// IndRiskMax returns ind_risk_max = max_j r_j (metrics.md §4.3): r_j = 1/f(j) unweighted, the
+// Benedetti–Franconi approximation with Opt.Weight. NaN without key columns.
+func IndRiskMax(in *Input) Result { return riskSummary(in, slices.Max[[]float64]) }
+
+// IndRiskMean returns ind_risk_mean = mean_j r_j (metrics.md §4.3).
+func IndRiskMean(in *Input) Result {
+	return riskSummary(in, func(r []float64) float64 { return sum(r) / float64(len(r)) })
+}
+
+// GlobalRiskER returns global_risk_er = Σ_j r_j, the expected number of re-identifications
+// (metrics.md §4.4, sdcMicro risk_ER). Unweighted with no missing keys it is the number of
+// distinct key combinations.
+func GlobalRiskER(in *Input) Result { return riskSummary(in, sum) }
+
+// GlobalRiskPct returns global_risk_pct = 100·mean_j r_j (metrics.md §4.4, seed 003 Eq. 3.7).
+func GlobalRiskPct(in *Input) Result {
+	return riskSummary(in, func(r []float64) float64 { return 100 * sum(r) / float64(len(r)) })
+}
+
+// hierRisk returns r^{h(j)} = 1 − Π_{i∈h(j)} (1 − r_i) per record, for the households of
+// Opt.Household (a missing household ID is a household of its own).
+func hierRisk(in *Input) ([]float64, string) {
+	c := riskOf(in)
+	if c.note != "" {
+		return nil, c.note
+	}
+	if in.Opt.Household == "" {
+		return nil, "no household column"
+	}
+	hc := colIndex(in.Masked.Names, in.Opt.Household)
+	if hc < 0 {
+		return nil, "household column " + in.Opt.Household + " not found"
+	}
+	h := in.Masked.Col(hc)
+	prod := map[uint64]float64{}
+	for i, v := range h {
+		if v != v {
+			continue
+		}
+		k := keyBits(v)
+		if _, ok := prod[k]; !ok {
+			prod[k] = 1
+		}
+		prod[k] *= 1 - c.r[i]
+	}
+	out := make([]float64, len(h))
+	for i, v := range h {
+		if v != v {
+			out[i] = c.r[i]
+			continue
+		}
+		out[i] = 1 - prod[keyBits(v)]
+	}
+	return out, ""
+}
+
+// HierRiskER returns hier_risk_er = Σ_j r^{h(j)} with the household risk
+// r^h = 1 − Π_{j∈h}(1 − r_j) (metrics.md §4.4, seed 003 Eq. 3.8). NaN without Opt.Household.
+func HierRiskER(in *Input) Result {
+	r, note := hierRisk(in)
+	if note != "" {
+		return nanNote(note)
+	}
+	return Result{Value: sum(r)}
+}
+
+// HierRiskPct returns hier_risk_pct = 100·mean_j r^{h(j)} (metrics.md §4.4).
+func HierRiskPct(in *Input) Result {
+	r, note := hierRisk(in)
+	if note != "" {
+		return nanNote(note)
+	}
+	return Result{Value: 100 * sum(r) / float64(len(r))}
+}
+
+// RiskyObs returns risky_obs = #{j : r_j > median(r) + 2·MAD(r) and r_j > 0.1}, with
+// MAD = 1.4826·median|r − median(r)| (Opt.RiskyMAD "raw": without 1.4826), sdcMicro's print
+// rule and seed 003 Eq. 7.1 (metrics.md §4.4). Aux "threshold" holds median + 2·MAD.
+func RiskyObs(in *Input) Result {
+	c := riskOf(in)
+	if c.note != "" {
+		return nanNote(c.note)
+	}
+	r := slices.Clone(c.r)
+	slices.Sort(r)
+	med := quantile7(r, 0.5)
+	dev := make([]float64, len(r))
+	for i, v := range r {
+		dev[i] = math.Abs(v - med)
+	}
+	slices.Sort(dev)
+	mad := quantile7(dev, 0.5)
+	if in.Opt.RiskyMAD != "raw" {
+		mad *= 1.4826
+	}
+	thr := med + 2*mad
+	cnt := 0
+	for _, v := range c.r {
+		if v > thr && v > 0.1 {
+			cnt++
+		}
+	}
+	return Result{Value: float64(cnt), Aux: map[string]float64{"threshold": thr}}
+}
+
+// lDiversity returns l_j, the number of distinct values of Opt.Sensitive in the class of
+// records whose key tuple equals j's exactly (a missing value is its own category).
+func lDiversity(in *Input) ([]float64, string) {
+	d, n, p := in.Masked.Data, in.Masked.N, in.Masked.P
+	cols, note := keyColumns(in)
+	switch {
+	case note != "":
+		return nil, note
+	case len(cols) == 0 || n == 0:
+		return nil, "no key columns"
+	case in.Opt.Sensitive == "":
+		return nil, "no sensitive column"
+	}
+	sc := colIndex(in.Masked.Names, in.Opt.Sensitive)
+	if sc < 0 {
+		return nil, "sensitive column " + in.Opt.Sensitive + " not found"
+	}
+	class := map[string]map[uint64]bool{}
+	keys := make([]string, n)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		buf = tupleKey(buf[:0], d, p, i, cols)
+		k := string(buf)
+		keys[i] = k
+		if class[k] == nil {
+			class[k] = map[uint64]bool{}
+		}
+		class[k][keyBits(d[i*p+sc])] = true
+	}
+	l := make([]float64, n)
+	for i, k := range keys {
+		l[i] = float64(len(class[k]))
+	}
+	return l, ""
+}
+
+// LDivMin returns ldiv_distinct_min = min_j l_j, the distinct l-diversity of the release for
+// the sensitive column Opt.Sensitive (metrics.md §4.5). NaN without it.
+func LDivMin(in *Input) Result {
+	l, note := cached(in, "cat:ldiv", func(in *Input) ldiv { l, n := lDiversity(in); return ldiv{l, n} }).get()
+	if note != "" {
+		return nanNote(note)
+	}
+	return Result{Value: slices.Min(l)}
+}
+
+// LDivMean returns ldiv_distinct_mean = mean_j l_j (metrics.md §4.5).
+func LDivMean(in *Input) Result {
+	l, note := cached(in, "cat:ldiv", func(in *Input) ldiv { l, n := lDiversity(in); return ldiv{l, n} }).get()
+	if note != "" {
+		return nanNote(note)
+	}
+	return Result{Value: sum(l) / float64(len(l))}
+}
+
+type ldiv struct {
+	l    []float64
+	note string
+}
+
+func (x ldiv) get() ([]float64, string) { return x.l, x.note }

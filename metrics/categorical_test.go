@@ -1,0 +1,117 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// catTen is the 10-record input of metrics.md §7.3: keys sex, age, reg, weight w and
+// sensitive dis. With missing, age of record 3 and reg of record 9 are NA.
+func catTen(missing bool) *datasets.Dataset {
+	d := table([]string{"sex", "age", "reg", "w", "dis"},
+		[]float64{1, 1, 1, 10, 1}, []float64{1, 1, 1, 20, 2}, []float64{1, 2, 1, 5, 1},
+		[]float64{2, 1, 2, 8, 1}, []float64{2, 1, 2, 8, 1}, []float64{2, 2, 1, 30, 3},
+		[]float64{2, 2, 1, 10, 3}, []float64{1, 1, 1, 15, 1}, []float64{2, 3, 2, 50, 2},
+		[]float64{1, 2, 1, 5, 2})
+	if missing {
+		d.Data[2*5+1] = math.NaN()
+		d.Data[8*5+2] = math.NaN()
+	}
+	return d
+}
+
+func catInput(d *datasets.Dataset, weighted bool) *Input {
+	o := Options{Keys: []string{"sex", "age", "reg"}, Sensitive: "dis"}
+	if weighted {
+		o.Weight = "w"
+	}
+	return &Input{Orig: d, Masked: d, Opt: o}
+}
+
+// TestCategoricalTen checks metrics.md §7.3 (hand-computed, sdcMicro freqCalc semantics).
+func TestCategoricalTen(t *testing.T) {
+	for _, c := range []struct {
+		missing, weighted bool
+		f, F              []float64
+		r                 []float64
+	}{
+		{f: []float64{3, 3, 2, 2, 2, 2, 2, 3, 1, 2}, F: []float64{3, 3, 2, 2, 2, 2, 2, 3, 1, 2},
+			r: []float64{1. / 3, 1. / 3, .5, .5, .5, .5, .5, 1. / 3, 1, .5}},
+		{weighted: true, f: []float64{3, 3, 2, 2, 2, 2, 2, 3, 1, 2},
+			F: []float64{45, 45, 10, 16, 16, 40, 40, 45, 50, 10},
+			r: []float64{0.0322580645161, 0.0322580645161, 0.1494101304729, 0.1004195603739,
+				0.1004195603739, 0.0443331515968, 0.0443331515968, 0.0322580645161,
+				0.0798372041924, 0.1494101304729}},
+		{missing: true, f: []float64{4, 4, 5, 2, 2, 2, 2, 4, 1, 2}},
+	} {
+		in := catInput(catTen(c.missing), c.weighted)
+		cr := frequencies(in)
+		for j := range c.f {
+			if cr.f[j] != c.f[j] {
+				t.Errorf("missing=%v: f(%d) = %v, want %v", c.missing, j+1, cr.f[j], c.f[j])
+			}
+			if c.F != nil && cr.F[j] != c.F[j] {
+				t.Errorf("weighted=%v: F(%d) = %v, want %v", c.weighted, j+1, cr.F[j], c.F[j])
+			}
+			if c.r != nil && !near(cr.r[j], c.r[j], 1e-11) {
+				t.Errorf("weighted=%v: r(%d) = %.13g, want %.13g", c.weighted, j+1, cr.r[j], c.r[j])
+			}
+		}
+	}
+	un := func() *Input { return catInput(catTen(false), false) }
+	w := func() *Input { return catInput(catTen(false), true) }
+	kv := func(k int) func(*Input) Result { return func(in *Input) Result { return KAnonViolations(in, k) } }
+	checkVectors(t, un, []vec{
+		{name: "kanon_viol_2", f: kv(2), want: 1},
+		{name: "kanon_viol_3", f: kv(3), want: 7},
+		{name: "kanon_viol_5", f: kv(5), want: 10},
+		{name: "kanon_viol_3", f: kv(3), aux: "pct", want: 70},
+		{name: "global_risk_er", f: GlobalRiskER, want: 5},
+		{name: "global_risk_pct", f: GlobalRiskPct, want: 50},
+		{name: "ldiv_distinct_min", f: LDivMin, want: 1},
+		{name: "ldiv_distinct_mean", f: LDivMean, want: 1.5},
+	})
+	checkVectors(t, w, []vec{
+		{name: "weighted global_risk_er", f: GlobalRiskER, want: 0.764937082628, tol: 1e-11},
+		{name: "weighted global_risk_pct", f: GlobalRiskPct, want: 7.64937082628, tol: 1e-11},
+	})
+}
+
+// TestCategoricalTestdata checks metrics.md §7.8 (sdcMicro 5.8.1 on testdata).
+func TestCategoricalTestdata(t *testing.T) {
+	d, err := datasets.Load("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"urbrur", "roof", "walls", "water", "electcon", "relat", "sex"}
+	mk := func(weight string) func() *Input {
+		return func() *Input {
+			return &Input{Orig: d, Masked: d, Opt: Options{Keys: keys, Weight: weight,
+				Household: "ori_hid", Sensitive: "hhcivil"}}
+		}
+	}
+	kv := func(k int) func(*Input) Result { return func(in *Input) Result { return KAnonViolations(in, k) } }
+	checkVectors(t, mk("sampling_weight"), []vec{
+		{name: "kanon_viol_2", f: kv(2), want: 157},
+		{name: "kanon_viol_3", f: kv(3), want: 281},
+		{name: "kanon_viol_5", f: kv(5), want: 458},
+		{name: "kanon_viol_2", f: kv(2), aux: "pct", want: 3.4279, tol: 5e-5 / 3.4279},
+		{name: "kanon_viol_3", f: kv(3), aux: "pct", want: 6.1354, tol: 5e-5 / 6.1354},
+		{name: "kanon_viol_5", f: kv(5), aux: "pct", want: 10},
+		// printed to 10 significant digits
+		{name: "global_risk_er", f: GlobalRiskER, want: 10.77829892, tol: 5e-9 / 10.77829892},
+		{name: "global_risk_pct", f: GlobalRiskPct, want: 0.23533404, tol: 5e-9 / 0.23533404},
+		{name: "hier_risk_er", f: HierRiskER, want: 51.81292744, tol: 5e-9 / 51.81292744},
+		{name: "hier_risk_pct", f: HierRiskPct, want: 1.13128663, tol: 5e-9 / 1.13128663},
+		{name: "risky_obs", f: RiskyObs, want: 0},
+		{name: "ind_risk_max", f: IndRiskMax, want: 0.04651687, tol: 5e-9 / 0.04651687},
+		{name: "ldiv_distinct_min", f: LDivMin, want: 1},
+		{name: "ldiv_distinct_mean", f: LDivMean, want: 1.69476, tol: 5e-6 / 1.69476},
+	})
+	checkVectors(t, mk(""), []vec{
+		{name: "unweighted global_risk_er", f: GlobalRiskER, want: 412},
+		{name: "unweighted global_risk_pct", f: GlobalRiskPct, want: 8.99563319, tol: 5e-9 / 8.99563319},
+	})
+}
