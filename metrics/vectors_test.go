@@ -80,7 +80,7 @@ type vec struct {
 	name string
 	f    func(*Input) Result
 	opt  *Options // nil keeps the Input's options
-	aux  string // "" = Value, else the Aux key
+	aux  string   // "" = Value, else the Aux key
 	want float64
 	tol  float64 // 0 = 1e-9 relative
 }
