@@ -18,7 +18,7 @@ func TestGini(t *testing.T) {
 		{x: []float64{1, 2, 3, 4, 10}, w: []float64{1, 2, 1, 1, 3}, want: 38.0952380952381},
 		{x: []float64{2, 2, 3, 3, 10}, w: []float64{1, 2, 1, 1, 3}, want: 35.7142857142857},
 		{x: []float64{10, 4, 3, 2, 1}, w: []float64{3, 1, 1, 2, 1}, want: 38.0952380952381}, // unsorted input
-		{x: []float64{0, 0, 0}, want: math.NaN()},                                            // Σωx = 0
+		{x: []float64{0, 0, 0}, want: math.NaN()},                                           // Σωx = 0
 	} {
 		if got := Gini(c.x, c.w); !near(got, c.want, 1e-12) {
 			t.Errorf("case %d: Gini = %.15g, want %.15g", i, got, c.want)
