@@ -1,0 +1,266 @@
+package microagg
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ErrSingularCovariance is returned by FastMCD with MCDOptions.StrictSingular (and so by
+// rmdm with singular=error) when a covariance matrix to be inverted is singular: an
+// eigenvalue λ ≤ 1e-10·λ_max, or λ_max = 0. sdcMicro's rmd fails in the same situations with
+// "system is computationally singular" (Census and EIA).
+var ErrSingularCovariance = errors.New("system is computationally singular")
+
+// singularTol is the relative eigenvalue below which a covariance counts as singular.
+const singularTol = 1e-10
+
+// MCDOptions configures FastMCD. The zero value is the spec's default.
+type MCDOptions struct {
+	// Starts is the number of random (d+1)-subsets; 0 means 500.
+	Starts int
+	// Subsample is the size of the random subsample on which the starts run when n exceeds
+	// it; 0 means 1500.
+	Subsample int
+	// StrictSingular makes a singular covariance an error (ErrSingularCovariance) instead of
+	// dropping null directions and ridging (the spec's singular=error; default auto).
+	StrictSingular bool
+	// Workers bounds the goroutines that evaluate the starts; 0 means GOMAXPROCS. The
+	// result does not depend on it.
+	Workers int
+}
+
+// MCDResult is the outcome of FastMCD.
+type MCDResult struct {
+	// Center and Scatter are the reweighted location μ_R and scatter Σ_R (covariance of the
+	// retained records, denominator count−1), in the coordinates MCD ran on: the input
+	// columns, or the columns of Basis when directions were dropped.
+	Center  []float64
+	Scatter *mat.SymDense
+	// Basis is nil, or the d×p matrix of the kept eigenvectors of cov(z) on whose
+	// coordinates z·Basis MCD ran because d−p directions had (near-)zero variance.
+	Basis *mat.Dense
+	// Distances holds every input row's squared Mahalanobis distance under (Center, Scatter).
+	Distances []float64
+	// H is the size of the raw MCD subset, ⌊(n+p+1)/2⌋; RawLogDet the log-determinant of
+	// its covariance (denominator H, ridged if Ridge).
+	H         int
+	RawLogDet float64
+	// DroppedDims is d−p; Ridge reports that some covariance was replaced by Σ + εI.
+	DroppedDims int
+	Ridge       bool
+}
+
+// FastMCD returns the reweighted minimum covariance determinant estimate of the n×d
+// row-major table z, by the FAST-MCD algorithm of Rousseeuw and Van Driessen (1999) as
+// shared/spec/microaggregation.md §2.6 specifies it (robustbase::covMcd, which sdcMicro's rmd
+// calls): h = ⌊(n+p+1)/2⌋; Starts random (p+1)-subsets, each grown by random records while
+// its covariance is singular, then two C-steps; the 10 lowest determinants are iterated to
+// convergence (at most 100 C-steps; on n > Subsample the starts run on one random
+// subsample and these final C-steps on all records); the raw scatter is scaled by the
+// consistency factor (h/n)/F_{χ²(p+2)}(F⁻¹_{χ²(p)}(h/n)) and the estimate reweighted on the
+// records with distance ≤ χ²_{p,0.975}. C-step ties go to the lowest index.
+//
+// Singular covariances (§2.6 item 4): unless opt.StrictSingular, directions of cov(z) with
+// eigenvalue ≤ 1e-10·λ_max are dropped first, and any covariance that is still singular
+// is replaced by Σ + εI, ε = 1e-6·max(trace(Σ)/p, 1e-12); with StrictSingular either case
+// returns ErrSingularCovariance.
+//
+// Randomness comes only from rng: one seed per start is drawn from it first, so the result
+// does not depend on opt.Workers. z is not modified. It panics if n ≤ d or len(z) != n·d.
+// Cost O(Starts·n_s·p²) for the starts (n_s = min(n, Subsample)) plus O(C-steps·n·p²).
+func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *rand.Rand) (*MCDResult, error) {
+	if n <= d || d < 1 || len(z) != n*d {
+		panic("microagg: FastMCD: bad shape")
+	}
+	starts, subN := cmp.Or(opt.Starts, 500), cmp.Or(opt.Subsample, 1500)
+	res := &MCDResult{}
+	y, p, err := dropNullDirections(z, n, d, opt.StrictSingular, res)
+	if err != nil {
+		return nil, err
+	}
+	h := (n + p + 1) / 2
+	res.H = h
+
+	// the working set of the starts: all records, or a random subsample in ascending order
+	wy, wn := y, n
+	if n > subN {
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		for t := 0; t < subN; t++ {
+			j := t + rng.IntN(n-t)
+			perm[t], perm[j] = perm[j], perm[t]
+		}
+		sub := perm[:subN]
+		slices.Sort(sub)
+		wy, wn = make([]float64, subN*p), subN
+		for t, i := range sub {
+			copy(wy[t*p:(t+1)*p], y[i*p:(i+1)*p])
+		}
+	}
+	wh := (wn + p + 1) / 2
+
+	type start struct {
+		H      []int
+		logDet float64
+		ridge  bool
+		err    error
+	}
+	seeds := make([]uint64, starts)
+	for s := range seeds {
+		seeds[s] = rng.Uint64()
+	}
+	out := make([]start, starts)
+	parallelFor(starts, opt.Workers, func(lo, hi int) {
+		w := newMCDWork(wy, wn, p, wh, opt.StrictSingular)
+		perm := make([]int, wn)
+		for s := lo; s < hi; s++ {
+			H, ld, err := w.start(rand.New(rand.NewPCG(seeds[s], uint64(s))), perm)
+			out[s] = start{H: H, logDet: ld, ridge: w.ridge, err: err}
+			w.ridge = false
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, s := range out {
+		if s.err != nil {
+			return nil, s.err
+		}
+		res.Ridge = res.Ridge || s.ridge
+	}
+	best := make([]int, starts)
+	for s := range best {
+		best[s] = s
+	}
+	slices.SortStableFunc(best, func(a, b int) int { return cmp.Compare(out[a].logDet, out[b].logDet) })
+	best = best[:min(10, starts)]
+
+	// final C-steps on all records
+	w := newMCDWork(y, n, p, h, opt.StrictSingular)
+	var sw *mcdWork
+	if wn < n {
+		sw = newMCDWork(wy, wn, p, wh, opt.StrictSingular)
+	}
+	var bestH []int
+	bestLD := math.Inf(1)
+	for _, s := range best {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		H := out[s].H
+		if sw != nil { // carry the subsample fit over to all records
+			if err := sw.fit(H, float64(len(H))); err != nil {
+				return nil, err
+			}
+			copy(w.mu, sw.mu)
+			w.f.copyFrom(&sw.f)
+			w.distances()
+			H = w.smallest(nil)
+		}
+		H, ld, err := w.converge(H, 100)
+		if err != nil {
+			return nil, err
+		}
+		if ld < bestLD {
+			bestH, bestLD = H, ld
+		}
+	}
+	if sw != nil {
+		res.Ridge = res.Ridge || sw.ridge
+	}
+
+	// consistency factor and reweighting
+	if err := w.fit(bestH, float64(h)); err != nil {
+		return nil, err
+	}
+	res.RawLogDet = w.f.logDet
+	alpha := float64(h) / float64(n)
+	q := distuv.ChiSquared{K: float64(p)}.Quantile(alpha)
+	c := alpha / distuv.ChiSquared{K: float64(p + 2)}.CDF(q)
+	cut := c * distuv.ChiSquared{K: float64(p)}.Quantile(0.975)
+	w.distances()
+	var kept []int
+	for i, v := range w.md {
+		if v <= cut {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) < 2 {
+		kept = bestH
+	}
+	if err := w.fit(kept, float64(len(kept)-1)); err != nil {
+		return nil, err
+	}
+	w.distances()
+	res.Ridge = res.Ridge || w.ridge
+	res.Center = slices.Clone(w.mu)
+	res.Scatter = mat.NewSymDense(p, nil)
+	res.Scatter.CopySym(w.cov)
+	res.Distances = slices.Clone(w.md)
+	return res, nil
+}
+
+// dropNullDirections returns z itself (p = d) when cov(z) is non-singular, and otherwise
+// (unless strict, which fails) the coordinates of z on the eigenvectors of cov(z) with
+// eigenvalue > 1e-10·λ_max, recording the basis and the number of dropped directions in res.
+func dropNullDirections(z []float64, n, d int, strict bool, res *MCDResult) ([]float64, int, error) {
+	w := newMCDWork(z, n, d, n, true)
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	w.meanCov(all, float64(n-1))
+	var eig mat.EigenSym
+	if !eig.Factorize(w.cov, true) {
+		return nil, 0, fmt.Errorf("eigendecomposition of the covariance failed")
+	}
+	vals := eig.Values(nil)
+	lmax := vals[d-1]
+	var keep []int
+	for j, v := range vals {
+		if v > singularTol*lmax {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == d {
+		return z, d, nil
+	}
+	if strict {
+		return nil, 0, fmt.Errorf("%w: cov(z) has %d eigenvalue(s) ≤ %g·λ_max", ErrSingularCovariance, d-len(keep), singularTol)
+	}
+	if len(keep) == 0 {
+		return nil, 0, fmt.Errorf("%w: zero covariance", ErrSingularCovariance)
+	}
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	p := len(keep)
+	basis := mat.NewDense(d, p, nil)
+	for c, j := range keep {
+		for r := 0; r < d; r++ {
+			basis.Set(r, c, vecs.At(r, j))
+		}
+	}
+	y := make([]float64, n*p)
+	for i := 0; i < n; i++ {
+		row := z[i*d : (i+1)*d]
+		for c := 0; c < p; c++ {
+			var s float64
+			for r, v := range row {
+				s += float64(v * basis.At(r, c))
+			}
+			y[i*p+c] = s
+		}
+	}
+	res.Basis, res.DroppedDims = basis, d-p
+	return y, p, nil
+}

@@ -1,0 +1,255 @@
+package microagg
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// mcdWork is one goroutine's FAST-MCD workspace over the N×p row-major table y.
+type mcdWork struct {
+	y      []float64
+	N, p   int
+	h      int
+	strict bool
+	ridge  bool // some fit was ridged
+
+	mu  []float64
+	cov *mat.SymDense
+	f   factor
+	md  []float64 // squared Mahalanobis distance of every row under (mu, f)
+	ord []int     // scratch for smallest
+	dev []float64 // scratch row
+}
+
+func newMCDWork(y []float64, N, p, h int, strict bool) *mcdWork {
+	return &mcdWork{
+		y: y, N: N, p: p, h: h, strict: strict,
+		mu:  make([]float64, p),
+		cov: mat.NewSymDense(p, nil),
+		md:  make([]float64, N),
+		ord: make([]int, N),
+		dev: make([]float64, p),
+		f:   factor{u: make([]float64, p*p), x: make([]float64, p)},
+	}
+}
+
+// meanCov sets mu and cov to the mean and covariance (dividing by denom) of the rows idx,
+// summed in the order given.
+func (w *mcdWork) meanCov(idx []int, denom float64) {
+	p := w.p
+	clear(w.mu)
+	for _, i := range idx {
+		for j, v := range w.y[i*p : (i+1)*p] {
+			w.mu[j] += v
+		}
+	}
+	for j := range w.mu {
+		w.mu[j] /= float64(len(idx))
+	}
+	c := w.cov.RawSymmetric().Data // upper triangle, row-major, stride p
+	clear(c)
+	dev := w.dev
+	for _, i := range idx {
+		for j, v := range w.y[i*p : (i+1)*p] {
+			dev[j] = v - w.mu[j]
+		}
+		for a := 0; a < p; a++ {
+			da := dev[a]
+			row := c[a*p : (a+1)*p]
+			for b := a; b < p; b++ {
+				row[b] += float64(da * dev[b])
+			}
+		}
+	}
+	for a := 0; a < p; a++ {
+		for b := a; b < p; b++ {
+			c[a*p+b] /= denom
+		}
+	}
+}
+
+// fit sets (mu, cov) from the rows idx and factors cov under the singular rule.
+func (w *mcdWork) fit(idx []int, denom float64) error {
+	w.meanCov(idx, denom)
+	if err := w.f.set(w.cov, w.strict, true); err != nil {
+		return err
+	}
+	w.ridge = w.ridge || w.f.ridge
+	return nil
+}
+
+// distances sets md to every row's squared Mahalanobis distance under (mu, f).
+func (w *mcdWork) distances() {
+	p := w.p
+	for i := range w.md {
+		w.md[i] = w.f.mahalanobis(w.y[i*p:(i+1)*p], w.mu)
+	}
+}
+
+// smallest returns in dst (reallocated if short) the h rows with the smallest (md, index),
+// in ascending index order.
+func (w *mcdWork) smallest(dst []int) []int {
+	for i := range w.ord {
+		w.ord[i] = i
+	}
+	md := w.md
+	slices.SortFunc(w.ord, func(a, b int) int {
+		if c := cmp.Compare(md[a], md[b]); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	dst = append(dst[:0], w.ord[:w.h]...)
+	slices.Sort(dst)
+	return dst
+}
+
+// start runs one random start (§2.6 item 2) with its own generator rs and scratch perm:
+// a random (p+1)-subset grown by random rows while its covariance is singular, the h rows
+// nearest to it, and two C-steps. It returns the subset and the log-determinant of its
+// covariance.
+func (w *mcdWork) start(rs *rand.Rand, perm []int) ([]int, float64, error) {
+	for i := range perm {
+		perm[i] = i
+	}
+	draw := func(t int) { // place a random remaining row at perm[t]
+		j := t + rs.IntN(w.N-t)
+		perm[t], perm[j] = perm[j], perm[t]
+	}
+	m := w.p + 1
+	for t := 0; t < m; t++ {
+		draw(t)
+	}
+	for {
+		w.meanCov(perm[:m], float64(m))
+		singular := w.f.set(w.cov, true, false) != nil
+		if !singular {
+			break
+		}
+		if m >= w.h { // still singular at h rows: §2.6 item 4
+			if err := w.f.set(w.cov, w.strict, true); err != nil {
+				return nil, 0, fmt.Errorf("random start of %d rows: %w", m, err)
+			}
+			w.ridge = w.ridge || w.f.ridge
+			break
+		}
+		draw(m)
+		m++
+	}
+	w.distances()
+	H := w.smallest(nil)
+	for step := 0; step < 2; step++ {
+		if err := w.fit(H, float64(w.h)); err != nil {
+			return nil, 0, err
+		}
+		w.distances()
+		H = w.smallest(H)
+	}
+	if err := w.fit(H, float64(w.h)); err != nil {
+		return nil, 0, err
+	}
+	return H, w.f.logDet, nil
+}
+
+// converge iterates C-steps from H until the determinant stops decreasing or maxSteps steps
+// were taken, and returns the last improving subset and its log-determinant.
+func (w *mcdWork) converge(H []int, maxSteps int) ([]int, float64, error) {
+	if err := w.fit(H, float64(w.h)); err != nil {
+		return nil, 0, err
+	}
+	ld := w.f.logDet
+	var next []int
+	for step := 0; step < maxSteps; step++ {
+		w.distances()
+		next = w.smallest(next)
+		if slices.Equal(next, H) {
+			break
+		}
+		if err := w.fit(next, float64(w.h)); err != nil {
+			return nil, 0, err
+		}
+		if !(w.f.logDet < ld) {
+			break
+		}
+		H, next, ld = next, H, w.f.logDet
+	}
+	return H, ld, nil
+}
+
+// factor is the Cholesky factor Σ = UᵀU of a (possibly ridged) covariance matrix.
+type factor struct {
+	p      int
+	u      []float64 // p×p row-major, upper triangular
+	logDet float64
+	ridge  bool
+	x      []float64 // scratch
+}
+
+// set factors cov. A singular cov (λ_min ≤ 1e-10·λ_max, λ_max = 0 or a failed Cholesky)
+// is an error wrapping ErrSingularCovariance if strict or !allowRidge, and is otherwise
+// replaced by cov + εI, ε = 1e-6·max(trace/p, 1e-12) (§2.6 item 4). cov is not modified.
+func (f *factor) set(cov *mat.SymDense, strict, allowRidge bool) error {
+	p := cov.SymmetricDim()
+	f.p, f.ridge = p, false
+	var eig mat.EigenSym
+	ok := eig.Factorize(cov, false)
+	var chol mat.Cholesky
+	if ok {
+		vals := eig.Values(nil)
+		lmax := vals[p-1]
+		ok = lmax > 0 && vals[0] > singularTol*lmax && chol.Factorize(cov)
+	}
+	if !ok {
+		if strict || !allowRidge {
+			return fmt.Errorf("%w: covariance with eigenvalue ratio ≤ %g", ErrSingularCovariance, singularTol)
+		}
+		eps := 1e-6 * max(mat.Trace(cov)/float64(p), 1e-12)
+		r := mat.NewSymDense(p, nil)
+		r.CopySym(cov)
+		for j := 0; j < p; j++ {
+			r.SetSym(j, j, r.At(j, j)+eps)
+		}
+		if !chol.Factorize(r) {
+			return fmt.Errorf("%w: ridged covariance not positive definite", ErrSingularCovariance)
+		}
+		f.ridge = true
+	}
+	f.logDet = chol.LogDet()
+	var u mat.TriDense
+	chol.UTo(&u)
+	raw := u.RawTriangular()
+	for a := 0; a < p; a++ {
+		copy(f.u[a*p:(a+1)*p], raw.Data[a*raw.Stride:a*raw.Stride+p])
+	}
+	return nil
+}
+
+// copyFrom makes f a copy of g (same p), keeping f's buffers.
+func (f *factor) copyFrom(g *factor) {
+	f.p, f.logDet, f.ridge = g.p, g.logDet, g.ridge
+	copy(f.u, g.u)
+}
+
+// mahalanobis returns (y−μ)ᵀΣ⁻¹(y−μ) = ‖U⁻ᵀ(y−μ)‖² by forward substitution. Cost p²/2.
+func (f *factor) mahalanobis(y, mu []float64) float64 {
+	p, u, x := f.p, f.u, f.x
+	var s float64
+	for a := 0; a < p; a++ {
+		v := y[a] - mu[a]
+		for b := 0; b < a; b++ {
+			v -= float64(u[b*p+a] * x[b])
+		}
+		v /= u[a*p+a]
+		x[a] = v
+		s += float64(v * v)
+	}
+	if math.IsNaN(s) {
+		return math.Inf(1)
+	}
+	return s
+}
