@@ -89,20 +89,23 @@ func printUsage(w io.Writer) {
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: sdcbench", usage)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // errors are reported in one line by main; -h prints the flags
 	return fs
 }
 
 // parseFlags parses args and wraps flag errors as usage errors.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // parse errors are reported once, by main
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(out, "usage: sdcbench %s\n", commands[fs.Name()].usage)
+			fs.PrintDefaults()
 			return err
 		}
-		return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+		return fmt.Errorf("%w: %s: %v (usage: sdcbench %s)", errUsage, fs.Name(), err, commands[fs.Name()].usage)
 	}
 	return nil
 }

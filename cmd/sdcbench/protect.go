@@ -58,10 +58,10 @@ func loadInput(cmd, dataset, file, fileFlag string, cols []string) (*datasets.Da
 
 func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("protect", commands["protect"].usage, stderr)
-	method := fs.String("method", "", "method name (see `sdcbench list methods`)")
+	method := fs.String("method", "", "method name (see: sdcbench list methods)")
 	params := paramFlag{}
 	fs.Var(params, "param", "method parameter `name=value` (repeatable)")
-	dataset := fs.String("dataset", "", "embedded dataset name (see `sdcbench list datasets`)")
+	dataset := fs.String("dataset", "", "embedded dataset name (see: sdcbench list datasets)")
 	in := fs.String("in", "", "input CSV `file` with a header row")
 	columns := fs.String("columns", "", "with --in: comma-separated columns to protect (default all)")
 	out := fs.String("out", "", "masked CSV `file` to write")
@@ -128,7 +128,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	orig := fs.String("orig", "", "original CSV `file`")
 	columns := fs.String("columns", "", "with --orig: comma-separated columns to compare (default all)")
 	masked := fs.String("masked", "", "masked CSV `file` (same columns as the original; extra columns ignored)")
-	list := fs.String("metrics", "", "comma-separated metric IDs (see `sdcbench list metrics`)")
+	list := fs.String("metrics", "", "comma-separated metric IDs (see: sdcbench list metrics)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
