@@ -115,3 +115,40 @@ func TestCategoricalTestdata(t *testing.T) {
 		{name: "unweighted global_risk_pct", f: GlobalRiskPct, want: 8.99563319, tol: 5e-9 / 8.99563319},
 	})
 }
+
+// TestSUDATestdata checks the SUDA2 / DIS-SUDA vectors of metrics.md §7.8 (sdcMicro 5.8.1
+// suda2 on testdata, 7 keys).
+func TestSUDATestdata(t *testing.T) {
+	d, err := datasets.Load("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"urbrur", "roof", "walls", "water", "electcon", "relat", "sex"}
+	mk := func(scores string) func() *Input {
+		return func() *Input {
+			return &Input{Orig: d, Masked: d, Opt: Options{Keys: keys, SUDAScores: scores}}
+		}
+	}
+	mean := func(in *Input) Result { return disSUDA(in, false) }
+	maxi := func(in *Input) Result { return disSUDA(in, true) }
+	cases := []vec{
+		{name: "n_score", f: mean, aux: "n_score", want: 157},
+		{name: "score_sum", f: mean, aux: "score_sum", want: 4890},
+		{name: "score_max", f: mean, aux: "score_max", want: 720},
+		{name: "dis_suda_mean", f: mean, want: 0.00214652640203, tol: 1e-11},
+		{name: "dis_suda_max", f: maxi, want: 0.678142553743, tol: 1e-11},
+	}
+	for b, want := range []float64{4423, 122, 22, 12, 0, 0, 0, 1} {
+		key := "bin_0"
+		if b > 0 {
+			key = "bin_" + formatEdge(float64(b)/10)
+		}
+		cases = append(cases, vec{name: "bins", f: mean, aux: key, want: want})
+	}
+	cases = append(cases, vec{name: "bins", f: mean, aux: "bin_gt0.7", want: 0})
+	checkVectors(t, mk(""), cases)
+	checkVectors(t, mk("normalized"), []vec{
+		{name: "score_sum normalized", f: mean, aux: "score_sum", want: 88.7238095238, tol: 1e-11},
+		{name: "dis_sum normalized", f: mean, aux: "dis_sum", want: 3.70586068773, tol: 1e-11},
+	})
+}

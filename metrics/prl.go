@@ -209,23 +209,24 @@ func fitPRL(cnt []int64, s, n int, o Options) prlFit {
 	for i := range f.m {
 		f.m[i], f.u[i] = 0.9, 0.1
 	}
-	w := make([]float64, G)
+	var seen []int // the patterns that occur; the others do not enter EM
+	for g, c := range cnt {
+		if c > 0 {
+			seen = append(seen, g)
+		}
+	}
 	nm, nu := make([]float64, s), make([]float64, s)
 	for f.iter < 10000 {
 		f.iter++
 		var sw, swc float64
-		for g := 0; g < G; g++ {
-			pm, pu := f.pi*patternProb(f.m, g), (1-f.pi)*patternProb(f.u, g)
-			w[g] = pm / (pm + pu)
-		}
 		for i := range nm {
 			nm[i], nu[i] = 0, 0
 		}
-		for g, c := range cnt {
-			if c == 0 {
-				continue
-			}
-			cw, cwc := float64(c)*w[g], float64(c)*(1-w[g])
+		for _, g := range seen {
+			c := cnt[g]
+			pm, pu := f.pi*patternProb(f.m, g), (1-f.pi)*patternProb(f.u, g)
+			w := pm / (pm + pu)
+			cw, cwc := float64(c)*w, float64(c)*(1-w)
 			sw += cw
 			swc += cwc
 			for i := 0; i < s; i++ {
