@@ -66,7 +66,7 @@ func checkRef(t *testing.T, rows []refRow) {
 					t.Errorf("sse_sst = %.6f, want %.4f", got, r.want[i])
 				}
 				if rel.Labels != nil {
-					checkSizes(t, rel.Labels, k)
+					assertGroups(t, rel.Labels, d.N, k)
 				}
 			})
 		}
@@ -151,7 +151,7 @@ func TestClustPPPCAInformative(t *testing.T) {
 		d := load(t, name)
 		for i, k := range refK {
 			rel, v := protect(t, "clustpppca", d, map[string]string{"k": fmt.Sprint(k), "nc_range": "3..8"}, rand.New(rand.NewPCG(1, 1)))
-			checkSizes(t, rel.Labels, k)
+			assertGroups(t, rel.Labels, d.N, k)
 			dev := 100 * (v - ref[name][i]) / ref[name][i]
 			t.Logf("%s k=%d: sse_sst %.4f (nc %v), sdcMicro %.4f, %+.1f %%", name, k, v, rel.Info["nc"], ref[name][i], dev)
 			if math.Abs(dev) > 20 {

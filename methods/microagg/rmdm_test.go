@@ -21,7 +21,7 @@ func TestRMDMTarragona(t *testing.T) {
 			var vals []float64
 			for seed := uint64(1); seed <= 5; seed++ {
 				rel, v := protect(t, "rmdm", d, map[string]string{"k": fmt.Sprint(k)}, rand.New(rand.NewPCG(seed, seed)))
-				checkSizes(t, rel.Labels, k)
+				assertGroups(t, rel.Labels, d.N, k)
 				if rel.Info["mcd_ridge"] != false || rel.Info["mcd_dropped_dims"] != 0 {
 					t.Errorf("seed %d: info %v, want no ridge and no dropped dims", seed, rel.Info)
 				}
@@ -59,7 +59,7 @@ func TestRMDMSingular(t *testing.T) {
 			}
 			t.Logf("singular=error: %v", err)
 			rel, v := protect(t, "rmdm", d, map[string]string{"k": "3", "mcd_starts": "50"}, rand.New(rand.NewPCG(1, 1)))
-			checkSizes(t, rel.Labels, 3)
+			assertGroups(t, rel.Labels, d.N, 3)
 			t.Logf("auto: sse_sst %.4f, info %v", v, rel.Info)
 		})
 	}
