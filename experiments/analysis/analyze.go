@@ -1,0 +1,297 @@
+package analysis
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Result is everything Analyze computed for one results folder.
+type Result struct {
+	Dir      string
+	Name     string    // experiment name (manifest, else the folder name)
+	Manifest *Manifest // nil when the folder has none
+	Runs     *Runs
+	Traces   []Trace
+	Plan     *Plan
+	Status   map[string]int // runs per status
+
+	Summary  []SummaryRow
+	Pairs    []PairRow
+	Best     []BestRow
+	Cells    map[string][]Cell // per metric
+	Wins     []WinRow
+	Gaps     []GapRow
+	Friedman []FriedmanRow
+	// Seed is the comparison with the seed's published numbers; SeedFile is where they came from.
+	Seed     []SeedRow
+	SeedFile string
+	// Plots are the figures written by Write, by base name (without extension) under plots/.
+	Plots []Figure
+}
+
+// LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json, or the zero
+// Config when there is no manifest or no table.
+func LoadConfig(dir string) (Config, error) {
+	m, err := ReadManifest(dir)
+	if err != nil || m == nil || m.Spec == "" {
+		return Config{}, err
+	}
+	_, _, cfg, err := ParseSpec(m.Spec)
+	return cfg, err
+}
+
+// Analyze reads the results folder dir and computes every table of the analysis configured by
+// cfg (typically LoadConfig(dir) with command-line overrides). It writes nothing; see Write.
+func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
+	runs, err := ReadRuns(dir)
+	if err != nil {
+		return nil, err
+	}
+	man, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Dir: dir, Manifest: man, Runs: runs, Name: filepath.Base(filepath.Clean(dir)),
+		Status: map[string]int{}, Cells: map[string][]Cell{}}
+	var specMetrics []string
+	if man != nil {
+		if man.Name != "" {
+			res.Name = man.Name
+		}
+		if man.Spec != "" {
+			if _, specMetrics, _, err = ParseSpec(man.Spec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	st := runs.Col("status")
+	for _, r := range runs.Rows {
+		res.Status[r.Cells[st]]++
+	}
+	if res.Status["ok"] == 0 {
+		return nil, fmt.Errorf("analysis: %s: no run finished ok", dir)
+	}
+	if res.Traces, err = ReadTraces(dir); err != nil {
+		return nil, err
+	}
+	p, err := cfg.Resolve(runs, specMetrics)
+	if err != nil {
+		return nil, err
+	}
+	res.Plan = p
+	all := append([]string(nil), p.Metrics...)
+	for _, m := range p.BestBy {
+		if !contains(all, m) {
+			all = append(all, m)
+		}
+	}
+	summaryCols := all
+	if runs.ValueCol("seconds") >= 0 && !contains(all, "seconds") {
+		summaryCols = append(append([]string(nil), all...), "seconds")
+	}
+	res.Summary = Summaries(p, runs, summaryCols)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Pairs = Pairwise(p, runs, all)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Best = Best(p, res.Summary, res.Pairs)
+	for _, m := range p.Metrics {
+		if p.Wins || p.Gaps {
+			cells := Cells(p, runs, m)
+			res.Cells[m] = cells
+			if p.Wins {
+				res.Wins = append(res.Wins, WinRows(cells)...)
+			}
+			if p.Gaps {
+				res.Gaps = append(res.Gaps, GapRows(cells)...)
+			}
+		}
+		if p.Friedman && len(p.Configs) >= 2 {
+			res.Friedman = append(res.Friedman, FriedmanTable(p, runs, m)...)
+		}
+	}
+	if res.SeedFile = findSeed(dir, res.Name, cfg.Seed); res.SeedFile != "" {
+		if res.Seed, err = CompareSeed(res, res.SeedFile); err != nil {
+			return nil, err
+		}
+	} else if cfg.Seed != "" {
+		return nil, fmt.Errorf("analysis: seed: %s not found", cfg.Seed)
+	}
+	return res, ctx.Err()
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// findSeed returns the seed comparison file: name as given (absolute, or relative to dir, the
+// working directory or experiments/specs), or by default dir/seed.csv or
+// experiments/specs/<experiment>.seed.csv; "" when there is none.
+func findSeed(dir, experiment, name string) string {
+	var cands []string
+	switch {
+	case name == "":
+		cands = []string{filepath.Join(dir, "seed.csv"), filepath.Join("experiments", "specs", experiment+".seed.csv")}
+	case filepath.IsAbs(name):
+		cands = []string{name}
+	default:
+		cands = []string{filepath.Join(dir, name), name, filepath.Join("experiments", "specs", name)}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c
+		}
+	}
+	return ""
+}
+
+// Write writes the tables, the plots (unless turned off) and REPORT.md into out (the results
+// folder when empty). Existing files of the same names are replaced.
+func (r *Result) Write(ctx context.Context, out string) error {
+	if out == "" {
+		out = r.Dir
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	by := func(vals []string) []string { return vals }
+	byCols := make([]string, len(r.Plan.WinsBy))
+	for i, c := range r.Plan.WinsBy {
+		byCols[i] = short(c)
+	}
+	tables := []struct {
+		name   string
+		header []string
+		rows   func() [][]string
+		on     bool
+	}{
+		{"summary.csv", []string{"metric", "config", "n", "n_missing", "mean", "sd", "min", "q1", "median", "q3", "max"}, func() [][]string {
+			var rows [][]string
+			for _, s := range r.Summary {
+				rows = append(rows, []string{s.Metric, s.Config, itoa(s.N), itoa(s.Missing), ftoa(s.Mean), ftoa(s.SD), ftoa(s.Min), ftoa(s.Q1), ftoa(s.Median), ftoa(s.Q3), ftoa(s.Max)})
+			}
+			return rows
+		}, true},
+		{"wilcoxon.csv", []string{"metric", "config_a", "config_b", "test", "n_a", "n_b", "median_a", "median_b", "statistic", "z", "p_value", "p_holm", "p_bh", "method", "warnings"}, func() [][]string {
+			var rows [][]string
+			for _, p := range r.Pairs {
+				rows = append(rows, []string{p.Metric, p.A, p.B, r.Plan.Test, itoa(p.N1), itoa(p.N2), ftoa(p.MedianA), ftoa(p.MedianB), ftoa(p.Statistic), ftoa(p.Z), ftoa(p.P), ftoa(p.PHolm), ftoa(p.PBH), p.Method, joinErrs(p.Warnings)})
+			}
+			return rows
+		}, true},
+		{"best.csv", []string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best"}, func() [][]string {
+			var rows [][]string
+			for _, b := range r.Best {
+				rows = append(rows, []string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest)})
+			}
+			return rows
+		}, true},
+		{"wins.csv", append(append([]string{"metric"}, byCols...), "config", "wins", "instances", "win_pct", "n_nan", "n_missing"), func() [][]string {
+			var rows [][]string
+			for _, w := range r.Wins {
+				rows = append(rows, append(append([]string{w.Metric}, by(w.By)...), w.Config, itoa(w.Wins), itoa(w.Instances), ftoa(w.Pct), itoa(w.Missing), itoa(w.NoWinner)))
+			}
+			return rows
+		}, r.Plan.Wins},
+		{"gaps.csv", append(append([]string{"metric"}, byCols...), "config", "n", "n_nan", "gapmin", "median", "mean", "sd", "gapmax"), func() [][]string {
+			var rows [][]string
+			for _, g := range r.Gaps {
+				rows = append(rows, append(append([]string{g.Metric}, by(g.By)...), g.Config, itoa(g.N), itoa(g.NaN), ftoa(g.Min), ftoa(g.Median), ftoa(g.Mean), ftoa(g.SD), ftoa(g.Max)))
+			}
+			return rows
+		}, r.Plan.Gaps},
+		{"friedman.csv", []string{"metric", "config", "mean_rank", "blocks", "configs", "statistic", "df", "p_value", "cd", "alpha"}, func() [][]string {
+			var rows [][]string
+			for _, f := range r.Friedman {
+				rows = append(rows, []string{f.Metric, f.Config, ftoa(f.MeanRank), itoa(f.N), itoa(f.K), ftoa(f.Statistic), itoa(f.DF), ftoa(f.P), ftoa(f.CD), ftoa(f.Alpha)})
+			}
+			return rows
+		}, r.Plan.Friedman},
+	}
+	for _, t := range tables {
+		if !t.on {
+			continue
+		}
+		if err := writeCSV(filepath.Join(out, t.name), t.header, t.rows()); err != nil {
+			return err
+		}
+	}
+	if len(r.Seed) > 0 {
+		if err := writeCSV(filepath.Join(out, "seed_comparison.csv"), seedHeader, seedRows(r.Seed)); err != nil {
+			return err
+		}
+	}
+	r.Plots = nil
+	if r.Plan.Plots {
+		figs, err := r.Figures()
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if r.Plots, err = SaveFigures(filepath.Join(out, "plots"), figs); err != nil {
+			return err
+		}
+	}
+	return r.WriteReport(filepath.Join(out, "REPORT.md"))
+}
+
+// Run analyses dir with cfg and writes everything into dir: Analyze followed by Write.
+func Run(ctx context.Context, dir string, cfg Config) (*Result, error) {
+	res, err := Analyze(ctx, dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.Write(ctx, dir)
+}
+
+func writeCSV(path string, header []string, rows [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	w := csv.NewWriter(f)
+	w.Write(header)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// ftoa formats a float as runs.csv does: shortest round-trip form, NaN, +Inf, -Inf.
+func ftoa(v float64) string {
+	if math.IsInf(v, 1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func joinErrs(errs []error) string {
+	s := make([]string, len(errs))
+	for i, e := range errs {
+		s[i] = strings.TrimPrefix(e.Error(), "stats: ")
+	}
+	return strings.Join(s, "; ")
+}

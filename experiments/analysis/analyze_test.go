@@ -1,0 +1,119 @@
+package analysis
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/small.golden")
+
+// copyDir copies the files of src into a new temporary folder.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+var goldenFiles = []string{"summary.csv", "wilcoxon.csv", "best.csv", "wins.csv", "gaps.csv", "friedman.csv", "seed_comparison.csv", "REPORT.md"}
+
+// TestAnalyzeGolden runs the whole analysis (without plots) on testdata/small and compares every
+// table and the report with testdata/small.golden. Run with -update to regenerate.
+//
+// The sse_sst lines of wilcoxon.csv were checked against R 4.2.2:
+//
+//	d <- read.csv("runs.csv"); d <- d[d$status == "ok", ]
+//	d$cfg <- ifelse(d$method == "mdav", paste0("mdav k=", d$param_k),
+//	                paste0("noise_additive noise_pct=", d$param_noise_pct))
+//	d$blk <- paste(d$dataset, d$replicate); cf <- unique(d$cfg)
+//	for (i in 1:3) for (j in (i+1):4) { mm <- merge(d[d$cfg == cf[i], ], d[d$cfg == cf[j], ], by = "blk")
+//	  print(wilcox.test(mm$sse_sst.x, mm$sse_sst.y, paired = TRUE)$p.value) }
+//	# 0.0477148802373512 0.03125 0.5625 0.0625 0.0625 0.0345096570827512, then p.adjust(., "holm"/"BH")
+func TestAnalyzeGolden(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "small"))
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Plots = Bool(false)
+	res, err := Run(context.Background(), dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "small.golden")
+	for _, name := range goldenFiles {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "REPORT.md" {
+			got = bytes.ReplaceAll(got, []byte(dir), []byte("DIR"))
+		}
+		want := filepath.Join(golden, name)
+		if *update {
+			os.MkdirAll(golden, 0o755)
+			if err := os.WriteFile(want, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		w, err := os.ReadFile(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, w) {
+			t.Errorf("%s differs from %s:\n%s", name, want, got)
+		}
+	}
+	var brief strings.Builder
+	if err := res.WriteBrief(&brief); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(brief.String(), "sse_sst") {
+		t.Errorf("brief: %s", brief.String())
+	}
+}
+
+// TestReadRunsGzip checks that runs.csv.gz is read when runs.csv is absent, with the same rows.
+func TestReadRunsGzip(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "small"))
+	plain, err := ReadRuns(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, RunsFile))
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, RunsFile+".gz"), buf.Bytes(), 0o644)
+	os.Remove(filepath.Join(dir, RunsFile))
+	gz, err := ReadRuns(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gz.Rows) != len(plain.Rows) || len(gz.Rows) != 24 || strings.Join(gz.Values, ",") != strings.Join(plain.Values, ",") {
+		t.Errorf("gz: %d rows %v, plain: %d rows %v", len(gz.Rows), gz.Values, len(plain.Rows), plain.Values)
+	}
+	if _, err := ReadRuns(t.TempDir()); err == nil {
+		t.Error("no error for a folder without runs.csv")
+	}
+}

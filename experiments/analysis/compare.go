@@ -1,0 +1,228 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/sdcbench/sdcbench/experiments/stats"
+)
+
+// SummaryRow is one line of summary.csv: a configuration's summary of one metric over its ok runs
+// (non-finite values counted as missing, R type-7 quartiles).
+type SummaryRow struct {
+	Metric, Config string
+	stats.Summary
+}
+
+// values returns the values of metric m per configuration (all ok runs, NaN included).
+func (p *Plan) values(runs *Runs, m string) [][]float64 {
+	j := runs.ValueCol(m)
+	out := make([][]float64, len(p.Configs))
+	for i, r := range runs.Rows {
+		if c := p.config[i]; c >= 0 {
+			out[c] = append(out[c], r.Values[j])
+		}
+	}
+	return out
+}
+
+// byBlock returns, per configuration, metric m's value in each block (the last run wins if a
+// block has several; Resolve prevents that for the paired test).
+func (p *Plan) byBlock(runs *Runs, m string) []map[string]float64 {
+	j := runs.ValueCol(m)
+	out := make([]map[string]float64, len(p.Configs))
+	for c := range out {
+		out[c] = map[string]float64{}
+	}
+	for i, r := range runs.Rows {
+		if c := p.config[i]; c >= 0 {
+			out[c][p.block[i]] = r.Values[j]
+		}
+	}
+	return out
+}
+
+// Summaries returns the summary of every (metric, configuration), metrics in plan order and
+// configurations in order of appearance.
+func Summaries(p *Plan, runs *Runs, metrics []string) []SummaryRow {
+	var out []SummaryRow
+	for _, m := range metrics {
+		for c, v := range p.values(runs, m) {
+			out = append(out, SummaryRow{Metric: m, Config: p.Configs[c], Summary: stats.NewSample(v).Summary()})
+		}
+	}
+	return out
+}
+
+// PairRow is one line of wilcoxon.csv: the test of configuration A against B on one metric.
+type PairRow struct {
+	Metric, A, B string
+	stats.Comparison
+	MedianA, MedianB float64
+	// PHolm and PBH are adjusted within the metric's family of pairwise tests.
+	PHolm, PBH float64
+}
+
+// Pairwise runs the test of the plan between every pair of configurations, for each metric,
+// and adjusts the p-values per metric with Holm and BH. Paired tests use the blocks where both
+// configurations have a finite value; unpaired ones all finite values. Tests run in parallel on
+// GOMAXPROCS goroutines, each writing its own slot, so the result does not depend on scheduling.
+func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
+	type job struct {
+		m    string
+		a, b int
+	}
+	var jobs []job
+	vals := map[string][][]float64{}
+	blocks := map[string][]map[string]float64{}
+	for _, m := range metrics {
+		vals[m] = p.values(runs, m)
+		if p.Test == TestSignedRank {
+			blocks[m] = p.byBlock(runs, m)
+		}
+		for a := range p.Configs {
+			for b := a + 1; b < len(p.Configs); b++ {
+				jobs = append(jobs, job{m, a, b})
+			}
+		}
+	}
+	out := make([]PairRow, len(jobs))
+	opt := &stats.WilcoxonOptions{Alpha: p.Alpha}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k, jb := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			xa, xb := finite(vals[jb.m][jb.a]), finite(vals[jb.m][jb.b])
+			row := PairRow{Metric: jb.m, A: p.Configs[jb.a], B: p.Configs[jb.b],
+				MedianA: stats.NewSample(xa).Median(), MedianB: stats.NewSample(xb).Median()}
+			if p.Test == TestSignedRank {
+				x, y := pairs(blocks[jb.m][jb.a], blocks[jb.m][jb.b])
+				row.Comparison = stats.SignedRank(x, y, opt)
+			} else {
+				row.Comparison = stats.RankSum(xa, xb, opt)
+			}
+			out[k] = row
+		}()
+	}
+	wg.Wait()
+	// Adjust per metric.
+	for lo := 0; lo < len(out); {
+		hi := lo
+		for hi < len(out) && out[hi].Metric == out[lo].Metric {
+			hi++
+		}
+		ps := make([]float64, hi-lo)
+		for i := range ps {
+			ps[i] = out[lo+i].P
+		}
+		holm, bh := stats.Adjust(nil, ps, stats.Holm), stats.Adjust(nil, ps, stats.BH)
+		for i := range ps {
+			out[lo+i].PHolm, out[lo+i].PBH = holm[i], bh[i]
+		}
+		lo = hi
+	}
+	return out
+}
+
+// finite returns the finite values of x (metrics.md §0.4).
+func finite(x []float64) []float64 {
+	out := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pairs returns the values of two configurations in the blocks where both are finite, in block
+// order.
+func pairs(a, b map[string]float64) (x, y []float64) {
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		va, vb := a[k], b[k]
+		if _, ok := b[k]; !ok || math.IsNaN(va) || math.IsInf(va, 0) || math.IsNaN(vb) || math.IsInf(vb, 0) {
+			continue
+		}
+		x, y = append(x, va), append(y, vb)
+	}
+	return x, y
+}
+
+// BestRow is one line of best.csv: a configuration ranked by the median of a metric (rank 1 is
+// the best in the metric's direction), with its test against the best (seed 000 Table 5.5).
+type BestRow struct {
+	Metric string
+	Rank   int
+	Config string
+	Median float64
+	N      int
+	// P, PHolm and PBH are the pairwise p-values against the best configuration (NaN for the
+	// best itself).
+	P, PHolm, PBH float64
+	// SameAsBest reports that the p-value chosen by the plan's Adjust is ≥ alpha (or undefined):
+	// the configuration is not significantly different from the best.
+	SameAsBest bool
+}
+
+// Best ranks the configurations by median for each metric in p.BestBy, using the summaries and
+// pairwise tests already computed. Configurations without a finite value rank last.
+func Best(p *Plan, sums []SummaryRow, pairs []PairRow) []BestRow {
+	var out []BestRow
+	for _, m := range p.BestBy {
+		d := p.dirs[m]
+		var rows []BestRow
+		for _, s := range sums {
+			if s.Metric == m {
+				rows = append(rows, BestRow{Metric: m, Config: s.Config, Median: s.Median, N: s.N})
+			}
+		}
+		slices.SortStableFunc(rows, func(a, b BestRow) int { return cmpScore(d.score(a.Median), d.score(b.Median)) })
+		for i := range rows {
+			rows[i].Rank = i + 1
+			rows[i].P, rows[i].PHolm, rows[i].PBH = math.NaN(), math.NaN(), math.NaN()
+			if i == 0 {
+				rows[i].SameAsBest = true
+				continue
+			}
+			for _, pr := range pairs {
+				if pr.Metric == m && (pr.A == rows[0].Config && pr.B == rows[i].Config || pr.B == rows[0].Config && pr.A == rows[i].Config) {
+					rows[i].P, rows[i].PHolm, rows[i].PBH = pr.P, pr.PHolm, pr.PBH
+				}
+			}
+			pv := rows[i].P
+			switch p.Adjust {
+			case stats.Holm:
+				pv = rows[i].PHolm
+			case stats.BH:
+				pv = rows[i].PBH
+			}
+			rows[i].SameAsBest = !(pv < p.Alpha) && !math.IsNaN(rows[i].Median)
+		}
+		out = append(out, rows...)
+	}
+	return out
+}
+
+// cmpScore orders lower-better scores with NaN last.
+func cmpScore(a, b float64) int {
+	switch na, nb := math.IsNaN(a), math.IsNaN(b); {
+	case na && nb:
+		return 0
+	case na:
+		return 1
+	case nb:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}

@@ -1,0 +1,146 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/sdcbench/sdcbench/experiments/stats"
+)
+
+// Config is the [analysis] table of an experiment spec (shared/spec/harness.md "Experiment
+// specs"). The zero value means the defaults documented on each field; command-line flags
+// override it field by field. Column names are runs.csv names; a parameter may be written with
+// or without its "param_" prefix ("k" or "param_k").
+type Config struct {
+	// Metrics are the value columns to analyse. Empty means the spec's metrics list, or else
+	// every metric column of runs.csv (components <id>_<name> excluded). "seconds" may be named.
+	Metrics []string `toml:"metrics"`
+	// Blocks are the blocking factors that pair runs across configurations. Absent (nil) means
+	// dataset, param_k and replicate, each when present; an empty list means no blocking (pooled,
+	// unpaired samples, as seed 000 §5.2). A parameter block that is empty on some ok rows (a method
+	// without that parameter) is dropped from the blocks and joins the configuration, with a warning.
+	Blocks []string `toml:"blocks"`
+	// Configs are the columns that define a configuration. Empty means method plus every parameter
+	// that is not a block. Seed 000 Table 5.5 uses ["pe", "pm", "rho_e"] with blocks = [].
+	Configs []string `toml:"configs"`
+	// Test is "signed-rank" (paired by Blocks), "rank-sum" (unpaired) or "auto" (the default, ""):
+	// signed-rank when there are blocks and each configuration has at most one run per block.
+	Test string `toml:"test"`
+	// Alpha is the significance level; 0 means stats.DefaultThresholds.Alpha (0.05).
+	Alpha float64 `toml:"alpha"`
+	// Adjust is the p-value that decides "not significantly different from the best" in
+	// best.csv: "none" (the default, "", as seed 000 L2347-2351), "holm" or "BH".
+	Adjust string `toml:"adjust"`
+	// BestBy are the metrics ranked in best.csv. Empty means every analysed metric.
+	BestBy []string `toml:"best_by"`
+	// WinsBy are the grid columns reported separately in wins.csv and gaps.csv (metrics.md §6.1:
+	// "per (measure, k, method)"). Absent means param_k when it is a block; [] means none.
+	WinsBy []string `toml:"wins_by"`
+	// Instances are the columns whose values make an instance for wins and gaps. Empty means the
+	// blocks other than WinsBy, or dataset when that leaves none. Several runs of one
+	// configuration on one instance are reduced to their median.
+	Instances []string `toml:"instances"`
+	// Higher lists value columns that are better when higher and are not registered metrics
+	// (registered metrics take their direction from the metrics registry; others are lower-better).
+	Higher []string `toml:"higher"`
+	// Scatter is the (information loss, disclosure risk) pair of the IL-vs-risk plot. Empty means
+	// the first of sse_sst, il1s, pil, il3 and the first of dld, interval_disclosure, dbrl, id_rank, dr
+	// among the metrics, else the first two metrics.
+	Scatter []string `toml:"scatter"`
+	// Curves are the parameters of the metric-vs-parameter plots. Empty means every numeric
+	// parameter with at least two values (ε for DP, c for FCRM, noise level for perturbation, k).
+	Curves []string `toml:"curves"`
+	// Wins, Gaps, Friedman and Plots turn those parts off when false; absent means on.
+	Wins     *bool `toml:"wins"`
+	Gaps     *bool `toml:"gaps"`
+	Friedman *bool `toml:"friedman"`
+	Plots    *bool `toml:"plots"`
+	// Seed is a CSV of a seed's published numbers to put beside ours (see CompareSeed). A
+	// relative path is looked up in the results folder, then the working directory, then
+	// experiments/specs/. Empty means <results>/seed.csv or experiments/specs/<name>.seed.csv if
+	// one exists.
+	Seed string `toml:"seed"`
+}
+
+// Test names.
+const (
+	TestAuto       = "auto"
+	TestSignedRank = "signed-rank"
+	TestRankSum    = "rank-sum"
+)
+
+func on(b *bool) bool { return b == nil || *b }
+
+// Bool returns a pointer to b, for the on/off fields of Config.
+func Bool(b bool) *bool { return &b }
+
+// alpha returns the resolved significance level.
+func (c *Config) alpha() float64 {
+	if c.Alpha == 0 {
+		return stats.DefaultThresholds.Alpha
+	}
+	return c.Alpha
+}
+
+// Validate checks the values that do not depend on the data, naming the offending key.
+func (c *Config) Validate() error {
+	if !(c.Alpha >= 0 && c.Alpha < 1) {
+		return fmt.Errorf("analysis: alpha must be in [0, 1), have %v", c.Alpha)
+	}
+	switch c.Test {
+	case "", TestAuto, TestSignedRank, TestRankSum:
+	default:
+		return fmt.Errorf("analysis: test must be auto, signed-rank or rank-sum, have %q", c.Test)
+	}
+	switch stats.Adjustment(c.Adjust) {
+	case "", stats.NoAdjust, stats.Holm, stats.BH:
+	default:
+		return fmt.Errorf("analysis: adjust must be none, holm or BH, have %q", c.Adjust)
+	}
+	if len(c.Scatter) != 0 && len(c.Scatter) != 2 {
+		return fmt.Errorf("analysis: scatter needs two metrics (loss, risk), have %d", len(c.Scatter))
+	}
+	return nil
+}
+
+// specFile is the part of an experiment spec the analysis reads.
+type specFile struct {
+	Name     string   `toml:"name"`
+	Metrics  []string `toml:"metrics"`
+	Analysis Config   `toml:"analysis"`
+}
+
+// ParseSpec returns the experiment name, its metrics list and its [analysis] table from the
+// TOML text of a spec. Unknown keys inside [analysis] are an error naming the key; the rest of
+// the spec is the runner's business and is not checked here.
+func ParseSpec(text string) (name string, metrics []string, cfg Config, err error) {
+	var s specFile
+	md, err := toml.Decode(text, &s)
+	if err != nil {
+		return "", nil, Config{}, fmt.Errorf("analysis: spec: %w", err)
+	}
+	for _, k := range md.Undecoded() {
+		if len(k) > 1 && k[0] == "analysis" {
+			return "", nil, Config{}, fmt.Errorf("analysis: spec: unknown key %q", k.String())
+		}
+	}
+	return s.Name, s.Metrics, s.Analysis, s.Analysis.Validate()
+}
+
+// paramName returns the runs.csv name of a column written by a user: "k" becomes "param_k"
+// when runs.csv has that column and no plain "k".
+func paramName(header []string, name string) string {
+	if slices.Contains(header, name) {
+		return name
+	}
+	if p := "param_" + name; slices.Contains(header, p) {
+		return p
+	}
+	return name
+}
+
+// short returns a column name without its "param_" prefix, for labels.
+func short(col string) string { return strings.TrimPrefix(col, "param_") }

@@ -1,0 +1,21 @@
+// Package analysis turns a results folder into what a paper needs, as the "Analysis" part of
+// shared/spec/harness.md and the comparison measures of shared/spec/metrics.md §6 describe.
+//
+// The pipeline, each step usable on its own:
+//
+//  1. [ReadRuns] reads DIR/runs.csv (or DIR/runs.csv.gz) and [ReadTraces] DIR/traces.csv;
+//     [ReadManifest] gives the spec text, from which [LoadConfig] takes the [analysis] table.
+//  2. [Config.Resolve] picks the metrics, the blocking factors (dataset, k, replicate), the
+//     columns that make a configuration and the instances of the win counts.
+//  3. [Analyze] computes per metric: summaries ([Summaries], R type-7 quartiles), pairwise
+//     Wilcoxon tests with Holm and BH adjustment ([Pairwise]), the best configuration and the set
+//     not significantly different from it ([Best], seed 000 Table 5.5), win counts and gaps
+//     ([Wins], [Gaps], metrics.md §6.1-6.2) and the Friedman test with Nemenyi critical
+//     difference ([FriedmanTable]).
+//  4. [Result.Write] writes summary.csv, wilcoxon.csv, best.csv, wins.csv, gaps.csv,
+//     friedman.csv, the plots (PNG and SVG, gonum.org/v1/plot) and REPORT.md, which also puts a
+//     seed's published numbers beside ours ([CompareSeed]).
+//
+// Non-finite metric values are missing for every comparison (metrics.md §0.4): they never win,
+// have a NaN gap, and are left out of summaries, tests and medians; the tables count them.
+package analysis

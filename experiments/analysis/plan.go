@@ -1,0 +1,387 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/sdcbench/sdcbench/experiments/stats"
+	"github.com/sdcbench/sdcbench/metrics"
+)
+
+// Plan is a Config resolved against a runs table: every default filled in, every name checked.
+type Plan struct {
+	Metrics    []string // value columns analysed
+	BestBy     []string
+	Blocks     []string // blocking factors actually used
+	ConfigCols []string // columns that make a configuration
+	WinsBy     []string
+	Instances  []string
+	Test       string // TestSignedRank or TestRankSum
+	Alpha      float64
+	Adjust     stats.Adjustment
+	Scatter    []string // (loss, risk), or nil when the metrics have no such pair
+	Curves     []string // numeric parameter columns for metric-vs-parameter plots
+	Wins, Gaps bool
+	Friedman   bool
+	Plots      bool
+	// Configs are the configurations in order of first appearance in runs.csv.
+	Configs []string
+	// Warnings are decisions the report should mention (dropped blocks, a fallback test).
+	Warnings []string
+
+	dirs   map[string]direction
+	config []int    // per run: index into Configs, −1 for runs that are not ok
+	block  []string // per run: block key
+}
+
+// direction says how a metric's values are compared: scores are lower-better.
+type direction struct {
+	better metrics.Direction
+	target float64
+}
+
+// score maps a value to a lower-is-better score: v, −v, or |v − target|; non-finite stays NaN.
+func (d direction) score(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	switch d.better {
+	case metrics.Higher:
+		return -v
+	case metrics.Target:
+		return math.Abs(v - d.target)
+	}
+	return v
+}
+
+func (d direction) String() string {
+	if d.better == metrics.Target {
+		return fmt.Sprintf("target %g", d.target)
+	}
+	if d.better == metrics.Higher {
+		return "higher"
+	}
+	return "lower"
+}
+
+// Resolve fills in the defaults of c for runs. specMetrics is the spec's metrics list (may be
+// nil). It returns an error naming the key when a column does not exist or the paired test is
+// asked for but impossible.
+func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Plan{Alpha: c.alpha(), Adjust: stats.Adjustment(c.Adjust), dirs: map[string]direction{},
+		Wins: on(c.Wins), Gaps: on(c.Gaps), Friedman: on(c.Friedman), Plots: on(c.Plots)}
+	if p.Adjust == "" {
+		p.Adjust = stats.NoAdjust
+	}
+	hdr := runs.Header
+	cols := func(key string, names []string, numeric bool) ([]string, error) {
+		out := make([]string, 0, len(names))
+		for _, n := range names {
+			n = paramName(hdr, n)
+			ok := runs.Col(n) >= 0
+			if numeric {
+				ok = runs.ValueCol(n) >= 0
+			}
+			if !ok {
+				return nil, fmt.Errorf("analysis: %s: no column %q in runs.csv", key, n)
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	var err error
+	// Metrics.
+	switch {
+	case len(c.Metrics) > 0:
+		if p.Metrics, err = cols("metrics", c.Metrics, true); err != nil {
+			return nil, err
+		}
+	default:
+		for _, m := range specMetrics {
+			if runs.ValueCol(m) >= 0 {
+				p.Metrics = append(p.Metrics, m)
+			}
+		}
+		if len(p.Metrics) == 0 {
+			p.Metrics = metricColumns(runs.Values)
+		}
+	}
+	if len(p.Metrics) == 0 {
+		return nil, fmt.Errorf("analysis: runs.csv has no metric columns")
+	}
+	for _, m := range p.Metrics {
+		p.dirs[m] = directionOf(m, c.Higher)
+	}
+	if p.BestBy, err = cols("best_by", c.BestBy, true); err != nil {
+		return nil, err
+	}
+	if len(p.BestBy) == 0 {
+		p.BestBy = p.Metrics
+	}
+	for _, m := range p.BestBy {
+		if _, ok := p.dirs[m]; !ok {
+			p.dirs[m] = directionOf(m, c.Higher)
+		}
+	}
+	// Blocks: a parameter block must be set on every ok row.
+	var blocks []string
+	if c.Blocks == nil {
+		for _, b := range []string{"dataset", "param_k", "replicate"} {
+			if runs.Col(b) >= 0 {
+				blocks = append(blocks, b)
+			}
+		}
+	} else if blocks, err = cols("blocks", c.Blocks, false); err != nil {
+		return nil, err
+	}
+	for _, b := range blocks {
+		if strings.HasPrefix(b, "param_") && emptyOnSomeRun(runs, b) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s is not a block: some methods have no %s, so it is part of the configuration", b, short(b)))
+			continue
+		}
+		p.Blocks = append(p.Blocks, b)
+	}
+	// Configuration columns.
+	if len(c.Configs) > 0 {
+		if p.ConfigCols, err = cols("configs", c.Configs, false); err != nil {
+			return nil, err
+		}
+	} else {
+		p.ConfigCols = []string{"method"}
+		for _, q := range runs.Params {
+			if !slices.Contains(p.Blocks, q) {
+				p.ConfigCols = append(p.ConfigCols, q)
+			}
+		}
+	}
+	// Wins and instances.
+	if c.WinsBy == nil {
+		if slices.Contains(p.Blocks, "param_k") {
+			p.WinsBy = []string{"param_k"}
+		}
+	} else if p.WinsBy, err = cols("wins_by", c.WinsBy, false); err != nil {
+		return nil, err
+	}
+	if len(c.Instances) > 0 {
+		if p.Instances, err = cols("instances", c.Instances, false); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, b := range p.Blocks {
+			if !slices.Contains(p.WinsBy, b) {
+				p.Instances = append(p.Instances, b)
+			}
+		}
+		if len(p.Instances) == 0 && !slices.Contains(p.WinsBy, "dataset") {
+			p.Instances = []string{"dataset"}
+		}
+	}
+	p.assign(runs)
+	// The test.
+	dup := p.duplicateBlocks(runs)
+	switch c.Test {
+	case "", TestAuto:
+		p.Test = TestRankSum
+		if len(p.Blocks) > 0 && dup == "" {
+			p.Test = TestSignedRank
+		} else if len(p.Blocks) > 0 {
+			p.Warnings = append(p.Warnings, "unpaired rank-sum tests: "+dup)
+		}
+	case TestSignedRank:
+		if len(p.Blocks) == 0 {
+			return nil, fmt.Errorf("analysis: test: signed-rank needs blocks")
+		}
+		if dup != "" {
+			return nil, fmt.Errorf("analysis: test: signed-rank impossible: %s", dup)
+		}
+		p.Test = TestSignedRank
+	default:
+		p.Test = TestRankSum
+	}
+	// Plots.
+	if len(c.Scatter) == 2 {
+		if p.Scatter, err = cols("scatter", c.Scatter, true); err != nil {
+			return nil, err
+		}
+	} else {
+		p.Scatter = defaultScatter(p.Metrics)
+	}
+	for _, m := range p.Scatter {
+		p.dirs[m] = directionOf(m, c.Higher)
+	}
+	if len(c.Curves) > 0 {
+		if p.Curves, err = cols("curves", c.Curves, false); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, q := range runs.Params {
+			if len(numericLevels(runs, q)) >= 2 {
+				p.Curves = append(p.Curves, q)
+			}
+		}
+	}
+	return p, nil
+}
+
+// metricColumns returns the value columns that are metrics: not seconds and not a component
+// <id>_<name> of another column, unless the registry knows the name as a metric.
+func metricColumns(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if v == "seconds" {
+			continue
+		}
+		if _, err := metrics.Lookup(v); err == nil {
+			out = append(out, v)
+			continue
+		}
+		comp := false
+		for _, m := range values {
+			if m != v && strings.HasPrefix(v, m+"_") {
+				comp = true
+			}
+		}
+		if !comp {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// directionOf returns the direction of a value column: the registry's for a metric, lower for
+// seconds and unknown columns, higher for those listed in higher.
+func directionOf(col string, higher []string) direction {
+	if slices.Contains(higher, col) {
+		return direction{better: metrics.Higher}
+	}
+	if m, err := metrics.Lookup(col); err == nil {
+		info := m.Info()
+		if info.Better == metrics.Higher || info.Better == metrics.Target {
+			return direction{better: info.Better, target: info.Target}
+		}
+	}
+	return direction{better: metrics.Lower}
+}
+
+func defaultScatter(ms []string) []string {
+	pick := func(cands ...string) string {
+		for _, c := range cands {
+			if slices.Contains(ms, c) {
+				return c
+			}
+		}
+		return ""
+	}
+	il := pick("sse_sst", "il1s", "pil", "il3", "il3_code")
+	risk := pick("dld", "interval_disclosure", "dbrl", "id_rank", "dr", "sdid")
+	if il != "" && risk != "" {
+		return []string{il, risk}
+	}
+	if len(ms) >= 2 {
+		return ms[:2]
+	}
+	return nil
+}
+
+func emptyOnSomeRun(runs *Runs, col string) bool {
+	j := runs.Col(col)
+	for _, r := range runs.Rows {
+		if r.OK && r.Cells[j] == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// numericLevels returns the distinct numeric values of a column over the ok runs, sorted.
+func numericLevels(runs *Runs, col string) []float64 {
+	j := runs.Col(col)
+	var out []float64
+	for _, r := range runs.Rows {
+		if !r.OK || r.Cells[j] == "" {
+			continue
+		}
+		v, err := parseFloat(r.Cells[j])
+		if err != nil {
+			return nil
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// key joins the values of cols in run i.
+func key(runs *Runs, i int, cols []string) string {
+	parts := make([]string, len(cols))
+	for k, c := range cols {
+		parts[k] = runs.Get(i, c)
+	}
+	return strings.Join(parts, "\x1f")
+}
+
+// label returns the human name of run i's value of cols: the method name, then name=value for
+// each non-empty parameter.
+func label(runs *Runs, i int, cols []string) string {
+	var parts []string
+	for _, c := range cols {
+		v := runs.Get(i, c)
+		switch {
+		case v == "":
+		case c == "method" || c == "dataset":
+			parts = append(parts, v)
+		default:
+			parts = append(parts, short(c)+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "(all)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// assign gives every ok run its configuration and block.
+func (p *Plan) assign(runs *Runs) {
+	p.config = make([]int, len(runs.Rows))
+	p.block = make([]string, len(runs.Rows))
+	idx := map[string]int{}
+	for i, r := range runs.Rows {
+		p.config[i] = -1
+		if !r.OK {
+			continue
+		}
+		k := key(runs, i, p.ConfigCols)
+		c, ok := idx[k]
+		if !ok {
+			c = len(p.Configs)
+			idx[k] = c
+			p.Configs = append(p.Configs, label(runs, i, p.ConfigCols))
+		}
+		p.config[i] = c
+		p.block[i] = key(runs, i, p.Blocks)
+	}
+}
+
+// duplicateBlocks describes the first configuration with two runs in one block, or "".
+func (p *Plan) duplicateBlocks(runs *Runs) string {
+	seen := map[string]bool{}
+	for i, c := range p.config {
+		if c < 0 {
+			continue
+		}
+		k := fmt.Sprint(c, "\x1e", p.block[i])
+		if seen[k] {
+			return fmt.Sprintf("configuration %q has several runs in block (%s)", p.Configs[c],
+				strings.ReplaceAll(p.block[i], "\x1f", ", "))
+		}
+		seen[k] = true
+	}
+	return ""
+}

@@ -1,0 +1,298 @@
+package analysis
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// WriteReport writes REPORT.md: what was analysed, links to every table and plot, the key
+// tables in Markdown and, when a seed file was found, the seed's numbers beside ours.
+func (r *Result) WriteReport(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	r.report(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("analysis: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return nil
+}
+
+func (r *Result) report(w io.Writer) {
+	p := r.Plan
+	fmt.Fprintf(w, "# %s: analysis\n\n", r.Name)
+	if m := r.Manifest; m != nil {
+		fmt.Fprintf(w, "Spec hash `%.12s`, sdcbench %s, %s, %s/%s, %d CPUs; started %s, finished %s.\n\n",
+			m.SpecHash, m.Tool, m.Go, m.OS, m.Arch, m.CPUs, m.Started, m.Finished)
+	}
+	statuses := make([]string, 0, len(r.Status))
+	for s, n := range r.Status {
+		statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
+	}
+	slices.Sort(statuses)
+	fmt.Fprintf(w, "- Runs: %d (%s); only ok runs are analysed.\n", len(r.Runs.Rows), strings.Join(statuses, ", "))
+	fmt.Fprintf(w, "- Configurations (%d): %s, defined by %s.\n", len(p.Configs), backquote(p.Configs), names(p.ConfigCols))
+	fmt.Fprintf(w, "- Metrics: %s (direction from the metrics registry; non-finite values are missing, metrics.md §0.4).\n", backquote(p.Metrics))
+	blocks := "none (pooled samples)"
+	if len(p.Blocks) > 0 {
+		blocks = names(p.Blocks)
+	}
+	fmt.Fprintf(w, "- Blocks: %s. Pairwise test: Wilcoxon %s, two-sided, R `wilcox.test` defaults; alpha = %g; p-values adjusted per metric (Holm, BH).\n", blocks, p.Test, p.Alpha)
+	fmt.Fprintf(w, "- Wins and gaps: instances = %s", names(p.Instances))
+	if len(p.WinsBy) > 0 {
+		fmt.Fprintf(w, ", reported per %s", names(p.WinsBy))
+	}
+	fmt.Fprintf(w, "; ties within 1e-9·max(1, |v*|) share the win (metrics.md §6.1-6.2).\n")
+	fmt.Fprintf(w, "- Quartiles are R's type 7 (`quantile(x)`); SD uses n−1.\n")
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(w, "- Note: %s.\n", warn)
+	}
+	fmt.Fprintf(w, "\n## Files\n\n")
+	for _, t := range []struct {
+		file, what string
+		on         bool
+	}{
+		{"summary.csv", "per configuration and metric: n, mean, sd, median, min, max, quartiles", true},
+		{"wilcoxon.csv", "pairwise Wilcoxon tests with raw, Holm and BH p-values", true},
+		{"best.csv", "configurations ranked by median, with the test against the best", true},
+		{"wins.csv", "win counts per metric and configuration", p.Wins},
+		{"gaps.csv", "gap summaries per metric and configuration", p.Gaps},
+		{"friedman.csv", "Friedman test, mean ranks and Nemenyi critical difference", p.Friedman && len(r.Friedman) > 0},
+		{"seed_comparison.csv", "the seed's published numbers beside ours", len(r.Seed) > 0},
+	} {
+		if t.on {
+			fmt.Fprintf(w, "- [%s](%s): %s\n", t.file, t.file, t.what)
+		}
+	}
+	r.reportSummary(w)
+	r.reportBest(w)
+	r.reportPairs(w)
+	if p.Wins && len(r.Wins) > 0 {
+		r.reportWins(w)
+	}
+	if p.Gaps && len(r.Gaps) > 0 {
+		r.reportGaps(w)
+	}
+	if len(r.Friedman) > 0 {
+		r.reportFriedman(w)
+	}
+	if len(r.Seed) > 0 {
+		r.reportSeed(w)
+	}
+	if len(r.Plots) > 0 {
+		fmt.Fprintf(w, "\n## Plots\n\n")
+		for _, f := range r.Plots {
+			fmt.Fprintf(w, "### %s\n\n![%s](plots/%s.png)\n\n[SVG](plots/%s.svg) · [PNG](plots/%s.png)\n\n", f.Title, f.Title, f.Name, f.Name, f.Name)
+		}
+	}
+}
+
+func names(cols []string) string {
+	s := make([]string, len(cols))
+	for i, c := range cols {
+		s[i] = short(c)
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func backquote(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// num prints a number for a Markdown table: 4 significant digits, "–" for NaN.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func table(w io.Writer, header []string, rows [][]string) {
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+	}
+	fmt.Fprintln(w)
+}
+
+func (r *Result) reportSummary(w io.Writer) {
+	fmt.Fprintf(w, "\n## Summary\n\nMedian [Q1, Q3] per configuration (n ok values; see summary.csv for mean, sd, min, max).\n\n")
+	ms := r.Plan.Metrics
+	cells := map[[2]string]SummaryRow{}
+	for _, s := range r.Summary {
+		cells[[2]string{s.Metric, s.Config}] = s
+	}
+	header := append([]string{"configuration"}, ms...)
+	if r.Runs.ValueCol("seconds") >= 0 && !slices.Contains(ms, "seconds") {
+		ms = append(slices.Clone(ms), "seconds")
+		header = append(header, "seconds")
+	}
+	var rows [][]string
+	for _, c := range r.Plan.Configs {
+		row := []string{c}
+		for _, m := range ms {
+			s := cells[[2]string{m, c}]
+			row = append(row, fmt.Sprintf("%s [%s, %s] (%d)", num(s.Median), num(s.Q1), num(s.Q3), s.N))
+		}
+		rows = append(rows, row)
+	}
+	table(w, header, rows)
+}
+
+func (r *Result) reportBest(w io.Writer) {
+	adj := string(r.Plan.Adjust)
+	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as seed 000 Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
+	var rows [][]string
+	for _, b := range r.Best {
+		if b.Rank <= 5 || b.SameAsBest {
+			same := ""
+			if b.SameAsBest {
+				same = "same"
+			}
+			if b.Rank == 1 {
+				same = "**best**"
+			}
+			rows = append(rows, []string{b.Metric, strconv.Itoa(b.Rank), b.Config, num(b.Median), num(b.P), num(b.PHolm), num(b.PBH), same})
+		}
+	}
+	table(w, []string{"metric", "rank", "configuration", "median", "p", "p Holm", "p BH", "vs best"}, rows)
+}
+
+func (r *Result) reportPairs(w io.Writer) {
+	fmt.Fprintf(w, "## Pairwise tests\n\nNumber of configuration pairs whose difference is significant at alpha = %g (wilcoxon.csv has every pair).\n\n", r.Plan.Alpha)
+	var rows [][]string
+	for _, m := range r.Plan.BestBy {
+		var n, raw, holm, bh, warn int
+		for _, p := range r.Pairs {
+			if p.Metric != m {
+				continue
+			}
+			n++
+			if p.P < r.Plan.Alpha {
+				raw++
+			}
+			if p.PHolm < r.Plan.Alpha {
+				holm++
+			}
+			if p.PBH < r.Plan.Alpha {
+				bh++
+			}
+			if len(p.Warnings) > 0 {
+				warn++
+			}
+		}
+		rows = append(rows, []string{m, strconv.Itoa(n), strconv.Itoa(raw), strconv.Itoa(holm), strconv.Itoa(bh), strconv.Itoa(warn)})
+	}
+	table(w, []string{"metric", "pairs", "p < alpha", "Holm < alpha", "BH < alpha", "with warnings"}, rows)
+}
+
+func (r *Result) reportWins(w io.Writer) {
+	fmt.Fprintf(w, "## Wins\n\nWins (percentage of instances). With ties the wins of a row of instances can add up to more than their number; n/a counts instances where the configuration has no finite value.\n\n")
+	header := append([]string{"metric"}, shortAll(r.Plan.WinsBy)...)
+	header = append(header, "configuration", "wins", "n/a", "no winner")
+	var rows [][]string
+	for _, x := range r.Wins {
+		row := append(append([]string{x.Metric}, x.By...), x.Config, fmt.Sprintf("%d/%d (%.0f%%)", x.Wins, x.Instances, x.Pct), strconv.Itoa(x.Missing), strconv.Itoa(x.NoWinner))
+		rows = append(rows, row)
+	}
+	table(w, header, rows)
+}
+
+func (r *Result) reportGaps(w io.Writer) {
+	fmt.Fprintf(w, "## Gaps\n\nGap to the best over instances, (s − min)/(max − min) per instance (0 when max = min), seed 000 Tables 5.6-5.8.\n\n")
+	header := append([]string{"metric"}, shortAll(r.Plan.WinsBy)...)
+	header = append(header, "configuration", "n", "gapmin", "median", "mean", "sd", "gapmax")
+	var rows [][]string
+	for _, g := range r.Gaps {
+		rows = append(rows, append(append([]string{g.Metric}, g.By...), g.Config, strconv.Itoa(g.N), num(g.Min), num(g.Median), num(g.Mean), num(g.SD), num(g.Max)))
+	}
+	table(w, header, rows)
+}
+
+func (r *Result) reportFriedman(w io.Writer) {
+	fmt.Fprintf(w, "## Friedman test\n\nBlocks: %s (complete blocks only). Mean rank 1 is the best; two configurations whose mean ranks differ by more than the Nemenyi CD differ at alpha = %g.\n\n", r.Plan.friedmanBlocks(), r.Plan.Alpha)
+	var rows [][]string
+	for _, f := range r.Friedman {
+		rows = append(rows, []string{f.Metric, f.Config, num(f.MeanRank), strconv.Itoa(f.N), num(f.Statistic), strconv.Itoa(f.DF), num(f.P), num(f.CD)})
+	}
+	table(w, []string{"metric", "configuration", "mean rank", "blocks", "χ²", "df", "p", "CD"}, rows)
+}
+
+func (r *Result) reportSeed(w io.Writer) {
+	fmt.Fprintf(w, "## Seed comparison\n\nPublished numbers from `%s` beside ours; verdicts as shared/spec/README.md defines them.\n\n", r.SeedFile)
+	count := map[string]int{}
+	var rows [][]string
+	for _, s := range r.Seed {
+		count[s.Verdict]++
+		crit := s.Criterion
+		switch {
+		case s.Expect != "":
+			crit += " (" + s.Expect + ")"
+		case s.Tolerance != 0:
+			crit += " (±" + ftoa(s.Tolerance) + ")"
+		}
+		ours := s.OursText
+		if !math.IsNaN(s.Ours) {
+			ours = num(s.Ours)
+		}
+		rows = append(rows, []string{s.Table, s.Item, s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, s.Verdict, s.Note})
+	}
+	table(w, []string{"table", "item", "quantity", "published", "ours", "difference", "criterion", "verdict", "note"}, rows)
+	fmt.Fprintf(w, "Verdicts: %d exact, %d within tolerance, %d pattern, %d not reproduced.\n", count[VerdictExact], count[VerdictTolerance], count[VerdictPattern], count[VerdictNot])
+}
+
+func shortAll(cols []string) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = short(c)
+	}
+	return out
+}
+
+// WriteBrief prints a short plain-text digest of r to w, for the end of `sdcbench run` (the
+// quickstart): per metric the best configuration by median, those not significantly different
+// from it, and where REPORT.md is.
+func (r *Result) WriteBrief(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "analysis of %s: %d configurations, %s test, alpha %g\n", r.Name, len(r.Plan.Configs), r.Plan.Test, r.Plan.Alpha)
+	for _, m := range r.Plan.BestBy {
+		var best string
+		var same []string
+		var med float64
+		for _, b := range r.Best {
+			if b.Metric != m {
+				continue
+			}
+			if b.Rank == 1 {
+				best, med = b.Config, b.Median
+			} else if b.SameAsBest {
+				same = append(same, b.Config)
+			}
+		}
+		fmt.Fprintf(bw, "  %-22s best %s (median %s, %s)", m, best, num(med), r.Plan.dirs[m])
+		if len(same) > 0 {
+			fmt.Fprintf(bw, "; not significantly different: %s", strings.Join(same, ", "))
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
