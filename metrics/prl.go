@@ -51,7 +51,7 @@ func PRL(in *Input) Result {
 	if smax > prlMaxAttrs {
 		return nanNote("prl: more than 20 attributes")
 	}
-	agree := agreement(in.Opt, za, zb, n, q, smax)
+	ra, rb, tau := agreementSpace(in.Opt, za, zb, n, q, smax)
 
 	// 1. pattern counts over the first smax attributes
 	cnt := make([]int64, 1<<smax)
@@ -59,8 +59,9 @@ func PRL(in *Input) Result {
 	parallelRows(n, func(lo, hi int) {
 		local := make([]int64, len(cnt))
 		for a := lo; a < hi; a++ {
+			x := ra[a*smax : (a+1)*smax]
 			for b := 0; b < n; b++ {
-				local[agree(a, b)]++
+				local[pattern(x, rb[b*smax:(b+1)*smax], tau)]++
 			}
 		}
 		mu.Lock()
@@ -92,9 +93,11 @@ func PRL(in *Input) Result {
 			for t := range best {
 				best[t], ties[t], own[t] = math.Inf(-1), 0, false
 			}
+			x := ra[a*smax : (a+1)*smax]
 			for b := 0; b < n; b++ {
-				g := agree(a, b)
-				for t, f := range fits {
+				g := pattern(x, rb[b*smax:(b+1)*smax], tau)
+				for t := range fits {
+					f := &fits[t]
 					w := f.w[g&(1<<sizes[t]-1)]
 					if w < f.tMu || w < best[t] {
 						continue
@@ -140,40 +143,41 @@ func PRL(in *Input) Result {
 	return res
 }
 
-// agreement returns the pattern function of (original a, released b) over the first s
-// attributes of the q-column linkage tables.
-func agreement(o Options, za, zb []float64, n, q, s int) func(a, b int) int {
-	if o.PRLAgree == "exact" {
-		scale := math.Pow(10, float64(o.PRLDigits))
-		ra, rb := make([]float64, n*s), make([]float64, n*s)
-		for i := 0; i < n; i++ {
-			for l := 0; l < s; l++ {
-				ra[i*s+l] = math.Round(za[i*q+l]*scale) / scale
-				rb[i*s+l] = math.Round(zb[i*q+l]*scale) / scale
+// agreementSpace returns the tables whose coordinates are compared by pattern, and the
+// tolerance: the linkage tables restricted to the first s attributes with τ, or, for
+// Opt.PRLAgree "exact", the values rounded to Opt.PRLDigits decimals with τ = 0 (for finite
+// rounded values, |x − y| ≤ 0 iff x = y).
+func agreementSpace(o Options, za, zb []float64, n, q, s int) (ra, rb []float64, tau float64) {
+	ra, rb = make([]float64, n*s), make([]float64, n*s)
+	scale := math.Pow(10, float64(o.PRLDigits))
+	exact := o.PRLAgree == "exact"
+	for i := 0; i < n; i++ {
+		for l := 0; l < s; l++ {
+			x, y := za[i*q+l], zb[i*q+l]
+			if exact {
+				x, y = math.Round(x*scale)/scale, math.Round(y*scale)/scale
 			}
-		}
-		return func(a, b int) int {
-			x, y := ra[a*s:(a+1)*s], rb[b*s:(b+1)*s]
-			g := 0
-			for l, v := range x {
-				if v == y[l] {
-					g |= 1 << l
-				}
-			}
-			return g
+			ra[i*s+l], rb[i*s+l] = x, y
 		}
 	}
-	tau := o.prlTol()
-	return func(a, b int) int {
-		x, y := za[a*q:a*q+s], zb[b*q:b*q+s]
-		g := 0
-		for l, v := range x {
-			if math.Abs(v-y[l]) <= tau {
-				g |= 1 << l
-			}
-		}
-		return g
+	if exact {
+		return ra, rb, 0
 	}
+	return ra, rb, o.prlTol()
+}
+
+// pattern returns Σ_l γ_l·2^l with γ_l = 1 iff |x_l − y_l| ≤ tau.
+func pattern(x, y []float64, tau float64) int {
+	g := 0
+	y = y[:len(x)]
+	for l, v := range x {
+		bit := 0 // a conditional move, not a branch: agreement is unpredictable
+		if math.Abs(v-y[l]) <= tau {
+			bit = 1
+		}
+		g |= bit << l
+	}
+	return g
 }
 
 // prlFit is the EM fit and the Fellegi–Sunter thresholds for one attribute subset.
