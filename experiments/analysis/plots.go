@@ -37,16 +37,18 @@ func (r *Result) Figures() ([]Figure, error) {
 			return fmt.Errorf("analysis: plot %s: %w", name, err)
 		}
 		if p != nil {
-			w := vg.Length(math.Max(5, 0.45*float64(n))) * vg.Inch
-			figs = append(figs, Figure{Name: name, Title: title, Plot: p, Width: w, Height: 4 * vg.Inch})
+			// n > 0 categories along x widen the figure; n < 0 categories along y make it taller.
+			w := vg.Length(math.Max(6, 0.45*float64(n))) * vg.Inch
+			h := vg.Length(math.Max(4, 1+0.3*float64(-n))) * vg.Inch
+			figs = append(figs, Figure{Name: name, Title: title, Plot: p, Width: w, Height: h})
 		}
 		return nil
 	}
 	p := r.Plan
 	for _, m := range p.Metrics {
 		vals := p.values(r.Runs, m)
-		bp, err := BoxPlot(m+" by configuration (sorted by median, best first)", m, p.Configs, vals, p.dirs[m].score)
-		if err := add("box_"+slug(m), m+": distribution per configuration", bp, len(p.Configs), err); err != nil {
+		bp, err := BoxPlot(m+" by configuration (sorted by median, best on top)", m, p.Configs, vals, p.dirs[m].score)
+		if err := add("box_"+slug(m), m+": distribution per configuration", bp, -len(p.Configs), err); err != nil {
 			return nil, err
 		}
 	}
@@ -81,7 +83,7 @@ func (r *Result) Figures() ([]Figure, error) {
 				}
 			}
 			gp, err := BoxPlot(m+": gap to the best per instance", "gap", p.Configs, gaps, func(v float64) float64 { return v })
-			if err := add("gaps_"+slug(m), m+": gap distribution", gp, len(p.Configs), err); err != nil {
+			if err := add("gaps_"+slug(m), m+": gap distribution", gp, -len(p.Configs), err); err != nil {
 				return nil, err
 			}
 		}
@@ -118,8 +120,9 @@ var slugRE = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
 func slug(s string) string { return slugRE.ReplaceAllString(s, "-") }
 
-// BoxPlot returns boxplots of values, one per name, ordered by the score of their median (lower
-// score first; use the identity for lower-better values). Non-finite values are left out, and so
+// BoxPlot returns horizontal boxplots of values, one per name, ordered by the score of their
+// median with the lowest score (the best) on top; use the identity as score for lower-better
+// values. Non-finite values are left out, and so
 // are names without a finite value. The boxes use gonum/plot's quartiles (Tukey hinges); the
 // tables' quartiles are R type 7. It returns a nil plot when no name has data.
 func BoxPlot(title, ylabel string, names []string, values [][]float64, score func(float64) float64) (*plot.Plot, error) {
@@ -138,23 +141,23 @@ func BoxPlot(title, ylabel string, names []string, values [][]float64, score fun
 	if len(boxes) == 0 {
 		return nil, nil
 	}
-	slices.SortStableFunc(boxes, func(a, b box) int { return cmpScore(a.med, b.med) })
+	slices.SortStableFunc(boxes, func(a, b box) int { return cmpScore(b.med, a.med) }) // best on top
 	p := plot.New()
 	p.Title.Text = title
-	p.Y.Label.Text = ylabel
-	w := vg.Points(20)
+	p.X.Label.Text = ylabel
+	w := vg.Points(14)
 	labels := make([]string, len(boxes))
 	for i, b := range boxes {
 		bp, err := plotter.NewBoxPlot(w, float64(i), plotter.Values(b.v))
 		if err != nil {
 			return nil, err
 		}
+		bp.Horizontal = true
 		bp.FillColor = plotutil.Color(0)
 		p.Add(bp)
 		labels[i] = b.name
 	}
-	p.NominalX(labels...)
-	rotate(p, len(labels))
+	p.NominalY(labels...)
 	return p, nil
 }
 
