@@ -85,7 +85,7 @@ func tupleKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 	return buf
 }
 
-// Frequencies returns, for each record j of the release, f(j), the number of records
+// frequencies returns, for each record j of the release, f(j), the number of records
 // compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
 // sdcMicro freqCalc): i is compatible with j iff on every key x_ik = x_jk or one of them is
 // missing (NaN). With Opt.Weight "" F = f. Cost O(nm + u·c·m) for u distinct key tuples with a

@@ -262,8 +262,8 @@ func colMeans(x []float64, n, p int) []float64 {
 }
 
 // GiniDiff returns gini_diff = mean over attributes l of |G(X_l) − G(X'_l)|, in percentage
-// points (metrics.md §2.10, seed 003 Eq. 5.14-5.15), with G the laeken weighted Gini
-// coefficient of Gini. The weights are the column Opt.Weight of the original (all 1 when it
+// points (metrics.md §2.10, seed 003 Eq. 5.14-5.15), with G the weighted Gini coefficient
+// of Gini (R laeken). The weights are the column Opt.Weight of the original (all 1 when it
 // is ""), and that column is not itself an attribute. Aux holds the per-attribute
 // differences under the column names. NaN if an attribute has Σωx = 0 or an input is NaN.
 func GiniDiff(in *Input) Result {

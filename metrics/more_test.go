@@ -138,3 +138,60 @@ func TestImp(t *testing.T) {
 		t.Errorf("imp without start = %v, want NaN", got)
 	}
 }
+
+// TestDBRLAttr checks the per-attribute linkage of metrics.md §3.5 on hand-computed cases.
+func TestDBRLAttr(t *testing.T) {
+	for i, c := range []struct {
+		x, xm        []float64
+		want1, want2 float64
+	}{
+		// x' = 2.6 is nearest to 3 (distance 0.4) and second nearest to its own 2 (0.6)
+		{x: []float64{1, 2, 3, 4}, xm: []float64{1.1, 2.6, 2.9, 4}, want1: 75, want2: 100},
+		// x' = 2 is equidistant from 1 and 3 (z = ∓1/√2 exactly): credit 1/2 each for K = 1
+		{x: []float64{1, 3}, xm: []float64{2, 2}, want1: 50, want2: 100},
+	} {
+		col := func(v []float64) *datasets.Dataset {
+			rows := make([][]float64, len(v))
+			for j := range v {
+				rows[j] = []float64{v[j]}
+			}
+			return table([]string{"v"}, rows...)
+		}
+		in := &Input{Orig: col(c.x), Masked: col(c.xm)}
+		if got := DBRLAttr(in).Value; !near(got, c.want1, 1e-12) {
+			t.Errorf("case %d: dbrl_attr = %v, want %v", i, got, c.want1)
+		}
+		if got := DBRLAttr2(in).Value; !near(got, c.want2, 1e-12) {
+			t.Errorf("case %d: dbrl_attr2 = %v, want %v", i, got, c.want2)
+		}
+	}
+	// first-index ties: record 1 (smallest index among the tied originals 1, 2) wins
+	in := &Input{Orig: table([]string{"v"}, []float64{1}, []float64{3}),
+		Masked: table([]string{"v"}, []float64{2}, []float64{2}), Opt: Options{DBRLTies: "first"}}
+	if got := DBRLAttr(in).Value; got != 50 {
+		t.Errorf("dbrl_attr first = %v, want 50", got)
+	}
+}
+
+// TestIL3Options checks the il3_zero and il3_space options of metrics.md §2.6.
+func TestIL3Options(t *testing.T) {
+	x := table([]string{"a", "b"}, []float64{0, 1}, []float64{0, 2}, []float64{0, 4}, []float64{0, 3})
+	xm := table([]string{"a", "b"}, []float64{0, 1}, []float64{1, 2}, []float64{0, 4}, []float64{2, 3})
+	// literal: c1 has 1/0 = +Inf terms, so il3 is +Inf (and NaN terms 0/0 make it NaN)
+	lit := IL3(&Input{Orig: x, Masked: xm, Opt: Options{IL3Zero: "literal"}})
+	if !math.IsNaN(lit.Value) && !math.IsInf(lit.Value, 1) {
+		t.Errorf("literal il3 = %v, want Inf or NaN", lit.Value)
+	}
+	ex := IL3(&Input{Orig: x, Masked: xm})
+	if ex.Aux["nexcl_c1"] != 4 || ex.Value != 0 {
+		t.Errorf("exclude: il3 = %v, nexcl_c1 = %v; want 0, 4", ex.Value, ex.Aux["nexcl_c1"])
+	}
+	// zscore space: unchanged release still has zero loss; the tiny release differs from raw
+	in := tiny()
+	raw := IL3(in).Value
+	in = tiny()
+	in.Opt.IL3Space = "zscore"
+	if z := IL3(in).Value; math.IsNaN(z) || z == raw {
+		t.Errorf("zscore il3 = %v (raw %v)", z, raw)
+	}
+}
