@@ -93,13 +93,14 @@ type mdavState struct {
 	m       int       // rows in the buffer, dead ones included
 	alive   int       // live rows
 	act     []int32   // record index of buffer row t
-	rows    []float64 // buffer rows, row-major, m*d
+	rows    []float64 // buffer rows in the lane layout of kernel.go
 	dead    []bool    // buffer row t was emitted
 	deadPos []int     // dead rows not yet compacted away
 	dirty   []int     // sum blocks that lost a row since the last centroid
 	dist    []float64 // squared distance of buffer row t to the current point
 	cent    []float64
 	pt      []float64 // copy of the current reference point
+	qb      []float64 // the reference point broadcast for the kernels (4·d)
 	bsum    []float64 // per-sumRows-block column sums, row-major
 	bdirty  []bool
 	// per-pass-block results, merged in block order
@@ -114,12 +115,14 @@ type mdavState struct {
 func newMdavState(z []float64, n, d, k, workers int) *mdavState {
 	nb := (n + blockRows - 1) / blockRows
 	ns := (n + sumRows - 1) / sumRows
+	n4 := (n + 3) &^ 3 // whole lane groups
 	s := &mdavState{
 		d: d, k: k, m: n, alive: n,
 		act:      make([]int32, n),
-		rows:     append([]float64(nil), z...),
+		rows:     make([]float64, n4*d),
 		dead:     make([]bool, n),
-		dist:     make([]float64, n),
+		dist:     make([]float64, n4),
+		qb:       make([]float64, 4*d),
 		cent:     make([]float64, d),
 		pt:       make([]float64, d),
 		bsum:     make([]float64, ns*d),
@@ -134,6 +137,9 @@ func newMdavState(z []float64, n, d, k, workers int) *mdavState {
 	}
 	for i := range s.act {
 		s.act[i] = int32(i)
+		for j := 0; j < d; j++ {
+			s.rows[at(i, j, d)] = z[i*d+j]
+		}
 	}
 	for b := range s.heaps {
 		s.heaps[b] = topK{pos: make([]int, 0, k), dist: s.dist}
@@ -196,9 +202,9 @@ func (s *mdavState) sumBlock(b int) {
 		if s.dead[t] {
 			continue
 		}
-		row := s.rows[t*d : (t+1)*d : (t+1)*d]
+		base := at(t, 0, d)
 		for j := range sum {
-			sum[j] += row[j]
+			sum[j] += s.rows[base+4*j]
 		}
 	}
 	s.bdirty[b] = false
@@ -241,14 +247,15 @@ func (s *mdavState) maintain() {
 	d := s.d
 	slices.Sort(s.deadPos)
 	w := s.deadPos[0]
-	for i, t := range s.deadPos {
-		end := s.m
-		if i+1 < len(s.deadPos) {
-			end = s.deadPos[i+1]
+	for t := w; t < s.m; t++ { // stable, in place: w ≤ t
+		if s.dead[t] {
+			continue
 		}
-		copy(s.rows[w*d:], s.rows[(t+1)*d:end*d])
-		copy(s.act[w:], s.act[t+1:end])
-		w += end - t - 1
+		for j := 0; j < d; j++ {
+			s.rows[at(w, j, d)] = s.rows[at(t, j, d)]
+		}
+		s.act[w] = s.act[t]
+		w++
 	}
 	s.m = w
 	clear(s.dead[:s.m+len(s.deadPos)])
@@ -278,40 +285,16 @@ func sqDist(a, b []float64) float64 {
 	return s
 }
 
-// distRows writes the squared distance of each of the consecutive d-column rows in rows to q
-// into out (len(rows) = len(out)·d). Four rows are processed at once with their own
-// accumulators, each summed in column order, so every value equals sqDist bit for bit while the
-// CPU overlaps four independent add chains.
-func distRows(out, rows, q []float64, d int) {
-	n := len(out)
-	q = q[:d]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		r0 := rows[i*d : (i+1)*d : (i+1)*d]
-		r1 := rows[(i+1)*d : (i+2)*d : (i+2)*d]
-		r2 := rows[(i+2)*d : (i+3)*d : (i+3)*d]
-		r3 := rows[(i+3)*d : (i+4)*d : (i+4)*d]
-		var s0, s1, s2, s3 float64
-		for j, v := range q {
-			t0 := r0[j] - v
-			t1 := r1[j] - v
-			t2 := r2[j] - v
-			t3 := r3[j] - v
-			s0 += float64(t0 * t0)
-			s1 += float64(t1 * t1)
-			s2 += float64(t2 * t2)
-			s3 += float64(t3 * t3)
-		}
-		out[i], out[i+1], out[i+2], out[i+3] = s0, s1, s2, s3
-	}
-	for ; i < n; i++ {
-		out[i] = sqDist(rows[i*d:(i+1)*d], q)
-	}
+// distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the
+// point in s.qb (lo is a multiple of 4; the lanes past hi in the last group are scratch).
+func (s *mdavState) distBlock(lo, hi int) {
+	groups := (hi - lo + 3) / 4
+	distLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
 }
 
 // farthestFrom returns the live buffer row farthest from q (lowest index on ties).
 func (s *mdavState) farthestFrom(q []float64) int {
-	copy(s.pt, q)
+	broadcastQ(s.qb, q)
 	s.pass = passFarthest
 	s.forBlocks()
 	return s.mergeArg()
@@ -319,11 +302,13 @@ func (s *mdavState) farthestFrom(q []float64) int {
 
 // farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
 func (s *mdavState) farthestBlock(b, lo, hi int) {
-	distRows(s.dist[lo:hi], s.rows[lo*s.d:hi*s.d], s.pt, s.d)
+	s.distBlock(lo, hi)
 	best, bi := -1.0, -1
-	for t := lo; t < hi; t++ {
-		if v := s.dist[t]; v > best && !s.dead[t] {
-			best, bi = v, t
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	for i, v := range dist {
+		if v > best && !dead[i] {
+			best, bi = v, lo+i
 		}
 	}
 	s.blockArg[b] = bi
@@ -349,7 +334,10 @@ func (s *mdavState) mergeArg() int {
 // distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
 // pass block, the k nearest live rows and the farthest live row.
 func (s *mdavState) distTo(r int) {
-	copy(s.pt, s.rows[r*s.d:(r+1)*s.d])
+	for j := range s.pt {
+		s.pt[j] = s.rows[at(r, j, s.d)]
+	}
+	broadcastQ(s.qb, s.pt)
 	s.pass = passNearest
 	s.forBlocks()
 }
@@ -358,19 +346,20 @@ func (s *mdavState) distTo(r int) {
 func (s *mdavState) nearestBlock(b, lo, hi int) {
 	h := &s.heaps[b]
 	h.reset(s.k)
-	distRows(s.dist[lo:hi], s.rows[lo*s.d:hi*s.d], s.pt, s.d)
+	s.distBlock(lo, hi)
 	thr := math.Inf(1) // admit anything until the heap is full
 	best, bi := -1.0, -1
-	for t := lo; t < hi; t++ {
-		v := s.dist[t]
-		if v <= thr && !s.dead[t] {
-			h.push(t)
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	for i, v := range dist {
+		if v <= thr && !dead[i] {
+			h.push(lo + i)
 			if len(h.pos) == h.k {
 				thr = s.dist[h.pos[0]]
 			}
 		}
-		if v > best && !s.dead[t] {
-			best, bi = v, t
+		if v > best && !dead[i] {
+			best, bi = v, lo+i
 		}
 	}
 	s.blockArg[b] = bi

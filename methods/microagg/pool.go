@@ -87,7 +87,10 @@ func (p *pool) run(nb int, f func(b int)) {
 		}
 	}
 	p.span(0)
-	for p.pending.Load() > 0 {
+	for spins := 0; p.pending.Load() > 0; spins++ {
+		if spins > 1000 {
+			runtime.Gosched() // another process may hold the CPU the worker needs
+		}
 	}
 }
 
