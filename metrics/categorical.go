@@ -382,7 +382,7 @@ func lDiversity(in *Input) ([]float64, string) {
 // LDivMin returns ldiv_distinct_min = min_j l_j, the distinct l-diversity of the release for
 // the sensitive column Opt.Sensitive (metrics.md §4.5). NaN without it.
 func LDivMin(in *Input) Result {
-	l, note := cached(in, "cat:ldiv", func(in *Input) ldiv { l, n := lDiversity(in); return ldiv{l, n} }).get()
+	l, note := ldivOf(in)
 	if note != "" {
 		return nanNote(note)
 	}
@@ -391,7 +391,7 @@ func LDivMin(in *Input) Result {
 
 // LDivMean returns ldiv_distinct_mean = mean_j l_j (metrics.md §4.5).
 func LDivMean(in *Input) Result {
-	l, note := cached(in, "cat:ldiv", func(in *Input) ldiv { l, n := lDiversity(in); return ldiv{l, n} }).get()
+	l, note := ldivOf(in)
 	if note != "" {
 		return nanNote(note)
 	}
@@ -403,4 +403,8 @@ type ldiv struct {
 	note string
 }
 
-func (x ldiv) get() ([]float64, string) { return x.l, x.note }
+// ldivOf returns lDiversity(in), computed once per Input.
+func ldivOf(in *Input) ([]float64, string) {
+	x := cached(in, "cat:ldiv", func(in *Input) ldiv { l, n := lDiversity(in); return ldiv{l, n} })
+	return x.l, x.note
+}
