@@ -347,11 +347,33 @@ func label(runs *Runs, i int, cols []string) string {
 	return strings.Join(parts, " ")
 }
 
-// assign gives every ok run its configuration and block.
+// assign gives every ok run its configuration and block. Labels name the method and the
+// configuration columns with more than one non-empty value across the ok runs (a parameter every
+// run that has it sets alike, such as standardize=zscore, is left out of the labels).
 func (p *Plan) assign(runs *Runs) {
 	p.config = make([]int, len(runs.Rows))
 	p.block = make([]string, len(runs.Rows))
 	idx := map[string]int{}
+	var labelCols []string
+	for _, c := range p.ConfigCols {
+		j := runs.Col(c)
+		first, varies := "", false
+		seen := false
+		for _, r := range runs.Rows {
+			if !r.OK || r.Cells[j] == "" {
+				continue
+			}
+			if !seen {
+				first, seen = r.Cells[j], true
+			} else if r.Cells[j] != first {
+				varies = true
+				break
+			}
+		}
+		if varies || c == "method" {
+			labelCols = append(labelCols, c)
+		}
+	}
 	for i, r := range runs.Rows {
 		p.config[i] = -1
 		if !r.OK {
@@ -362,7 +384,7 @@ func (p *Plan) assign(runs *Runs) {
 		if !ok {
 			c = len(p.Configs)
 			idx[k] = c
-			p.Configs = append(p.Configs, label(runs, i, p.ConfigCols))
+			p.Configs = append(p.Configs, label(runs, i, labelCols))
 		}
 		p.config[i] = c
 		p.block[i] = key(runs, i, p.Blocks)

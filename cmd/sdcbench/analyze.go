@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sdcbench/sdcbench/experiments/analysis"
+)
+
+func init() {
+	commands["analyze"] = command{
+		usage: "analyze [--metrics a,b] [--blocks a,b|none] [--configs a,b] [--test auto|signed-rank|rank-sum] [--alpha A] [--adjust none|holm|BH] [--best-by a,b] [--wins-by a,b|none] [--instances a,b] [--scatter il,risk] [--curves a,b] [--no-plots] [--no-wins] [--no-gaps] [--no-friedman] [--seed FILE] [--spec FILE] [--out DIR] [--quiet] DIR",
+		run:   runAnalyze,
+	}
+}
+
+// runAnalyze analyses a results folder: tables, plots and REPORT.md (shared/spec/harness.md
+// "Analysis"). The spec's [analysis] table (from DIR/manifest.json, or --spec) gives the
+// defaults; each flag that is set overrides its field.
+func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("analyze", commands["analyze"].usage, stderr)
+	list := func(name, help string) *string { return fs.String(name, "", help) }
+	metrics := list("metrics", "value columns to analyse, comma-separated (default: the spec's metrics)")
+	blocks := list("blocks", "blocking factors for pairing, comma-separated, or `none` (default: dataset, k, replicate)")
+	configs := list("configs", "columns that define a configuration (default: method and its non-block parameters)")
+	test := fs.String("test", "", "pairwise test: auto, signed-rank or rank-sum (default auto)")
+	alpha := fs.Float64("alpha", 0, "significance level in (0, 1) (default 0.05)")
+	adjust := fs.String("adjust", "", "p-value deciding \"not different from the best\": none, holm or BH (default none)")
+	bestBy := list("best-by", "metrics ranked in best.csv (default: all)")
+	winsBy := list("wins-by", "grid columns reported separately in wins/gaps, or `none` (default: k when it is a block)")
+	instances := list("instances", "columns that make an instance for wins and gaps (default: the other blocks)")
+	scatter := list("scatter", "`loss,risk` metrics of the scatter plot")
+	curves := list("curves", "parameters of the metric-vs-parameter plots (default: numeric parameters)")
+	noPlots := fs.Bool("no-plots", false, "skip the plots")
+	noWins := fs.Bool("no-wins", false, "skip wins.csv")
+	noGaps := fs.Bool("no-gaps", false, "skip gaps.csv")
+	noFriedman := fs.Bool("no-friedman", false, "skip friedman.csv")
+	seed := fs.String("seed", "", "CSV of the seed's published numbers (default: DIR/seed.csv or experiments/specs/NAME.seed.csv)")
+	spec := fs.String("spec", "", "read the [analysis] table from this spec `FILE` instead of DIR/manifest.json")
+	out := fs.String("out", "", "write the tables, plots and REPORT.md here (default DIR)")
+	quiet := fs.Bool("quiet", false, "print nothing on success")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("analyze", "want exactly one results folder DIR, got %d arguments", fs.NArg())
+	}
+	dir := fs.Arg(0)
+	if *alpha != 0 && !(*alpha > 0 && *alpha < 1) {
+		return usageErr("analyze", "--alpha must be in (0, 1) (got %v)", *alpha)
+	}
+	var cfg analysis.Config
+	var err error
+	if *spec != "" {
+		text, rerr := os.ReadFile(*spec)
+		if rerr != nil {
+			return rerr
+		}
+		_, _, cfg, err = analysis.ParseSpec(string(text))
+	} else {
+		cfg, err = analysis.LoadConfig(dir)
+	}
+	if err != nil {
+		return err
+	}
+	split := func(s string) []string {
+		if s == "none" {
+			return []string{}
+		}
+		var out []string
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "metrics":
+			cfg.Metrics = split(*metrics)
+		case "blocks":
+			cfg.Blocks = split(*blocks)
+		case "configs":
+			cfg.Configs = split(*configs)
+		case "test":
+			cfg.Test = *test
+		case "alpha":
+			cfg.Alpha = *alpha
+		case "adjust":
+			cfg.Adjust = *adjust
+		case "best-by":
+			cfg.BestBy = split(*bestBy)
+		case "wins-by":
+			cfg.WinsBy = split(*winsBy)
+		case "instances":
+			cfg.Instances = split(*instances)
+		case "scatter":
+			cfg.Scatter = split(*scatter)
+		case "curves":
+			cfg.Curves = split(*curves)
+		case "no-plots":
+			cfg.Plots = analysis.Bool(!*noPlots)
+		case "no-wins":
+			cfg.Wins = analysis.Bool(!*noWins)
+		case "no-gaps":
+			cfg.Gaps = analysis.Bool(!*noGaps)
+		case "no-friedman":
+			cfg.Friedman = analysis.Bool(!*noFriedman)
+		case "seed":
+			cfg.Seed = *seed
+		}
+	})
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: analyze: %v", errUsage, err)
+	}
+	res, err := analysis.Analyze(ctx, dir, cfg)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = dir
+	}
+	if err := res.Write(ctx, *out); err != nil {
+		return err
+	}
+	if !*quiet {
+		if err := res.WriteBrief(stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, "REPORT.md"))
+	}
+	return nil
+}
