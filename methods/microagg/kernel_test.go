@@ -43,3 +43,25 @@ func TestDistLanes(t *testing.T) {
 	}
 	t.Logf("AVX2 kernel in use: %v", useAVX2)
 }
+
+// sqDist is the scalar definition the kernels must match: it returns Σ_j (a_j − b_j)², accumulated in column order without FMA.
+func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		t0 := a[j] - b[j]
+		t1 := a[j+1] - b[j+1]
+		t2 := a[j+2] - b[j+2]
+		t3 := a[j+3] - b[j+3]
+		s += float64(t0 * t0)
+		s += float64(t1 * t1)
+		s += float64(t2 * t2)
+		s += float64(t3 * t3)
+	}
+	for ; j < len(a); j++ {
+		t := a[j] - b[j]
+		s += float64(t * t)
+	}
+	return s
+}
