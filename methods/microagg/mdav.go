@@ -263,7 +263,6 @@ func (s *mdavState) maintain() {
 	s.resum()
 }
 
-
 // distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the
 // point in s.qb (lo is a multiple of 4; the lanes past hi in the last group are scratch).
 func (s *mdavState) distBlock(lo, hi int) {
