@@ -253,3 +253,28 @@ func TestEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentInput evaluates every metric at once on one shared Input (whose caches the
+// combined measures share) and compares with a sequential evaluation on a fresh Input.
+func TestConcurrentInput(t *testing.T) {
+	x, xm := noisy(t, "census", 120)
+	shared := &Input{Orig: x, Masked: xm, Opt: Options{K: 3}}
+	got := make([]float64, len(mine))
+	done := make(chan int)
+	for i, id := range mine {
+		m, err := Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { got[i] = m.Eval(shared).Value; done <- i }()
+	}
+	for range mine {
+		<-done
+	}
+	for i, id := range mine {
+		want := eval(t, id, &Input{Orig: x, Masked: xm, Opt: Options{K: 3}}).Value
+		if math.Float64bits(got[i]) != math.Float64bits(want) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+			t.Errorf("%s: %v concurrently, %v alone", id, got[i], want)
+		}
+	}
+}
