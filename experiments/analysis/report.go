@@ -253,6 +253,9 @@ func (r *Result) reportSeed(w io.Writer) {
 		ours := s.OursText
 		if !math.IsNaN(s.Ours) {
 			ours = num(s.Ours)
+			if _, err := strconv.ParseFloat(s.Published, 64); err == nil {
+				ours = strconv.FormatFloat(s.Ours, 'f', decimals(s.Published)+2, 64)
+			}
 		}
 		rows = append(rows, []string{s.Table, s.Item, s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, s.Verdict, s.Note})
 	}

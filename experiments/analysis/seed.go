@@ -286,6 +286,9 @@ func (r *Result) seedValue(s SeedRow) (float64, string, error) {
 			v = append(v, run.Values[j])
 		}
 		sum := stats.NewSample(v).Summary()
+		if sum.N == 0 && s.Stat != "n" {
+			return 0, "", fmt.Errorf("no ok run with a finite %s matches", m)
+		}
 		return num(map[string]float64{"n": float64(sum.N), "mean": sum.Mean, "median": sum.Median, "sd": sum.SD,
 			"min": sum.Min, "max": sum.Max, "q1": sum.Q1, "q3": sum.Q3}[s.Stat])
 	case "wins", "win_pct":

@@ -1,0 +1,119 @@
+package analysis
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseSpec(t *testing.T) {
+	for i, tc := range []struct {
+		text    string
+		blocks  []string // nil = absent
+		empty   bool     // blocks given as []
+		plots   bool
+		alpha   float64
+		wantErr string
+	}{
+		{text: `name = "x"`, plots: true},
+		{text: "name = \"x\"\n[analysis]\nblocks = []\nplots = false\nalpha = 0.1", empty: true, alpha: 0.1},
+		{text: "[analysis]\nblocks = [\"dataset\", \"k\"]\ntest = \"rank-sum\"", blocks: []string{"dataset", "k"}, plots: true},
+		{text: "[analysis]\nblokcs = []", wantErr: `unknown key "analysis.blokcs"`},
+		{text: "[analysis]\ntest = \"t-test\"", wantErr: "test must be"},
+		{text: "[analysis]\nalpha = 1.5", wantErr: "alpha must be"},
+		{text: "[analysis]\nadjust = \"bonferroni\"", wantErr: "adjust must be"},
+		{text: "[analysis]\nscatter = [\"sse_sst\"]", wantErr: "scatter needs two"},
+	} {
+		_, _, cfg, err := ParseSpec(tc.text)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("case %d: error %v, want %q", i, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+			continue
+		}
+		if tc.empty != (cfg.Blocks != nil && len(cfg.Blocks) == 0) || (tc.blocks != nil && !slices.Equal(cfg.Blocks, tc.blocks)) {
+			t.Errorf("case %d: blocks %#v", i, cfg.Blocks)
+		}
+		if on(cfg.Plots) != tc.plots || cfg.alpha() != map[bool]float64{true: tc.alpha, false: 0.05}[tc.alpha != 0] {
+			t.Errorf("case %d: plots %v alpha %v", i, on(cfg.Plots), cfg.alpha())
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	runs, err := ReadRuns(filepath.Join("testdata", "small"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(runs.Values, ","); got != "sse_sst,dld,il3,il3_c1,seconds" {
+		t.Fatalf("value columns %s", got)
+	}
+	// Defaults: k is not set on the noise runs, so it joins the configuration; il3_c1 is a component.
+	p, err := Config{}.Resolve(runs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"metrics", p.Metrics, []string{"sse_sst", "dld", "il3"}},
+		{"blocks", p.Blocks, []string{"dataset", "replicate"}},
+		{"configs", p.ConfigCols, []string{"method", "param_k", "param_noise_pct"}},
+		{"instances", p.Instances, []string{"dataset", "replicate"}},
+		{"scatter", p.Scatter, []string{"sse_sst", "dld"}},
+		{"curves", p.Curves, []string{"param_k", "param_noise_pct"}},
+		{"labels", p.Configs, []string{"mdav k=3", "mdav k=5", "noise_additive noise_pct=10", "noise_additive noise_pct=20"}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if p.Test != TestSignedRank || len(p.Warnings) != 1 {
+		t.Errorf("test %s, warnings %v", p.Test, p.Warnings)
+	}
+	// Pooled, per method: several runs per block force the rank-sum test.
+	p, err = Config{Blocks: []string{"dataset"}, Configs: []string{"method"}, WinsBy: []string{}}.Resolve(runs, []string{"dld"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Test != TestRankSum || !slices.Equal(p.Metrics, []string{"dld"}) || len(p.Configs) != 2 {
+		t.Errorf("pooled: test %s metrics %v configs %v", p.Test, p.Metrics, p.Configs)
+	}
+	for i, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Metrics: []string{"nope"}}, `metrics: no column "nope"`},
+		{Config{Blocks: []string{"region"}}, `blocks: no column "region"`},
+		{Config{Test: TestSignedRank, Blocks: []string{}}, "signed-rank needs blocks"},
+		{Config{Test: TestSignedRank, Blocks: []string{"dataset"}}, "signed-rank impossible"},
+	} {
+		if _, err := tc.cfg.Resolve(runs, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("case %d: error %v, want %q", i, err, tc.want)
+		}
+	}
+}
+
+func TestParseRunsErrors(t *testing.T) {
+	for i, tc := range []struct{ text, want string }{
+		{"", "empty file"},
+		{"run_id,method,status\n", `no "dataset" column`},
+		{"dataset,method,sse_sst,status\nd,m,abc,ok\n", `:2: column sse_sst: not a number: "abc"`},
+		{"dataset,method,sse_sst,status\nd,m,1,ok,extra\n", "wrong number of fields"},
+	} {
+		if _, err := ParseRuns(strings.NewReader(tc.text), "runs.csv"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("case %d: error %v, want %q", i, err, tc.want)
+		}
+	}
+	// A torn last line is ignored; NaN, +Inf and -Inf parse; error rows carry no values.
+	r, err := ParseRuns(strings.NewReader("dataset,method,x,status\nd,m,NaN,ok\nd,m,+Inf,ok\nd,m,-Inf,ok\nd,m,,error\nd,m,1"), "runs.csv")
+	if err != nil || len(r.Rows) != 4 || r.Rows[3].OK {
+		t.Fatalf("torn line: %v %v", r, err)
+	}
+}
