@@ -18,23 +18,60 @@ type mcdWork struct {
 	strict bool
 	ridge  bool // some fit was ridged
 
-	mu  []float64
-	cov *mat.SymDense
-	f   factor
-	md  []float64 // squared Mahalanobis distance of every row under (mu, f)
-	ord []int     // scratch for smallest
-	dev []float64 // scratch row
+	mu    []float64
+	cov   *mat.SymDense
+	f     factor
+	md    []float64 // squared Mahalanobis distance of every row under (mu, f)
+	ord   []int     // scratch for smallest
+	dev   []float64 // scratch row
+	basis []float64 // scratch for affineRank, p×p
+	eig   mat.EigenSym
+	vals  []float64
+}
+
+// welford adds row i to the running mean mu and scatter matrix cov (= M2) of a subset that
+// now has m rows.
+func (w *mcdWork) welford(i, m int) {
+	p := w.p
+	dev := w.dev
+	x := w.y[i*p : (i+1)*p]
+	for j, v := range x {
+		dev[j] = v - w.mu[j]
+		w.mu[j] += dev[j] / float64(m)
+	}
+	f := float64(m-1) / float64(m)
+	c := w.cov.RawSymmetric().Data
+	for a := 0; a < p; a++ {
+		da := f * dev[a]
+		row := c[a*p : (a+1)*p]
+		for b := a; b < p; b++ {
+			row[b] += float64(da * dev[b])
+		}
+	}
+}
+
+// isSingular reports whether the symmetric a is singular by the rule of §2.6 item 4:
+// λ_min ≤ 1e-10·λ_max or λ_max ≤ 0 (or the eigensolver fails). eig and vals are workspace.
+func isSingular(a *mat.SymDense, eig *mat.EigenSym, vals []float64) bool {
+	if !eig.Factorize(a, false) {
+		return true
+	}
+	vals = eig.Values(vals)
+	lmax := vals[len(vals)-1]
+	return lmax <= 0 || vals[0] <= singularTol*lmax
 }
 
 func newMCDWork(y []float64, N, p, h int, strict bool) *mcdWork {
 	return &mcdWork{
 		y: y, N: N, p: p, h: h, strict: strict,
-		mu:  make([]float64, p),
-		cov: mat.NewSymDense(p, nil),
-		md:  make([]float64, N),
-		ord: make([]int, N),
-		dev: make([]float64, p),
-		f:   factor{u: make([]float64, p*p), x: make([]float64, p)},
+		mu:    make([]float64, p),
+		cov:   mat.NewSymDense(p, nil),
+		md:    make([]float64, N),
+		ord:   make([]int, N),
+		dev:   make([]float64, p),
+		basis: make([]float64, p*p),
+		vals:  make([]float64, p),
+		f:     factor{u: make([]float64, p*p), x: make([]float64, p)},
 	}
 }
 
@@ -125,22 +162,39 @@ func (w *mcdWork) start(rs *rand.Rand, perm []int) ([]int, float64, error) {
 	for t := 0; t < m; t++ {
 		draw(t)
 	}
-	for {
-		w.meanCov(perm[:m], float64(m))
-		singular := w.f.set(w.cov, true, false) != nil
-		if !singular {
-			break
-		}
-		if m >= w.h { // still singular at h rows: §2.6 item 4
-			if err := w.f.set(w.cov, w.strict, true); err != nil {
-				return nil, 0, fmt.Errorf("random start of %d rows: %w", m, err)
-			}
-			w.ridge = w.ridge || w.f.ridge
-			break
-		}
+	// While the subset's affine span has fewer than p dimensions its covariance is singular
+	// in exact arithmetic: grow it at O(p²) per row (affineRank), and only then pay for the
+	// covariance and its eigenvalues at every step.
+	ar := newAffineRank(w.y[perm[0]*w.p:(perm[0]+1)*w.p], w.basis)
+	for _, i := range perm[1:m] {
+		ar.add(w.y[i*w.p : (i+1)*w.p])
+	}
+	for m < w.h && ar.rank < w.p {
 		draw(m)
+		ar.add(w.y[perm[m]*w.p : (perm[m]+1)*w.p])
 		m++
 	}
+	// Then grow one row at a time while the covariance is singular by the eigenvalue rule,
+	// updating the scatter matrix M2 = m·cov in O(p²) per row (Welford) and testing its
+	// eigenvalues (the rule is scale-free), O(p³) per row.
+	singular := ar.rank < w.p // only possible at m = h
+	if !singular {
+		w.meanCov(perm[:m], 1)
+		for m < w.h && isSingular(w.cov, &w.eig, w.vals) {
+			draw(m)
+			m++
+			w.welford(perm[m-1], m)
+		}
+		singular = m == w.h && isSingular(w.cov, &w.eig, w.vals)
+	}
+	w.meanCov(perm[:m], float64(m))
+	if singular && w.strict { // still singular at h rows: §2.6 item 4
+		return nil, 0, fmt.Errorf("random start still singular at h = %d rows: %w", m, ErrSingularCovariance)
+	}
+	if err := w.f.set(w.cov, w.strict, true); err != nil {
+		return nil, 0, fmt.Errorf("random start of %d rows: %w", m, err)
+	}
+	w.ridge = w.ridge || w.f.ridge
 	w.distances()
 	H := w.smallest(nil)
 	for step := 0; step < 2; step++ {
@@ -252,4 +306,61 @@ func (f *factor) mahalanobis(y, mu []float64) float64 {
 		return math.Inf(1)
 	}
 	return s
+}
+
+// affineRankTol is the residual, relative to ‖x − x0‖, below which a point adds no direction
+// to an affine span. It is far below what makes a covariance non-singular by the 1e-10
+// eigenvalue rule, so a span it calls deficient always has a singular covariance.
+const affineRankTol = 1e-8
+
+// affineRank tracks the dimension of the affine span of a growing set of points by modified
+// Gram–Schmidt on x − x0 (twice, for stability). Cost O(p²) per point.
+type affineRank struct {
+	x0    []float64
+	basis []float64 // rank orthonormal rows of length p
+	rank  int
+}
+
+func newAffineRank(x0, basis []float64) *affineRank {
+	return &affineRank{x0: x0, basis: basis}
+}
+
+func (a *affineRank) add(x []float64) {
+	p := len(a.x0)
+	if a.rank == p {
+		return
+	}
+	r := a.basis[a.rank*p : (a.rank+1)*p]
+	var n0 float64
+	for j, v := range x {
+		r[j] = v - a.x0[j]
+		n0 += r[j] * r[j]
+	}
+	if n0 == 0 {
+		return
+	}
+	for pass := 0; pass < 2; pass++ {
+		for b := 0; b < a.rank; b++ {
+			q := a.basis[b*p : (b+1)*p]
+			var dot float64
+			for j := range r {
+				dot += r[j] * q[j]
+			}
+			for j := range r {
+				r[j] -= dot * q[j]
+			}
+		}
+	}
+	var n1 float64
+	for _, v := range r {
+		n1 += v * v
+	}
+	if n1 <= affineRankTol*affineRankTol*n0 {
+		return
+	}
+	nrm := math.Sqrt(n1)
+	for j := range r {
+		r[j] /= nrm
+	}
+	a.rank++
 }
