@@ -52,9 +52,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	sum, err := experiments.Execute(ctx, spec, opt)
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "sdcbench: interrupted: %d runs recorded in %s (%d of %d done); rerun the same command to resume\n",
+		return fmt.Errorf("interrupted: %d runs recorded in %s (%d of %d done); rerun the same command to resume",
 			sum.Done, *out, sum.Done+sum.Skipped, sum.Total)
-		return err
 	}
 	if err != nil {
 		return err
