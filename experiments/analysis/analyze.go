@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -168,7 +169,6 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
-	by := func(vals []string) []string { return vals }
 	byCols := make([]string, len(r.Plan.WinsBy))
 	for i, c := range r.Plan.WinsBy {
 		byCols[i] = short(c)
@@ -203,14 +203,14 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		{"wins.csv", append(append([]string{"metric"}, byCols...), "config", "wins", "instances", "win_pct", "n_nan", "n_missing"), func() [][]string {
 			var rows [][]string
 			for _, w := range r.Wins {
-				rows = append(rows, append(append([]string{w.Metric}, by(w.By)...), w.Config, itoa(w.Wins), itoa(w.Instances), ftoa(w.Pct), itoa(w.Missing), itoa(w.NoWinner)))
+				rows = append(rows, append(append([]string{w.Metric}, w.By...), w.Config, itoa(w.Wins), itoa(w.Instances), ftoa(w.Pct), itoa(w.Missing), itoa(w.NoWinner)))
 			}
 			return rows
 		}, r.Plan.Wins},
 		{"gaps.csv", append(append([]string{"metric"}, byCols...), "config", "n", "n_nan", "gapmin", "median", "mean", "sd", "gapmax"), func() [][]string {
 			var rows [][]string
 			for _, g := range r.Gaps {
-				rows = append(rows, append(append([]string{g.Metric}, by(g.By)...), g.Config, itoa(g.N), itoa(g.NaN), ftoa(g.Min), ftoa(g.Median), ftoa(g.Mean), ftoa(g.SD), ftoa(g.Max)))
+				rows = append(rows, append(append([]string{g.Metric}, g.By...), g.Config, itoa(g.N), itoa(g.NaN), ftoa(g.Min), ftoa(g.Median), ftoa(g.Mean), ftoa(g.SD), ftoa(g.Max)))
 			}
 			return rows
 		}, r.Plan.Gaps},
@@ -258,6 +258,24 @@ func Run(ctx context.Context, dir string, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	return res, res.Write(ctx, dir)
+}
+
+// Quick is the short analysis for the end of a run (the quickstart): it analyses dir with the
+// spec's [analysis] table, writes every table, plot and REPORT.md into dir, and prints the brief
+// digest of WriteBrief to w (nil for none).
+func Quick(ctx context.Context, dir string, w io.Writer) (*Result, error) {
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(ctx, dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if w != nil {
+		return res, res.WriteBrief(w)
+	}
+	return res, nil
 }
 
 func writeCSV(path string, header []string, rows [][]string) error {

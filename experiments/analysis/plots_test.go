@@ -9,17 +9,17 @@ import (
 	"testing"
 )
 
-// TestPlots runs the analysis with plots on testdata/small and checks that every figure exists
+// TestPlots runs Quick (the analysis with plots) on testdata/small and checks that every figure exists
 // as a non-empty PNG and SVG and that REPORT.md links it.
 func TestPlots(t *testing.T) {
 	dir := copyDir(t, filepath.Join("testdata", "small"))
-	cfg, err := LoadConfig(dir)
+	var brief bytes.Buffer
+	res, err := Quick(context.Background(), dir, &brief)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), dir, cfg)
-	if err != nil {
-		t.Fatal(err)
+	if !strings.Contains(brief.String(), "best noise_additive noise_pct=10") {
+		t.Errorf("brief:\n%s", brief.String())
 	}
 	report, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
 	if err != nil {
