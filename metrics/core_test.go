@@ -191,3 +191,29 @@ func TestRegistry(t *testing.T) {
 		t.Error("unknown metric accepted")
 	}
 }
+
+// TestNearestIndex: the sorted-projection search equals the brute-force scan, ties included.
+func TestNearestIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 7))
+	for trial := 0; trial < 200; trial++ {
+		n, p := 1+rng.IntN(300), 1+rng.IntN(5)
+		z := make([]float64, n*p)
+		for i := range z {
+			z[i] = math.Round(rng.NormFloat64()*2) / 2 // many exact ties
+		}
+		idx := metrics.NewNearestIndex(z, n, p)
+		q := make([]float64, p)
+		for k := 0; k < 50; k++ {
+			if k%2 == 0 {
+				copy(q, z[rng.IntN(n)*p:])
+			} else {
+				for j := range q {
+					q[j] = math.Round(rng.NormFloat64()*4) / 4
+				}
+			}
+			if a, b := idx.Nearest(q), metrics.NearestRow(z, n, p, q); a != b {
+				t.Fatalf("trial %d: index %d, scan %d", trial, a, b)
+			}
+		}
+	}
+}

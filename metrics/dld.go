@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"runtime"
 	"sync"
 )
@@ -26,6 +27,7 @@ func DLD(in *Input) Result {
 	}
 	reps, members := distinctRows(zm, n, p, in.Labels)
 	G := len(reps)
+	idx := NewNearestIndex(z, n, p)
 	hits := make([]bool, G)
 	workers := min(runtime.GOMAXPROCS(0), max(1, G/64))
 	var wg sync.WaitGroup
@@ -36,7 +38,7 @@ func DLD(in *Input) Result {
 			defer wg.Done()
 			for g := range next {
 				r := reps[g]
-				i := NearestRow(z, n, p, zm[r*p:(r+1)*p])
+				i := idx.Nearest(zm[r*p : (r+1)*p])
 				for _, m := range members[g] {
 					if int(m) == i {
 						hits[g] = true
@@ -82,6 +84,103 @@ func NearestRow(z []float64, n, p int, q []float64) int {
 	}
 	if bi < 0 { // only NaN distances
 		return 0
+	}
+	return bi
+}
+
+// NearestIndex answers exact nearest-row queries on a fixed row-major table by a sorted
+// projection: rows are sorted by one column c, and a query walks outward from its own value of
+// c, stopping on each side once (z_ic − q_c)² exceeds the best squared distance found. That
+// single term never exceeds the column-order sum (adding non-negative numbers is monotone under
+// rounding), so pruning is exact: the answer is NearestRow's, ties to the smallest index
+// included. Queries near the data (noise, microaggregation centroids) touch few rows.
+type NearestIndex struct {
+	z     []float64
+	n, p  int
+	col   int
+	order []int32   // row indices sorted by (z_col, index)
+	key   []float64 // z_col in that order
+}
+
+// NewNearestIndex builds the index in O(n log n); it keeps z (not copied).
+func NewNearestIndex(z []float64, n, p int) *NearestIndex {
+	x := &NearestIndex{z: z, n: n, p: p, order: make([]int32, n), key: make([]float64, n)}
+	// the column with the most distinct values separates rows best
+	best := -1
+	for c := 0; c < p; c++ {
+		seen := make(map[float64]struct{}, 64)
+		for i := 0; i < n && len(seen) <= best+1; i++ {
+			seen[z[i*p+c]] = struct{}{}
+		}
+		if len(seen) > best {
+			best, x.col = len(seen), c
+		}
+	}
+	for i := range x.order {
+		x.order[i] = int32(i)
+	}
+	slices.SortFunc(x.order, func(a, b int32) int {
+		va, vb := z[int(a)*p+x.col], z[int(b)*p+x.col]
+		switch {
+		case va < vb:
+			return -1
+		case va > vb:
+			return 1
+		}
+		return int(a - b)
+	})
+	for t, i := range x.order {
+		x.key[t] = z[int(i)*p+x.col]
+	}
+	return x
+}
+
+// Nearest returns the index of the row nearest to q (squared Euclidean distance accumulated in
+// column order), the smallest index on exact ties. Rows or queries with NaN fall back to a scan.
+func (x *NearestIndex) Nearest(q []float64) int {
+	qc := q[x.col]
+	if math.IsNaN(qc) || x.n == 0 || (x.n > 0 && (math.IsNaN(x.key[0]) || math.IsNaN(x.key[x.n-1]))) {
+		return NearestRow(x.z, x.n, x.p, q)
+	}
+	p := x.p
+	q = q[:p]
+	best, bi := math.Inf(1), -1
+	try := func(i int) {
+		row := x.z[i*p : (i+1)*p : (i+1)*p]
+		var s float64
+		for l, v := range row {
+			t := v - q[l]
+			s += float64(t * t)
+			if s > best {
+				return
+			}
+		}
+		if s < best || (s == best && i < bi) {
+			best, bi = s, i
+		}
+	}
+	hi, _ := slices.BinarySearch(x.key, qc)
+	lo := hi - 1
+	for lo >= 0 || hi < x.n {
+		if hi < x.n {
+			if t := x.key[hi] - qc; float64(t*t) > best {
+				hi = x.n
+			} else {
+				try(int(x.order[hi]))
+				hi++
+			}
+		}
+		if lo >= 0 {
+			if t := x.key[lo] - qc; float64(t*t) > best {
+				lo = -1
+			} else {
+				try(int(x.order[lo]))
+				lo--
+			}
+		}
+	}
+	if bi < 0 {
+		return NearestRow(x.z, x.n, x.p, q)
 	}
 	return bi
 }
