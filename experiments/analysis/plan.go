@@ -31,7 +31,8 @@ type Plan struct {
 	// Warnings are decisions the report should mention (dropped blocks, a fallback test).
 	Warnings []string
 
-	dirs   map[string]direction
+	dirs      map[string]direction
+	labelCols []string // ConfigCols that appear in the labels
 	config []int    // per run: index into Configs, −1 for runs that are not ok
 	block  []string // per run: block key
 }
@@ -374,6 +375,7 @@ func (p *Plan) assign(runs *Runs) {
 			labelCols = append(labelCols, c)
 		}
 	}
+	p.labelCols = labelCols
 	for i, r := range runs.Rows {
 		p.config[i] = -1
 		if !r.OK {

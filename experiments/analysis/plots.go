@@ -337,10 +337,15 @@ func winBars(m string, cells []Cell, winsBy []string) (*plot.Plot, error) {
 // configuration without q.
 func (r *Result) curve(m, q string) (*plot.Plot, error) {
 	p := r.Plan
-	var rest []string
+	var rest, restLabel []string
 	for _, c := range p.ConfigCols {
 		if c != q {
 			rest = append(rest, c)
+		}
+	}
+	for _, c := range p.labelCols {
+		if c != q {
+			restLabel = append(restLabel, c)
 		}
 	}
 	j, qc := r.Runs.ValueCol(m), r.Runs.Col(q)
@@ -360,7 +365,7 @@ func (r *Result) curve(m, q string) (*plot.Plot, error) {
 		if !ok {
 			g = len(names)
 			idx[k] = g
-			names = append(names, label(r.Runs, i, rest))
+			names = append(names, label(r.Runs, i, restLabel))
 			series = append(series, map[float64][]float64{})
 		}
 		series[g][x] = append(series[g][x], run.Values[j])
@@ -368,6 +373,7 @@ func (r *Result) curve(m, q string) (*plot.Plot, error) {
 	pl := plot.New()
 	pl.Title.Text = m + " vs " + short(q) + " (median over runs)"
 	pl.X.Label.Text, pl.Y.Label.Text = short(q), m
+	pl.Legend.Top = true
 	n := 0
 	for g, s := range series {
 		xy := medianXY(s)
