@@ -33,8 +33,8 @@ type Plan struct {
 
 	dirs      map[string]direction
 	labelCols []string // ConfigCols that appear in the labels
-	config []int    // per run: index into Configs, −1 for runs that are not ok
-	block  []string // per run: block key
+	config    []int    // per run: index into Configs, −1 for runs that are not ok
+	block     []string // per run: block key
 }
 
 // direction says how a metric's values are compared: scores are lower-better.
