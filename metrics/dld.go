@@ -2,8 +2,8 @@ package metrics
 
 import (
 	"math"
-	"slices"
 	"runtime"
+	"slices"
 	"sync"
 )
 

@@ -5,10 +5,12 @@ import "math"
 // The Domingo-Ferrer–Torra five-component loss of metrics.md §2.6.
 func init() {
 	Register(Func(Info{ID: "il3", Unit: "%", Better: Lower,
-		Description: "100·mean of 5 relative losses: values, means, covariances, variances, correlations (seed 000 IL3; metrics.md §2.6)"},
+		Description: "100·mean of 5 relative losses: values, means, covariances, variances, correlations (seed 000 IL3; metrics.md §2.6)",
+		Components:  []string{"c1", "c2", "c3", "c4", "c5"}},
 		IL3))
 	Register(Func(Info{ID: "il3_code", Unit: "%", Better: Lower,
-		Description: "il3 with c5 = mean |r−r'| (no |r| denominator), as seed 000's code (metrics.md §2.6)"},
+		Description: "il3 with c5 = mean |r−r'| (no |r| denominator), as seed 000's code (metrics.md §2.6)",
+		Components:  []string{"c1", "c2", "c3", "c4", "c5"}},
 		IL3Code))
 }
 
