@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,31 @@ func TestReadRunsGzip(t *testing.T) {
 	}
 	if _, err := ReadRuns(t.TempDir()); err == nil {
 		t.Error("no error for a folder without runs.csv")
+	}
+}
+
+// TestPooledBest is the seed 000 Table 5.5 use: no blocks, configurations pooled over every
+// other factor, rank-sum tests, and the set not significantly different from the best.
+//
+// R 4.2.2: d <- read.csv("testdata/small/runs.csv"); d <- d[d$status == "ok", ]
+//
+//	wilcox.test(d$sse_sst[d$method == "mdav"], d$sse_sst[d$method == "noise_additive"])
+//	# W = 92, p-value = 0.11792810769792868 (exact test: 11 and 12 values, no ties)
+func TestPooledBest(t *testing.T) {
+	cfg := Config{Blocks: []string{}, Configs: []string{"method"}, BestBy: []string{"sse_sst"}, Metrics: []string{"sse_sst"}}
+	res, err := Analyze(context.Background(), filepath.Join("testdata", "small"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan.Test != TestRankSum || len(res.Pairs) != 1 {
+		t.Fatalf("test %s, %d pairs", res.Plan.Test, len(res.Pairs))
+	}
+	p := res.Pairs[0]
+	if p.A != "mdav" || p.Statistic != 92 || math.Abs(p.P-0.11792810769792868) > 1e-9 || !p.Exact {
+		t.Errorf("pair %+v", p)
+	}
+	b := res.Best
+	if len(b) != 2 || b[0].Config != "noise_additive" || b[0].Median != 2.547 || b[1].Median != 4.059 || !b[1].SameAsBest {
+		t.Errorf("best %+v", b)
 	}
 }
