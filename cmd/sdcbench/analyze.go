@@ -14,7 +14,7 @@ import (
 
 func init() {
 	commands["analyze"] = command{
-		usage: "analyze [--metrics a,b] [--blocks a,b|none] [--configs a,b] [--test auto|signed-rank|rank-sum] [--alpha A] [--adjust none|holm|BH] [--best-by a,b] [--wins-by a,b|none] [--instances a,b] [--scatter il,risk] [--curves a,b] [--no-plots] [--no-wins] [--no-gaps] [--no-friedman] [--seed FILE] [--spec FILE] [--out DIR] [--quiet] DIR",
+		usage: "analyze [--metrics a,b] [--blocks a,b|none] [--configs a,b] [--test auto|signed-rank|rank-sum] [--alpha A] [--adjust none|holm|BH] [--no-plots] [--seed FILE] [--out DIR] [more: analyze -h] DIR",
 		run:   runAnalyze,
 	}
 }
