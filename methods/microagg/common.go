@@ -16,8 +16,10 @@ var kParam = methods.ParamSpec{Name: "k", Kind: methods.Int, Default: "3", Min: 
 var standardizeParam = methods.ParamSpec{Name: "standardize", Kind: methods.String, Default: "zscore",
 	Choices: []string{"zscore", "none"}, Doc: "distance space: z-scores (sample SD) or raw values"}
 
-// validateK checks the conditions every microaggregation needs: k ≥ 1 (k ≥ minK), n ≥ 2k,
-// finite data and, when standardizing, no constant column.
+// validateK checks the conditions every microaggregation method needs before it runs: k ≥ minK,
+// at least 2k rows (issue 2 makes fewer a bad input; the partition functions themselves still
+// return a single group for k ≤ n < 2k, as shared/spec/microaggregation.md §0 says), finite
+// data and, when standardizing, no constant column.
 func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) error {
 	k := p.Int("k")
 	if k < minK {

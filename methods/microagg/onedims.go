@@ -32,7 +32,7 @@ func (onedimsMethod) Info() methods.Info {
 }
 
 func (onedimsMethod) Validate(d *datasets.Dataset, p methods.Params) error {
-	return validateRows("onedims", d, p)
+	return validateK("onedims", d, p, 2)
 }
 
 func (m onedimsMethod) Protect(_ context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {

@@ -31,7 +31,7 @@ func (m partitionMethod) Info() methods.Info { return m.info }
 // Validate rejects what every microaggregation rejects: k < 1, n < k, non-finite values and,
 // when standardizing, constant columns.
 func (m partitionMethod) Validate(d *datasets.Dataset, p methods.Params) error {
-	return validateRows(m.info.Name, d, p)
+	return validateK(m.info.Name, d, p, 2)
 }
 
 func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
@@ -59,27 +59,6 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	}
 	info["groups"] = len(GroupSizes(labels))
 	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Info: info}, nil
-}
-
-// validateRows is validateK with the spec's lower bound n ≥ k (n < 2k gives one group,
-// shared/spec/microaggregation.md §0).
-func validateRows(name string, d *datasets.Dataset, p methods.Params) error {
-	k := p.Int("k")
-	if k < 1 {
-		return fmt.Errorf("%s: %w k=%d: must be ≥ 1", name, methods.ErrBadParam, k)
-	}
-	if d.N < k {
-		return fmt.Errorf("%s: dataset %s has %d rows, fewer than k = %d", name, d.Name, d.N, k)
-	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if p.String("standardize") == "zscore" {
-		if _, _, err := datasets.ZScore(d); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return nil
 }
 
 // checkPartition verifies the feasibility post-condition of shared/spec/microaggregation.md

@@ -69,9 +69,9 @@ func TestProperties(t *testing.T) {
 	}
 	for trial := 0; trial < trials; trial++ {
 		k := 2 + rng.IntN(5)
-		n := k + rng.IntN(500-k+1)
+		n := 2*k + rng.IntN(500-2*k+1)
 		if trial == 0 {
-			n = k // the smallest input: one group
+			n = 2 * k // the smallest input a method accepts (issue 2: fewer than 2k rows is an error)
 		}
 		d := 1 + rng.IntN(5)
 		ds := randomData(rng, n, d)
