@@ -75,12 +75,17 @@ func (t *Table) Col(name string) int { return slices.Index(t.Header, name) }
 
 // ReadRuns reads dir/runs.csv, or dir/runs.csv.gz when only that exists. A torn last line (no
 // final newline, as a killed writer may leave) is ignored.
-func ReadRuns(dir string) (*Table, error) {
-	data, err := readMaybeGz(filepath.Join(dir, RunsFile))
+func ReadRuns(dir string) (*Table, error) { return ReadTable(filepath.Join(dir, RunsFile)) }
+
+// ReadTable reads a CSV file of a results folder (runs.csv, traces.csv, ...), or path+".gz"
+// when only that exists, ignoring a torn last line. A missing file is an error wrapping
+// os.ErrNotExist.
+func ReadTable(path string) (*Table, error) {
+	data, err := readMaybeGz(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseRuns(data, filepath.Join(dir, RunsFile))
+	return parseRuns(data, path)
 }
 
 // readMaybeGz returns the content of path, or of path+".gz" decompressed.

@@ -2,9 +2,7 @@ package analysis
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/sdcbench/sdcbench/experiments"
 )
 
 // Runs is a parsed runs.csv (shared/spec/harness.md "Runs"): run_id, dataset, method,
@@ -57,46 +58,21 @@ func (r *Runs) Get(i int, col string) string {
 
 // RunsFile and friends are the file names of a results folder.
 const (
-	RunsFile     = "runs.csv"
-	TracesFile   = "traces.csv"
-	ManifestFile = "manifest.json"
+	RunsFile     = experiments.RunsFile
+	TracesFile   = experiments.TracesFile
+	ManifestFile = experiments.ManifestFile
 )
 
 var fixedCols = []string{"run_id", "dataset", "method", "replicate", "seed", "seconds", "status", "error"}
 
-// ReadRuns reads dir/runs.csv, or dir/runs.csv.gz when only that exists.
+// ReadRuns reads dir/runs.csv, or dir/runs.csv.gz when only that exists, ignoring a torn last
+// line (experiments.ReadRuns).
 func ReadRuns(dir string) (*Runs, error) {
-	path := filepath.Join(dir, RunsFile)
-	data, err := readMaybeGz(path)
+	t, err := experiments.ReadRuns(dir)
 	if err != nil {
 		return nil, err
 	}
-	return ParseRuns(bytes.NewReader(data), path)
-}
-
-// readMaybeGz returns the content of path, or of path+".gz" decompressed.
-func readMaybeGz(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err == nil {
-		return data, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("analysis: %w", err)
-	}
-	f, gerr := os.Open(path + ".gz")
-	if gerr != nil {
-		return nil, fmt.Errorf("analysis: %w (nor %s.gz)", err, filepath.Base(path))
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("analysis: %s.gz: %w", path, err)
-	}
-	data, err = io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("analysis: %s.gz: %w", path, err)
-	}
-	return data, nil
+	return fromRecords(append([][]string{t.Header}, t.Rows...), filepath.Join(dir, RunsFile))
 }
 
 // ParseRuns parses a runs.csv read from r; name is used in errors. A torn last line (no final
@@ -115,6 +91,11 @@ func ParseRuns(r io.Reader, name string) (*Runs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %s: %w", name, err)
 	}
+	return fromRecords(recs, name)
+}
+
+// fromRecords builds Runs from the records of a runs.csv, header first.
+func fromRecords(recs [][]string, name string) (*Runs, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("analysis: %s: empty file", name)
 	}
@@ -171,25 +152,14 @@ type Trace struct {
 // ReadTraces reads dir/traces.csv (or .gz). A missing file gives no traces and no error.
 func ReadTraces(dir string) ([]Trace, error) {
 	path := filepath.Join(dir, TracesFile)
-	data, err := readMaybeGz(path)
-	if err != nil {
-		if _, e1 := os.Stat(path); errors.Is(e1, os.ErrNotExist) {
-			if _, e2 := os.Stat(path + ".gz"); errors.Is(e2, os.ErrNotExist) {
-				return nil, nil
-			}
-		}
-		return nil, err
-	}
-	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 && i >= 0 {
-		data = data[:i+1]
-	}
-	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("analysis: %s: %w", path, err)
-	}
-	if len(recs) == 0 {
+	t, err := experiments.ReadTable(path)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	recs := append([][]string{t.Header}, t.Rows...)
 	col := func(name string) int { return slices.Index(recs[0], name) }
 	id, it, best, mean, sec := col("run_id"), col("iter"), col("best"), col("mean"), col("seconds")
 	if it < 0 {
@@ -217,30 +187,26 @@ func ReadTraces(dir string) ([]Trace, error) {
 
 // Manifest is the part of dir/manifest.json the analysis reads.
 type Manifest struct {
-	Name     string `json:"name"`
-	Spec     string `json:"spec"`
-	SpecHash string `json:"spec_hash"`
-	Tool     string `json:"tool_version"`
-	Go       string `json:"go_version"`
-	Started  string `json:"started"`
-	Finished string `json:"finished"`
-	CPUs     int    `json:"cpus"`
-	OS       string `json:"os"`
-	Arch     string `json:"arch"`
+	Name, Spec, SpecHash, Tool, Go, Started, Finished, OS, Arch string
+	CPUs                                                        int
 }
 
-// ReadManifest reads dir/manifest.json. A missing file gives nil and no error.
+// ReadManifest reads dir/manifest.json (experiments.ReadManifest). A missing file gives nil and
+// no error.
 func ReadManifest(dir string) (*Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	m, err := experiments.ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("analysis: %w", err)
+		return nil, err
 	}
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("analysis: %s: %w", ManifestFile, err)
+	stamp := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.Format(time.RFC3339)
 	}
-	return &m, nil
+	return &Manifest{Name: m.Name, Spec: m.Spec, SpecHash: m.SpecHash, Tool: m.Tool, Go: m.GoVersion,
+		Started: stamp(m.Started), Finished: stamp(m.Finished), OS: m.OS, Arch: m.Arch, CPUs: m.CPUs}, nil
 }
