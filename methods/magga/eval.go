@@ -2,9 +2,13 @@ package magga
 
 import (
 	"math"
+	"runtime"
 
 	"github.com/sdcbench/sdcbench/datasets"
 )
+
+// nearK is the length of the per-record neighbour lists of the DLD test.
+const nearK = 32
 
 // Problem is what a MAGGA run computes once from the data (shared/spec/magga.md §7
 // "precompute per run"): the raw table X, its z-scores Z, the statistics of the metrics and
@@ -20,6 +24,7 @@ type Problem struct {
 	sst        float64   // Σ_i Σ_{l∈keep} (z_il − z̄_l)²
 	il1sDen    []float64 // √2·S_l
 	tree       *kdTree
+	near       *nnLists
 
 	// il3 statistics of X (metrics.md §2.6, raw space, il3_zero exclude)
 	c1cnt  int       // cells with x ≠ 0
@@ -79,6 +84,7 @@ func NewProblem(x *datasets.Dataset, k int, standardize bool) *Problem {
 	pr.xcov = covOf(x.Data, n, d, s.Mean)
 	pr.xcor = corOf(pr.xcov, d)
 	pr.tree = newKDTree(pr.Z, n, d)
+	pr.near = newNNLists(pr.Z, n, d, nearK, runtime.GOMAXPROCS(0))
 	return pr
 }
 
@@ -244,7 +250,14 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 				b, jb = t, j
 			}
 		}
-		if jb >= 0 && p.tree.linked(q, b, jb, int32(g), labels) {
+		if jb < 0 {
+			continue
+		}
+		linked, ok := p.near.linkedNear(p.Z, d, q, b, jb, int32(g), labels)
+		if !ok {
+			linked = p.tree.linked(q, b, jb, int32(g), labels)
+		}
+		if linked {
 			hits++
 		}
 	}

@@ -121,23 +121,47 @@ type worker struct {
 	ds decodeScratch
 }
 
-// Run minimizes cfg.Objective over the feasible k-partitions of pr with MAGGA (spec §7):
-// a population of pop individuals from cfg.Init, then per generation the ne best kept
-// unchanged, nm fresh individuals from cfg.Mutant and pop − ne − nm children of the biased
-// crossover of an elite and a non-elite parent, repaired (§6). All randomness comes from rng,
-// in the order of §7; evaluations run on cfg.Workers goroutines and are cached by the
-// canonical partition, so the result does not depend on the number of workers. It returns
-// ctx.Err() if ctx is cancelled.
-func Run(ctx context.Context, pr *Problem, cfg Config, rng *rand.Rand) (*Result, error) {
-	start := time.Now()
+// GA is a MAGGA run in progress: NewGA builds and evaluates the initial population, Step
+// runs one generation. Run drives it to a stopping rule; benchmarks step it directly.
+type GA struct {
+	r          *run
+	rng        *rand.Rand
+	ne, nm, no int
+	P          []*indiv
+	gen        int
+	start      time.Time
+	trace      []GenStat
+}
+
+// NewGA checks cfg, precomputes the tour if a generator needs it (drawing its start from
+// rng), and generates and evaluates the initial population (spec §7). pr must have n ≥ 2k.
+func NewGA(pr *Problem, cfg Config, rng *rand.Rand) (*GA, error) {
 	ne, nm, no, err := cfg.Sizes()
 	if err != nil {
 		return nil, fmt.Errorf("magga: %w", err)
 	}
 	n, k := pr.N, pr.K
-	if k < 2 || n < k {
-		return nil, fmt.Errorf("magga: need k ≥ 2 and n ≥ k, have k = %d, n = %d", k, n)
+	if k < 2 || n < 2*k {
+		return nil, fmt.Errorf("magga: need k ≥ 2 and n ≥ 2k, have k = %d, n = %d", k, n)
 	}
+	g := &GA{r: newRun(pr, cfg), rng: rng, ne: ne, nm: nm, no: no, start: time.Now()}
+	r := g.r
+	if cfg.Init == GenTSP || cfg.Mutant == GenTSP {
+		order, edges := microagg.FarthestInsertion(pr.Z, n, pr.D, rng.IntN(n))
+		r.tour = NewTour(order, edges)
+	}
+	g.P = make([]*indiv, cfg.Pop)
+	for i := range g.P {
+		g.P[i] = &indiv{labels: r.alloc()}
+	}
+	r.generate(g.P, cfg.Init, rng)
+	r.evaluate(g.P)
+	sortPop(g.P)
+	g.trace = append(g.trace, r.stat(0, g.P, g.start))
+	return g, nil
+}
+
+func newRun(pr *Problem, cfg Config) *run {
 	r := &run{pr: pr, cfg: cfg, cache: map[[16]byte]Values{}}
 	for m := range r.want {
 		r.want[m] = cfg.Objective.Uses(Metric(m))
@@ -150,57 +174,78 @@ func Run(ctx context.Context, pr *Problem, cfg Config, rng *rand.Rand) (*Result,
 	for range nw {
 		r.workers = append(r.workers, &worker{s: pr.NewScratch()})
 	}
-	if n <= 2*k-1 {
-		return r.trivial(start), nil
+	return r
+}
+
+// Step runs one generation: the elite is kept, nm mutants and no repaired children are
+// generated and evaluated, and the population is sorted again; a trace row is added.
+func (g *GA) Step() {
+	r, rng, P, cfg := g.r, g.rng, g.P, &g.r.cfg
+	g.gen++
+	next := make([]*indiv, 0, cfg.Pop)
+	next = append(next, P[:g.ne]...)
+	M := make([]*indiv, g.nm)
+	for i := range M {
+		M[i] = &indiv{labels: r.alloc()}
 	}
-	if cfg.Init == GenTSP || cfg.Mutant == GenTSP {
-		order, edges := microagg.FarthestInsertion(pr.Z, n, pr.D, rng.IntN(n))
-		r.tour = NewTour(order, edges)
+	r.generate(M, cfg.Mutant, rng)
+	C := make([]*indiv, g.no)
+	for i := range C {
+		a, b := P[rng.IntN(g.ne)], P[g.ne+rng.IntN(cfg.Pop-g.ne)]
+		C[i] = &indiv{labels: r.alloc(), child: true}
+		Crossover(C[i].labels, a.labels, b.labels, cfg.RhoE, rng)
 	}
+	fresh := append(C, M...)
+	r.evaluate(fresh)
+	for _, x := range P[g.ne:] {
+		r.free = append(r.free, x.labels)
+	}
+	next = append(next, fresh...)
+	sortPop(next)
+	g.P = next
+	g.trace = append(g.trace, r.stat(g.gen, g.P, g.start))
+}
+
+// Best returns the best objective value of the current population.
+func (g *GA) Best() float64 { return g.P[0].f }
+
+// Run minimizes cfg.Objective over the feasible k-partitions of pr with MAGGA (spec §7):
+// a population of pop individuals from cfg.Init, then per generation the ne best kept
+// unchanged, nm fresh individuals from cfg.Mutant and pop − ne − nm children of the biased
+// crossover of an elite and a non-elite parent, repaired (§6). All randomness comes from rng,
+// in the order of §7; evaluations run on cfg.Workers goroutines and are cached by the
+// canonical partition, so the result does not depend on the number of workers. It returns
+// ctx.Err() if ctx is cancelled.
+func Run(ctx context.Context, pr *Problem, cfg Config, rng *rand.Rand) (*Result, error) {
+	start := time.Now()
+	if _, _, _, err := cfg.Sizes(); err != nil {
+		return nil, fmt.Errorf("magga: %w", err)
+	}
+	if n, k := pr.N, pr.K; k < 2 || n < k {
+		return nil, fmt.Errorf("magga: need k ≥ 2 and n ≥ k, have k = %d, n = %d", k, n)
+	} else if n <= 2*k-1 {
+		return newRun(pr, cfg).trivial(start), nil
+	}
+	g, err := NewGA(pr, cfg, rng)
+	if err != nil {
+		return nil, err
+	}
+	g.start = start
 	res := &Result{Status: StatusGenerations}
-	P := make([]*indiv, cfg.Pop)
-	for i := range P {
-		P[i] = &indiv{labels: r.alloc()}
-	}
-	r.generate(P, cfg.Init, rng)
-	r.evaluate(P)
-	sortPop(P)
-	res.Trace = append(res.Trace, r.stat(0, P, start))
 	stall := 0
 	for gen := 1; gen <= cfg.Gens; gen++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		prevBest := P[0].f
-		next := make([]*indiv, 0, cfg.Pop)
-		next = append(next, P[:ne]...)
-		M := make([]*indiv, nm)
-		for i := range M {
-			M[i] = &indiv{labels: r.alloc()}
-		}
-		r.generate(M, cfg.Mutant, rng)
-		C := make([]*indiv, no)
-		for i := range C {
-			a, b := P[rng.IntN(ne)], P[ne+rng.IntN(cfg.Pop-ne)]
-			C[i] = &indiv{labels: r.alloc(), child: true}
-			Crossover(C[i].labels, a.labels, b.labels, cfg.RhoE, rng)
-		}
-		fresh := append(C, M...)
-		r.evaluate(fresh)
-		for _, x := range P[ne:] {
-			r.free = append(r.free, x.labels)
-		}
-		next = append(next, fresh...)
-		sortPop(next)
-		P = next
+		prevBest := g.Best()
+		g.Step()
 		res.Generations = gen
-		res.Trace = append(res.Trace, r.stat(gen, P, start))
 		if cfg.TimeLimit > 0 && time.Since(start) >= cfg.TimeLimit {
 			res.Status = StatusTimeLimit
 			break
 		}
 		if cfg.StallGens > 0 {
-			if prevBest-P[0].f <= cfg.StallTol*math.Abs(prevBest) {
+			if prevBest-g.Best() <= cfg.StallTol*math.Abs(prevBest) {
 				stall++
 			} else {
 				stall = 0
@@ -211,7 +256,7 @@ func Run(ctx context.Context, pr *Problem, cfg Config, rng *rand.Rand) (*Result,
 			}
 		}
 	}
-	best := P[0]
+	r, best := g.r, g.P[0]
 	all := [numMetrics]bool{true, true, true, true, true}
 	res.Values = pr.Evaluate(best.labels, best.G, &all, r.workers[0].s)
 	res.F = cfg.Objective.Value(&res.Values)
@@ -219,8 +264,9 @@ func Run(ctx context.Context, pr *Problem, cfg Config, rng *rand.Rand) (*Result,
 	res.G = best.G
 	res.Evals, res.CacheHits = r.evals, r.hits
 	res.Seconds = time.Since(start).Seconds()
+	res.Trace = g.trace
 	if cfg.KeepPopulation {
-		for _, x := range P {
+		for _, x := range g.P {
 			res.Population = append(res.Population, x.labels)
 		}
 	}
