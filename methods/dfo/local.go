@@ -1,0 +1,248 @@
+package dfo
+
+import (
+	"errors"
+	"math"
+)
+
+// Local runs the base local searches of shared/spec/dfo.md §4–§5 on partitions of one table.
+// Tol is the strict-improvement margin (the spec's tol = 1e-12·SST): a move must lower the
+// cost by more than Tol. Local owns scratch buffers that it reuses across calls, so it is
+// not safe for concurrent use; the zero value with Tol = 0 works.
+type Local struct {
+	Tol float64
+
+	add  []float64 // SBM: best addition cost per record
+	rem  []float64 // SBM: removal saving per record
+	to   []int32   // SBM: the group that add refers to, −1 if none
+	fc   []float64 // BR: frozen centroids
+	live []bool    // BR: groups with a centroid in this pass
+}
+
+// ErrNoDonor is returned by Repair when a group is short of k records and no other group has
+// more than k to give, which cannot happen when G ≤ ⌊n/k⌋.
+var ErrNoDonor = errors.New("repair: no group has more than k records to give (G > ⌊n/k⌋?)")
+
+// growF returns s resized to n, reusing its capacity.
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// SBM runs the single best move search (the seed's "h-means", L57; Hansen & Mladenović's
+// K-means) on p and returns the number of moves made. Each step applies the move (i, A→B)
+// with the most negative cost
+//
+//	Δ(i, A→B) = n_B/(n_B+1)·‖x_i − c_B‖² − n_A/(n_A−1)·‖x_i − c_A‖²
+//
+// if Δ < −Tol (ties: lowest i, then lowest B), among the moves whose source keeps at least
+// minSize records (n_A > minSize) and, when maxSize > 0, whose target holds fewer than
+// maxSize. minSize = 1 is the unconstrained search (G never changes); minSize = k is
+// Strategy I (§5.1); maxSize = 2k−1 keeps sizes within [k, 2k−1]. An empty B costs 0 to join.
+// SSE decreases strictly with every move.
+//
+// Every record caches its best target and that cost. After a move A→B the costs towards A
+// and B are refreshed for every record in O(D), and the full O(G·D) rescan is done only for
+// the members of A and B and for records whose cached target was A or B. The moves equal those
+// of the naive full scan. Cost O(N·G·D) to start, then O(N·D + r·G·D) per move with r the
+// number of rescans.
+func (l *Local) SBM(p *Partition, minSize, maxSize int) int {
+	p.Recompute()
+	n, G := p.N, p.G()
+	minSize = max(minSize, 1)
+	l.add, l.rem = growF(l.add, n), growF(l.rem, n)
+	if cap(l.to) < n {
+		l.to = make([]int32, n)
+	}
+	add, rem, to := l.add, l.rem, l.to[:n]
+	open := func(b int) bool { return maxSize <= 0 || p.Size[b] < maxSize }
+	scan := func(i int) {
+		a := int(p.Labels[i])
+		best, bb := math.Inf(1), int32(-1)
+		x := p.Row(i)
+		for b := 0; b < G; b++ {
+			if b == a || !open(b) {
+				continue
+			}
+			nb := p.Size[b]
+			if nb == 0 {
+				if 0 < best {
+					best, bb = 0, int32(b)
+				}
+				continue
+			}
+			f := float64(nb) / float64(nb+1)
+			s := dist2Bound(x, p.Centroid(b), best/f*(1+1e-12))
+			if v := f * s; v < best {
+				best, bb = v, int32(b)
+			}
+		}
+		add[i], to[i] = best, bb
+	}
+	for i := 0; i < n; i++ {
+		rem[i] = p.RemoveSaving(i)
+		scan(i)
+	}
+	moves := 0
+	for {
+		bi, bd := -1, -l.Tol
+		for i := 0; i < n; i++ {
+			if to[i] < 0 || p.Size[p.Labels[i]] <= minSize {
+				continue
+			}
+			if delta := add[i] - rem[i]; delta < bd {
+				bi, bd = i, delta
+			}
+		}
+		if bi < 0 {
+			return moves
+		}
+		A, B := int(p.Labels[bi]), int(to[bi])
+		p.Move(bi, B)
+		moves++
+		lo, hi := min(A, B), max(A, B)
+		for j := 0; j < n; j++ {
+			g := int(p.Labels[j])
+			if g == A || g == B {
+				rem[j] = p.RemoveSaving(j)
+				scan(j)
+				continue
+			}
+			if t := int(to[j]); t == A || t == B {
+				scan(j)
+				continue
+			}
+			for _, c := range [2]int{lo, hi} {
+				if !open(c) {
+					continue
+				}
+				if v := p.AddCost(j, c); v < add[j] || (v == add[j] && int32(c) < to[j]) {
+					add[j], to[j] = v, int32(c)
+				}
+			}
+		}
+	}
+}
+
+// BR runs batch reassignment (Lloyd iterations; the seed's "k-means", L57; Hansen &
+// Mladenović's H-means) on p for at most maxIter passes and returns the number of passes that
+// moved a record. A pass freezes the centroids of the non-empty groups, visits the records in
+// index order and moves record i to its nearest frozen centroid b (ties: lowest id) if
+// ‖x_i − c_b‖² < ‖x_i − c_{P(i)}‖² − Tol and its group has more than minSize records at that
+// moment; the centroids are recomputed after the pass. minSize = 0 is the unconstrained
+// search of §4.1, where a group may empty (it then has no centroid until Repair refills it);
+// minSize = k is br-I of §5.1. SSE never increases. maxIter ≤ 0 means 1000.
+//
+// The nearest-centroid search uses the partial-distance early exit. Cost O(N·G·D) per pass.
+func (l *Local) BR(p *Partition, minSize, maxIter int) int {
+	if maxIter <= 0 {
+		maxIter = 1000
+	}
+	p.Recompute()
+	n, d, G := p.N, p.D, p.G()
+	l.fc = growF(l.fc, G*d)
+	if cap(l.live) < G {
+		l.live = make([]bool, G)
+	}
+	live := l.live[:G]
+	passes := 0
+	for it := 0; it < maxIter; it++ {
+		copy(l.fc, p.Cent)
+		for g := range live {
+			live[g] = p.Size[g] > 0
+		}
+		moved := false
+		for i := 0; i < n; i++ {
+			a := int(p.Labels[i])
+			x := p.Row(i)
+			own := dist2(x, l.fc[a*d:(a+1)*d])
+			best, bb := own-l.Tol, -1
+			for b := 0; b < G; b++ {
+				if !live[b] || b == a {
+					continue
+				}
+				if v := dist2Bound(x, l.fc[b*d:(b+1)*d], best); v < best {
+					best, bb = v, b
+				}
+			}
+			// bb is the lowest-id nearest centroid if it is strictly nearer than own − Tol:
+			// a lower-id centroid at the same distance would have been kept instead.
+			if bb >= 0 && p.Size[a] > minSize {
+				p.Move(i, bb)
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+		passes++
+		p.Recompute()
+	}
+	return passes
+}
+
+// Repair makes p feasible for minimum size k (shared/spec/dfo.md §5.2, seed L63):
+//
+//	for j = 0..G−1: while |j| < k: move into j the record i of a group A ≠ j with |A| > k
+//	that minimizes Δ(i, A→j) (ties: lowest i)
+//
+// Donors hold more than k records, so no other group drops below k. An empty j receives the
+// record whose removal saves the most. It returns the number of moves, or ErrNoDonor (p is
+// then partly repaired). Cost O(deficit·N·D).
+func (l *Local) Repair(p *Partition, k int) (int, error) {
+	p.Recompute()
+	moves := 0
+	for j := 0; j < p.G(); j++ {
+		for p.Size[j] < k {
+			best, bi := math.Inf(1), -1
+			for i := 0; i < p.N; i++ {
+				a := int(p.Labels[i])
+				if a == j || p.Size[a] <= k {
+					continue
+				}
+				if v := p.MoveCost(i, j); v < best {
+					best, bi = v, i
+				}
+			}
+			if bi < 0 {
+				return moves, ErrNoDonor
+			}
+			p.Move(bi, j)
+			moves++
+		}
+	}
+	return moves, nil
+}
+
+// StrategyII returns the best feasible partition of the Strategy-II loop of
+// shared/spec/dfo.md §5.2 (seed L63, L65) with the unconstrained search h:
+//
+//	best ← p (repaired if infeasible)
+//	repeat at most 100 times: Q ← Repair(h(copy of best), k)
+//	    if SSE(Q) < SSE(best) − Tol: best ← Q, else stop
+//
+// p itself is not modified (unless it had to be repaired). The result is feasible and its
+// SSE is at most that of the (repaired) input.
+func (l *Local) StrategyII(p *Partition, k int, h func(*Partition)) (*Partition, error) {
+	if !p.Feasible(k) {
+		if _, err := l.Repair(p, k); err != nil {
+			return nil, err
+		}
+	}
+	best, bestSSE := p, p.SSE()
+	for it := 0; it < 100; it++ {
+		q := best.Clone()
+		h(q)
+		if _, err := l.Repair(q, k); err != nil {
+			return nil, err
+		}
+		s := q.SSE()
+		if !(s < bestSSE-l.Tol) {
+			break
+		}
+		best, bestSSE = q, s
+	}
+	return best, nil
+}
