@@ -8,7 +8,7 @@ import (
 )
 
 // nearK is the length of the per-record neighbour lists of the DLD test.
-const nearK = 32
+const nearK = 128
 
 // Problem is what a MAGGA run computes once from the data (shared/spec/magga.md §7
 // "precompute per run"): the raw table X, its z-scores Z, the statistics of the metrics and

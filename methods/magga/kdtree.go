@@ -212,26 +212,48 @@ func newNNLists(z []float64, n, d, K, workers int) *nnLists {
 	return nl
 }
 
-// selectSmallest moves the K smallest candidates by (dist, index) to the front, sorted.
+// selectSmallest moves the K smallest candidates by (dist, index) to the front, sorted:
+// quickselect on the strict total order, then a sort of the first K. Expected O(len(c) +
+// K·log K).
 func selectSmallest(c []candidate, K int) {
-	less := func(a, b candidate) bool { return a.dist < b.dist || (a.dist == b.dist && a.i < b.i) }
-	h := K
-	for j := range c {
-		if j < h {
-			// insertion sort of the first K
-			for t := j; t > 0 && less(c[t], c[t-1]); t-- {
-				c[t], c[t-1] = c[t-1], c[t]
+	lo, hi := 0, len(c)-1
+	for lo < hi {
+		p := c[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for candLess(c[i], p) {
+				i++
 			}
-			continue
+			for candLess(p, c[j]) {
+				j--
+			}
+			if i <= j {
+				c[i], c[j] = c[j], c[i]
+				i++
+				j--
+			}
 		}
-		if less(c[j], c[h-1]) {
-			c[h-1], c[j] = c[j], c[h-1]
-			for t := h - 1; t > 0 && less(c[t], c[t-1]); t-- {
-				c[t], c[t-1] = c[t-1], c[t]
-			}
+		switch {
+		case K-1 <= j:
+			hi = j
+		case K-1 >= i:
+			lo = i
+		default:
+			lo = hi
 		}
 	}
+	slices.SortFunc(c[:K], func(a, b candidate) int {
+		if candLess(a, b) {
+			return -1
+		}
+		if candLess(b, a) {
+			return 1
+		}
+		return 0
+	})
 }
+
+func candLess(a, b candidate) bool { return a.dist < b.dist || (a.dist == b.dist && a.i < b.i) }
 
 // linkedNear answers the same question as kdTree.linked from the neighbour list of jb: every
 // record i with ‖q − z_i‖² ≤ b lies within 2√b of z_jb (triangle inequality), so if jb's list
