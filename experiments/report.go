@@ -122,13 +122,26 @@ func summaryMarkdown(w io.Writer, man *Manifest, cols []string, rows []ConfigSum
 	fmt.Fprintf(w, "# %s\n\n", man.Name)
 	fmt.Fprintf(w, "%d runs; sdcbench %s, %s, %d CPUs (%s/%s); spec SHA-256 `%.12s`.\n\n",
 		man.Runs, man.Tool, man.GoVersion, man.CPUs, man.OS, man.Arch, man.SpecHash)
-	fmt.Fprintf(w, "Mean over replicates (± sample SD when there are several). `seconds` is the method's "+
-		"wall time per run. Full rows: [runs.csv](runs.csv).\n")
+	fmt.Fprintf(w, "Full rows: [runs.csv](runs.csv).\n")
+	meansMarkdown(w, cols, rows, "##")
+	return nil
+}
+
+// MeansMarkdown writes the per-dataset tables of Summarize(t) — one row per method and
+// parameter set, the mean (± SD over replicates) of every metric and of the run time — with
+// level-3 headings, for inclusion in a larger report.
+func MeansMarkdown(w io.Writer, t *Table) {
+	cols, rows := Summarize(t)
+	fmt.Fprintf(w, "Mean over replicates (± sample SD when they differ); `seconds` is the method's wall time per run.\n")
+	meansMarkdown(w, cols, rows, "###")
+}
+
+func meansMarkdown(w io.Writer, cols []string, rows []ConfigSummary, heading string) {
 	last := ""
 	for _, r := range rows {
 		if r.Dataset != last {
 			last = r.Dataset
-			fmt.Fprintf(w, "\n## %s\n\n| method | parameters | runs |", r.Dataset)
+			fmt.Fprintf(w, "\n%s %s\n\n| method | parameters | runs |", heading, r.Dataset)
 			for _, c := range cols {
 				fmt.Fprintf(w, " %s |", c)
 			}
@@ -144,7 +157,6 @@ func summaryMarkdown(w io.Writer, man *Manifest, cols []string, rows []ConfigSum
 		}
 		fmt.Fprintln(w)
 	}
-	return nil
 }
 
 func formatCell(c Cell, timing bool) string {

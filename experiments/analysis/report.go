@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sdcbench/sdcbench/experiments"
 )
 
 // WriteReport writes REPORT.md: what was analysed, links to every table and plot, the key
@@ -59,6 +61,7 @@ func (r *Result) report(w io.Writer) {
 	for _, warn := range p.Warnings {
 		fmt.Fprintf(w, "- Note: %s.\n", warn)
 	}
+	r.reportMeans(w)
 	fmt.Fprintf(w, "\n## Files\n\n")
 	for _, t := range []struct {
 		file, what string
@@ -298,4 +301,15 @@ func (r *Result) WriteBrief(w io.Writer) error {
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
+}
+
+// reportMeans writes the runner's per-dataset means (issue 2's quickstart table): one row per
+// method and parameter set, every metric's mean over replicates.
+func (r *Result) reportMeans(w io.Writer) {
+	t := &experiments.Table{Header: r.Runs.Header}
+	for _, row := range r.Runs.Rows {
+		t.Rows = append(t.Rows, row.Cells)
+	}
+	fmt.Fprintf(w, "\n## Means per dataset\n\n")
+	experiments.MeansMarkdown(w, t)
 }
