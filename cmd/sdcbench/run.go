@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/analysis"
 )
 
 func init() {
-	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] SPEC", run: runRun}
+	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--no-analyze] SPEC", run: runRun}
 	commands["merge"] = command{usage: "merge --out DIR DIR...", run: runMerge}
 	commands["slurm"] = command{usage: "slurm --shards N SPEC", run: runSlurm}
 }
@@ -23,6 +24,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only shard `i/n` of the grid (1 ≤ i ≤ n)")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	fresh := fs.Bool("fresh", false, "discard earlier results in the output folder")
+	noAnalyze := fs.Bool("no-analyze", false, "skip the analysis (sdcbench analyze) when the grid is complete")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,6 +63,16 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*quiet {
 		fmt.Fprintf(stderr, "sdcbench: %s: %d runs (%d new, %d resumed), %d failed, %d timed out, %s; results in %s\n",
 			spec.Name, sum.Total, sum.Done, sum.Skipped, sum.Failed, sum.Timeouts, sum.Elapsed.Round(1e7), *out)
+	}
+	if !sum.Complete || sh.N > 1 || *noAnalyze {
+		return nil
+	}
+	var brief io.Writer
+	if !*quiet {
+		brief = stderr
+	}
+	if _, err := analysis.Quick(ctx, *out, brief); err != nil {
+		return fmt.Errorf("the runs are complete in %s, but the analysis failed: %w", *out, err)
 	}
 	return nil
 }
