@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	_ "github.com/sdcbench/sdcbench/datasets/synth" // the benchmark's substitute instances
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
