@@ -52,7 +52,7 @@ func (s *Spec) Expand() []Run {
 	for i := range s.Methods {
 		sets[i], _ = s.Methods[i].paramSets(s.methods[i].Info()) // validated by Parse
 	}
-	for _, ds := range s.Datasets {
+	for _, ds := range s.labels {
 		for i, ms := range s.Methods {
 			if !contains(s.methodDatasets(i), ds) {
 				continue

@@ -193,7 +193,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		return res, false
 	}
 	status, msg := StatusOK, ""
-	d, err := datasets.Load(r.Dataset)
+	d, err := x.spec.Dataset(r.Dataset)
 	var rel *methods.Release
 	var secs float64
 	if err == nil {

@@ -31,14 +31,16 @@ import (
 
 // Spec is an experiment as written in its TOML file.
 type Spec struct {
-	Name        string       `toml:"name"`
-	Description string       `toml:"description"`
-	Seed        uint64       `toml:"seed"`
-	Replicates  int          `toml:"replicates"`
-	Datasets    []string     `toml:"datasets"`
-	Metrics     []string     `toml:"metrics"`
-	TimeLimit   string       `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
-	Methods     []MethodSpec `toml:"methods"`
+	Name        string `toml:"name"`
+	Description string `toml:"description"`
+	Seed        uint64 `toml:"seed"`
+	Replicates  int    `toml:"replicates"`
+	// Datasets lists registered dataset names, or tables {name, label, columns, drop} that
+	// select columns: e.g. {name = "testdata", drop = ["sampling_weight"]}.
+	Datasets  []any        `toml:"datasets"`
+	Metrics   []string     `toml:"metrics"`
+	TimeLimit string       `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
+	Methods   []MethodSpec `toml:"methods"`
 	// Analysis is the [analysis] table, passed as is to the analysis step.
 	Analysis toml.Primitive `toml:"analysis"`
 
@@ -49,6 +51,118 @@ type Spec struct {
 	meta      toml.MetaData
 	timeLimit time.Duration
 	methods   []methods.Method
+	labels    []string                     // dataset labels in spec order
+	data      map[string]*datasets.Dataset // by label
+}
+
+// DatasetEntry is one entry of the datasets list in its table form.
+type DatasetEntry struct {
+	Name    string   // registered dataset
+	Label   string   // the name runs.csv uses; default Name
+	Columns []string // keep only these columns, in this order
+	Drop    []string // drop these columns
+}
+
+// Dataset returns the (column-selected) dataset of a label.
+func (s *Spec) Dataset(label string) (*datasets.Dataset, error) {
+	d, ok := s.data[label]
+	if !ok {
+		return nil, fmt.Errorf("experiments: spec %q has no dataset %q", s.Name, label)
+	}
+	return d, nil
+}
+
+// DatasetLabels returns the dataset labels in spec order.
+func (s *Spec) DatasetLabels() []string { return s.labels }
+
+// loadDatasets resolves the datasets list into labelled, column-selected tables.
+func (s *Spec) loadDatasets() error {
+	if len(s.Datasets) == 0 {
+		return &SpecError{Key: "datasets", Err: errors.New("empty: name at least one dataset")}
+	}
+	s.data = map[string]*datasets.Dataset{}
+	for i, raw := range s.Datasets {
+		key := fmt.Sprintf("datasets[%d]", i)
+		var e DatasetEntry
+		switch v := raw.(type) {
+		case string:
+			e.Name = v
+		case map[string]any:
+			for k, x := range v {
+				var err error
+				switch k {
+				case "name":
+					e.Name, err = asString(x)
+				case "label":
+					e.Label, err = asString(x)
+				case "columns":
+					e.Columns, err = asStrings(x)
+				case "drop":
+					e.Drop, err = asStrings(x)
+				default:
+					err = fmt.Errorf("unknown key %q (want name, label, columns, drop)", k)
+				}
+				if err != nil {
+					return &SpecError{Key: key + "." + k, Err: err}
+				}
+			}
+		default:
+			return &SpecError{Key: key, Err: fmt.Errorf("want a dataset name or a table {name, columns, drop}, got %v", raw)}
+		}
+		if e.Label == "" {
+			e.Label = e.Name
+		}
+		d, err := datasets.Load(e.Name)
+		if err != nil {
+			return &SpecError{Key: key, Err: err}
+		}
+		if _, dup := s.data[e.Label]; dup {
+			return &SpecError{Key: key, Err: fmt.Errorf("dataset label %q used twice (set label to tell them apart)", e.Label)}
+		}
+		cols := e.Columns
+		if cols == nil && e.Drop != nil {
+			cols = slices.Clone(d.Names)
+		}
+		for _, c := range e.Drop {
+			j := slices.Index(cols, c)
+			if j < 0 {
+				return &SpecError{Key: key + ".drop", Err: fmt.Errorf("dataset %s has no column %q", e.Name, c)}
+			}
+			cols = slices.Delete(cols, j, j+1)
+		}
+		if cols != nil {
+			if d, err = d.Select(cols); err != nil {
+				return &SpecError{Key: key, Err: err}
+			}
+			d.Name = e.Label
+		}
+		s.data[e.Label] = d
+		s.labels = append(s.labels, e.Label)
+	}
+	return nil
+}
+
+func asString(v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("want a string, got %v", v)
+	}
+	return s, nil
+}
+
+func asStrings(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of strings, got %v", v)
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		var err error
+		if out[i], err = asString(x); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // MethodSpec is one [[methods]] entry: a method with a parameter grid (lists expand to their
@@ -99,8 +213,8 @@ func Parse(data []byte, file string) (*Spec, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
-			if len(k) > 0 && k[0] == "analysis" {
-				continue // decoded by the analysis step
+			if len(k) > 0 && (k[0] == "analysis" || k[0] == "datasets") {
+				continue // decoded by the analysis step / checked by loadDatasets
 			}
 			keys = append(keys, k.String())
 		}
@@ -150,16 +264,8 @@ func (s *Spec) validate() error {
 	if s.Replicates < 1 {
 		return bad("replicates", "must be ≥ 1 (got %d)", s.Replicates)
 	}
-	if len(s.Datasets) == 0 {
-		return bad("datasets", "empty: name at least one dataset")
-	}
-	for i, name := range s.Datasets {
-		if _, err := datasets.Load(name); err != nil {
-			return bad(fmt.Sprintf("datasets[%d]", i), "%v", err)
-		}
-		if slices.Index(s.Datasets, name) != i {
-			return bad(fmt.Sprintf("datasets[%d]", i), "dataset %q listed twice", name)
-		}
+	if err := s.loadDatasets(); err != nil {
+		return err
 	}
 	for i, id := range s.Metrics {
 		if _, err := metrics.Lookup(id); err != nil {
@@ -192,7 +298,7 @@ func (s *Spec) validate() error {
 			return bad(key+".replicates", "must be ≥ 1 (got %d)", ms.Replicates)
 		}
 		for j, name := range ms.Datasets {
-			if !slices.Contains(s.Datasets, name) {
+			if !slices.Contains(s.labels, name) {
 				return bad(fmt.Sprintf("%s.datasets[%d]", key, j), "dataset %q is not in the experiment's datasets", name)
 			}
 		}
@@ -203,7 +309,7 @@ func (s *Spec) validate() error {
 		// Validate every (dataset, parameter set) pair before anything runs.
 		for _, p := range sets {
 			for _, dname := range s.methodDatasets(i) {
-				d, _ := datasets.Load(dname)
+				d := s.data[dname]
 				if v, ok := m.(methods.Validator); ok {
 					if err := v.Validate(d, p); err != nil {
 						return bad(key, "on dataset %s: %v", dname, err)
@@ -218,10 +324,10 @@ func (s *Spec) validate() error {
 // methodDatasets returns the datasets method i runs on, in the experiment's order.
 func (s *Spec) methodDatasets(i int) []string {
 	if len(s.Methods[i].Datasets) == 0 {
-		return s.Datasets
+		return s.labels
 	}
 	var out []string
-	for _, d := range s.Datasets {
+	for _, d := range s.labels {
 		if slices.Contains(s.Methods[i].Datasets, d) {
 			out = append(out, d)
 		}

@@ -27,6 +27,14 @@ func TestParseErrors(t *testing.T) {
 		{"bad time limit", "time_limit = \"soon\"\n" + base, []string{"time_limit"}},
 		{"no methods", "name = \"a\"\ndatasets = [\"iris\"]\n", []string{"methods"}},
 		{"toml syntax", "name = \n", []string{"hook.toml"}},
+		{"dataset table: unknown key", strings.Replace(base, `"ruspini"`, `{name = "ruspini", colour = 1}`, 1), []string{"datasets[1].colour"}},
+		{"dataset table: unknown column", strings.Replace(base, `"ruspini"`, `{name = "ruspini", drop = ["z"]}`, 1), []string{"datasets[1].drop", `"z"`}},
+		{"dataset listed twice", strings.Replace(base, `"ruspini"`, `"iris"`, 1), []string{"datasets[1]", "twice"}},
+		{"constant column", `name = "a"
+datasets = ["testdata"]
+[[methods]]
+name = "mdav"
+`, []string{"sampling_weight", "constant"}},
 		{"k too large for the data", `name = "a"
 datasets = ["ruspini"]
 [[methods]]
@@ -89,4 +97,27 @@ func FuzzParse(f *testing.F) {
 			ids[r.ID] = true
 		}
 	})
+}
+
+// TestDatasetEntries: the table form selects or drops columns under a label.
+func TestDatasetEntries(t *testing.T) {
+	s, err := experiments.Parse([]byte(`name = "a"
+datasets = [{name = "testdata", drop = ["sampling_weight"]}, {name = "iris", label = "iris2", columns = ["Petal.Width", "Sepal.Length"]}, "iris"]
+[[methods]]
+name = "mdav"
+`), "a.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.DatasetLabels(); strings.Join(got, ",") != "testdata,iris2,iris" {
+		t.Fatalf("labels %v", got)
+	}
+	td, _ := s.Dataset("testdata")
+	i2, _ := s.Dataset("iris2")
+	if td.P != 14 || i2.P != 2 || i2.Names[0] != "Petal.Width" || i2.Name != "iris2" {
+		t.Fatalf("testdata %d columns, iris2 %v", td.P, i2.Names)
+	}
+	if len(s.Expand()) != 3 {
+		t.Fatalf("%d runs", len(s.Expand()))
+	}
 }
