@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // Result is everything Analyze computed for one results folder.
@@ -140,8 +142,9 @@ func contains(s []string, v string) bool {
 }
 
 // findSeed returns the seed comparison file: name as given (absolute, or relative to dir, the
-// working directory or experiments/specs), or by default dir/seed.csv or
-// experiments/specs/<experiment>.seed.csv; "" when there is none.
+// working directory or experiments/specs), or by default dir/seed.csv,
+// experiments/specs/<experiment>.seed.csv or the bundled copy of that file; "" when there is
+// none.
 func findSeed(dir, experiment, name string) string {
 	var cands []string
 	switch {
@@ -155,6 +158,14 @@ func findSeed(dir, experiment, name string) string {
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
+		}
+	}
+	if name == "" { // the bundled copy, written into the results folder to keep it self-contained
+		if data, err := specs.ReadSeed(experiment); err == nil {
+			path := filepath.Join(dir, "seed.csv")
+			if os.WriteFile(path, data, 0o644) == nil {
+				return path
+			}
 		}
 	}
 	return ""

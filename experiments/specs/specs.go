@@ -1,4 +1,5 @@
-// Package specs embeds the bundled experiment specs (one TOML file per experiment) so that
+// Package specs embeds the bundled experiment specs (one TOML file per experiment) and the
+// seeds' published numbers that their reports compare against (<name>.seed.csv), so that
 // `sdcbench run quickstart` works from any folder.
 package specs
 
@@ -9,7 +10,7 @@ import (
 	"strings"
 )
 
-//go:embed *.toml
+//go:embed *.toml *.seed.csv
 var files embed.FS
 
 // Names returns the bundled spec names (file names without ".toml"), sorted.
@@ -27,3 +28,6 @@ func Names() []string {
 
 // Read returns the text of the bundled spec name.
 func Read(name string) ([]byte, error) { return files.ReadFile(name + ".toml") }
+
+// ReadSeed returns the bundled seed comparison file of experiment name (<name>.seed.csv).
+func ReadSeed(name string) ([]byte, error) { return files.ReadFile(name + ".seed.csv") }
