@@ -204,8 +204,14 @@ func cover(lo, hi, t float64) float64 {
 	return 0
 }
 
-func (ps *dpPost) covHPD(i int) float64 { lo, hi := ps.interval(i, true); return cover(lo, hi, ps.target[i]) }
-func (ps *dpPost) covET(i int) float64  { lo, hi := ps.interval(i, false); return cover(lo, hi, ps.target[i]) }
+func (ps *dpPost) covHPD(i int) float64 {
+	lo, hi := ps.interval(i, true)
+	return cover(lo, hi, ps.target[i])
+}
+func (ps *dpPost) covET(i int) float64 {
+	lo, hi := ps.interval(i, false)
+	return cover(lo, hi, ps.target[i])
+}
 func (ps *dpPost) hpdWidth(i int) float64 {
 	lo, hi := ps.interval(i, true)
 	return hi - lo
