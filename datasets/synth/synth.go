@@ -228,3 +228,27 @@ func idh(r *rand.Rand, n, d int) ([]float64, []string) {
 	}
 	return x, nil
 }
+
+// testdataNC is instance #34 for methods that cannot standardize a constant column: sdcMicro's
+// testdata (all 15 numeric columns in seed 000) without its constant column sampling_weight,
+// which is zero in Z and excluded from every metric anyway (metrics.md §0.2).
+func testdataNC(uint64) (*datasets.Dataset, error) {
+	d, err := datasets.Load("testdata")
+	if err != nil {
+		return nil, err
+	}
+	s := datasets.ScalingOf(d)
+	var cols []string
+	for l, name := range d.Names {
+		if !s.Constant(l) {
+			cols = append(cols, name)
+		}
+	}
+	return d.Select(cols)
+}
+
+func init() {
+	datasets.RegisterGenerator(datasets.Info{Name: "testdata_nc", Source: "original",
+		Description: "testdata without its constant column (sampling_weight): instance #34 for the baselines, which cannot standardize it"},
+		testdataNC)
+}

@@ -96,7 +96,7 @@ func config(p methods.Params) (Config, error) {
 
 // Validate rejects bad parameters and datasets before a run: a malformed or unknown
 // objective, population fractions that leave no elite or no child, n < k, non-finite data
-// or, when standardizing, a constant column.
+// or data whose columns are all constant (a constant column alone is zero in Z).
 func (Method) Validate(d *datasets.Dataset, p methods.Params) error {
 	if _, err := config(p); err != nil {
 		return fmt.Errorf("magga: %w", err)
@@ -107,10 +107,13 @@ func (Method) Validate(d *datasets.Dataset, p methods.Params) error {
 	if err := d.CheckFinite(); err != nil {
 		return fmt.Errorf("magga: %w", err)
 	}
-	if p.String("standardize") == "zscore" {
-		if _, _, err := datasets.ZScore(d); err != nil {
-			return fmt.Errorf("magga: %w", err)
-		}
+	if d.N < 2 {
+		return fmt.Errorf("magga: dataset %s has %d rows, want ≥ 2", d.Name, d.N)
+	}
+	// constant columns are zero in Z and excluded from the metrics (MA §0, metrics.md §0.2)
+	s := datasets.ScalingOf(d)
+	if !slices.ContainsFunc(s.SD, func(v float64) bool { return v > 0 }) {
+		return fmt.Errorf("magga: dataset %s: every column is constant", d.Name)
 	}
 	return nil
 }
