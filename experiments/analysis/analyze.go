@@ -34,6 +34,8 @@ type Result struct {
 	// Seed is the comparison with the seed's published numbers; SeedFile is where they came from.
 	Seed     []SeedRow
 	SeedFile string
+	// Pivots are the literature-style tables of Config.Table.
+	Pivots []Pivot
 	// Plots are the figures written by Write, by base name (without extension) under plots/.
 	Plots []Figure
 }
@@ -121,6 +123,9 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 		if p.Friedman && len(p.Configs) >= 2 {
 			res.Friedman = append(res.Friedman, FriedmanTable(p, runs, m)...)
 		}
+	}
+	if res.Pivots, err = Pivots(res.Runs, cfg.Table); err != nil {
+		return nil, err
 	}
 	if res.SeedFile = findSeed(dir, res.Name, cfg.Seed); res.SeedFile != "" {
 		if res.Seed, err = CompareSeed(res, res.SeedFile); err != nil {
@@ -258,6 +263,9 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		if r.Plots, err = SaveFigures(filepath.Join(out, "plots"), figs); err != nil {
 			return err
 		}
+	}
+	if err := writePivotCSVs(out, r.Pivots); err != nil {
+		return err
 	}
 	return r.WriteReport(filepath.Join(out, "REPORT.md"))
 }

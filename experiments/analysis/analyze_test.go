@@ -144,3 +144,35 @@ func TestPooledBest(t *testing.T) {
 		t.Errorf("best %+v", b)
 	}
 }
+
+// TestPivots: one row per method (k moved to the columns), one column per dataset × k.
+func TestPivots(t *testing.T) {
+	runs, err := ParseRuns(strings.NewReader(`run_id,dataset,method,param_k,param_noise_pct,replicate,seed,sse_sst,seconds,status,error
+a,census,mdav,3,,1,1,5,0.1,ok,
+b,census,mdav,5,,1,1,9,0.1,ok,
+c,tarragona,mdav,3,,1,1,17,0.1,ok,
+d,census,noise,,10,1,1,1,0.1,ok,
+e,census,noise,,10,2,1,3,0.1,ok,
+f,tarragona,noise,,10,1,1,NaN,0.1,ok,
+`), "runs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := Pivots(runs, TableConfig{Metrics: []string{"sse_sst"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps[0]
+	if strings.Join(p.Cols, "|") != "census k=3|census k=5|tarragona k=3|census|tarragona" {
+		t.Fatalf("columns %q", p.Cols)
+	}
+	if strings.Join(p.Rows, "|") != "mdav|noise noise_pct=10" {
+		t.Fatalf("rows %q", p.Rows)
+	}
+	if p.Cells[0][0] != 5 || p.Cells[0][1] != 9 || p.Cells[1][3] != 2 || !math.IsNaN(p.Cells[1][4]) || !math.IsNaN(p.Cells[0][3]) {
+		t.Fatalf("cells %v", p.Cells)
+	}
+	if _, err := Pivots(runs, TableConfig{Metrics: []string{"nope"}}); err == nil {
+		t.Error("unknown metric accepted")
+	}
+}

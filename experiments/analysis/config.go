@@ -63,6 +63,9 @@ type Config struct {
 	// experiments/specs/. Empty means <results>/seed.csv or experiments/specs/<name>.seed.csv if
 	// one exists.
 	Seed string `toml:"seed"`
+	// Table asks for literature-style tables (rows = methods, columns = dataset × k); see
+	// TableConfig. Absent means none.
+	Table TableConfig `toml:"table"`
 }
 
 // Test names.

@@ -61,6 +61,7 @@ func (r *Result) report(w io.Writer) {
 	for _, warn := range p.Warnings {
 		fmt.Fprintf(w, "- Note: %s.\n", warn)
 	}
+	r.reportPivots(w)
 	r.reportMeans(w)
 	fmt.Fprintf(w, "\n## Files\n\n")
 	for _, t := range []struct {
