@@ -44,7 +44,10 @@ type Spec struct {
 	// Analysis is the [analysis] table, passed as is to the analysis step.
 	Analysis toml.Primitive `toml:"analysis"`
 
-	// Text is the spec file's content and Hash its SHA-256 (hex); set by Parse.
+	// Text is the spec file's content; set by Parse. Hash is the SHA-256 (hex) of what
+	// determines the results: the runs.csv columns, every run's ID and seed, and the time limit.
+	// Comments, the description and the [analysis] table do not enter it, so editing them
+	// neither invalidates finished runs nor blocks a resume.
 	Text string `toml:"-"`
 	Hash string `toml:"-"`
 
@@ -208,8 +211,7 @@ func Parse(data []byte, file string) (*Spec, error) {
 		return nil, &SpecError{File: file, Err: err}
 	}
 	s.meta = md
-	sum := sha256.Sum256(data)
-	s.Text, s.Hash = string(data), hex.EncodeToString(sum[:])
+	s.Text = string(data)
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
@@ -230,7 +232,18 @@ func Parse(data []byte, file string) (*Spec, error) {
 		}
 		return nil, &SpecError{File: file, Err: err}
 	}
+	s.Hash = s.gridHash()
 	return &s, nil
+}
+
+// gridHash hashes the runs.csv header, the runs (ID and seed, in grid order) and the time limit.
+func (s *Spec) gridHash() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\n%s\n", s.Header(), s.timeLimit)
+	for _, r := range s.Expand() {
+		fmt.Fprintf(h, "%s %d\n", r.ID, r.Seed)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Load reads a spec from a file path or, if no such file exists and the argument has no path

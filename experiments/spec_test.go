@@ -121,3 +121,17 @@ name = "mdav"
 		t.Fatalf("%d runs", len(s.Expand()))
 	}
 }
+
+// TestHashIgnoresAnalysis: comments, the description and [analysis] do not change the hash that
+// guards resume; the grid does.
+func TestHashIgnoresAnalysis(t *testing.T) {
+	a, _ := experiments.Parse([]byte(hookSpec), "a.toml")
+	b, _ := experiments.Parse([]byte("# a comment\ndescription = \"x\"\n"+hookSpec+"\n[analysis]\nalpha = 0.01\n"), "b.toml")
+	c, _ := experiments.Parse([]byte(strings.Replace(hookSpec, "x = [1, 2]", "x = [1, 3]", 1)), "c.toml")
+	if a.Hash != b.Hash {
+		t.Error("hash changed with comments, description or [analysis]")
+	}
+	if a.Hash == c.Hash {
+		t.Error("hash did not change with the grid")
+	}
+}
