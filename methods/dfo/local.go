@@ -45,8 +45,9 @@ func growF(s []float64, n int) []float64 {
 //
 // Every record caches its best target and that cost. After a move A→B the costs towards A
 // and B are refreshed for every record in O(D), and the full O(G·D) rescan is done only for
-// the members of A and B and for records whose cached target was A or B. The moves equal those
-// of the naive full scan. Cost O(N·G·D) to start, then O(N·D + r·G·D) per move with r the
+// the moved record and for records whose cached target was A or B and got costlier (a target
+// that got cheaper stays the best, since no other group changed). The moves equal those of
+// the naive full scan (tested). Cost O(N·G·D) to start, then O(N·D + r·G·D) per move with r the
 // number of rescans.
 func (l *Local) SBM(p *Partition, minSize, maxSize int) int {
 	p.Recompute()
@@ -58,10 +59,11 @@ func (l *Local) SBM(p *Partition, minSize, maxSize int) int {
 	}
 	add, rem, to := l.add, l.rem, l.to[:n]
 	open := func(b int) bool { return maxSize <= 0 || p.Size[b] < maxSize }
+	d := p.D
 	scan := func(i int) {
 		a := int(p.Labels[i])
 		best, bb := math.Inf(1), int32(-1)
-		x := p.Row(i)
+		x := p.Z[i*d : (i+1)*d]
 		for b := 0; b < G; b++ {
 			if b == a || !open(b) {
 				continue
@@ -74,7 +76,7 @@ func (l *Local) SBM(p *Partition, minSize, maxSize int) int {
 				continue
 			}
 			f := float64(nb) / float64(nb+1)
-			s := dist2Bound(x, p.Centroid(b), best/f*(1+1e-12))
+			s := dist2Bound(x, p.Cent[b*d:(b+1)*d], best/f*(1+1e-12))
 			if v := f * s; v < best {
 				best, bb = v, int32(b)
 			}
@@ -102,25 +104,39 @@ func (l *Local) SBM(p *Partition, minSize, maxSize int) int {
 		A, B := int(p.Labels[bi]), int(to[bi])
 		p.Move(bi, B)
 		moves++
-		lo, hi := min(A, B), max(A, B)
+		pair := [2]int{min(A, B), max(A, B)}
 		for j := 0; j < n; j++ {
-			g := int(p.Labels[j])
-			if g == A || g == B {
+			if j == bi {
 				rem[j] = p.RemoveSaving(j)
 				scan(j)
 				continue
 			}
-			if t := int(to[j]); t == A || t == B {
-				scan(j)
-				continue
+			g := int(p.Labels[j])
+			if g == A || g == B {
+				rem[j] = p.RemoveSaving(j)
 			}
-			for _, c := range [2]int{lo, hi} {
-				if !open(c) {
+			rescan := false
+			for _, c := range pair {
+				if c == g {
 					continue
 				}
-				if v := p.AddCost(j, c); v < add[j] || (v == add[j] && int32(c) < to[j]) {
+				v := math.Inf(1)
+				if open(c) {
+					v = p.AddCost(j, c)
+				}
+				if int(to[j]) == c {
+					// the cached best changed: still the best unless it got worse
+					if v > add[j] {
+						rescan = true
+						break
+					}
+					add[j] = v
+				} else if v < add[j] || (v == add[j] && int32(c) < to[j]) {
 					add[j], to[j] = v, int32(c)
 				}
+			}
+			if rescan {
+				scan(j)
 			}
 		}
 	}

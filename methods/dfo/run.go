@@ -70,7 +70,7 @@ type Result struct {
 	FStar      float64 // F′(G*) (%), before the final split and polish
 	ILStart    float64 // 100·SSE/SST of the unrefined start (%)
 	Imp        float64 // 100·(ILStart − SseSst)/ILStart (%)
-	NEvals     int     // distinct F′ evaluations
+	NEvals     int     // distinct G whose F′ was computed, G0 included
 	Trace      []Probe
 	Elapsed    time.Duration
 }
@@ -222,11 +222,12 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 
 // scan is the gscan baseline (shared/spec/dfo.md §10): F′ at G = Gmax, Gmax−step, … ≥ Gmin,
 // each warm-started from the previous G (the first from the start at g0), keeping the best.
+// Its count of evaluations includes F′(g0), as PatternSearch's does.
 func scan(g0 int, f0 float64, gmin, gmax, step int, tol float64, eval Evaluator) (int, []Probe, int, error) {
 	best, bf := g0, f0
 	centre := g0
 	var probes []Probe
-	evals := 0
+	evals := 1
 	t0 := time.Now()
 	for g := gmax; g >= gmin; g -= step {
 		f := f0

@@ -37,7 +37,7 @@ type Evaluator func(g, centre int) (float64, error)
 
 // PatternSearch runs Algorithm 2 of the seed (L91–128, shared/spec/dfo.md §8) from the
 // centre g0 whose F′ is f0 and returns the final centre, the probes in order and the number
-// of distinct evaluations of eval:
+// of distinct G whose F′ is known, g0 included (eval was called one time fewer):
 //
 //	γ ← γ0; G ← g0; last ← none
 //	while γ ≥ 1:
@@ -56,7 +56,6 @@ func PatternSearch(g0 int, f0 float64, gmin, gmax, gamma0 int, mode GammaMode, t
 	gamma := float64(gamma0)
 	G, last := g0, 0
 	var probes []Probe
-	evals := 0
 	t0 := time.Now()
 	record := func(pr Probe) {
 		pr.Centre, pr.Seconds = cache[G], time.Since(t0).Seconds()
@@ -92,10 +91,9 @@ func PatternSearch(g0 int, f0 float64, gmin, gmax, gamma0 int, mode GammaMode, t
 			} else {
 				var err error
 				if f, err = eval(gi, G); err != nil {
-					return G, probes, evals, err
+					return G, probes, len(cache), err
 				}
 				cache[gi] = f
-				evals++
 			}
 			pr.F = f
 			if f < cache[G]-tol {
@@ -117,7 +115,7 @@ func PatternSearch(g0 int, f0 float64, gmin, gmax, gamma0 int, mode GammaMode, t
 			}
 		}
 	}
-	return G, probes, evals, nil
+	return G, probes, len(cache), nil
 }
 
 // Bounds returns the range of the number of groups of Proposition 1 (seed L73–79,
