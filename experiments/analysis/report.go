@@ -6,11 +6,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // WriteReport writes REPORT.md: what was analysed, links to every table and plot, the key
@@ -61,6 +63,7 @@ func (r *Result) report(w io.Writer) {
 	for _, warn := range p.Warnings {
 		fmt.Fprintf(w, "- Note: %s.\n", warn)
 	}
+	r.reportNotes(w)
 	r.reportPivots(w)
 	r.reportMeans(w)
 	fmt.Fprintf(w, "\n## Files\n\n")
@@ -313,4 +316,16 @@ func (r *Result) reportMeans(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n## Means per dataset\n\n")
 	experiments.MeansMarkdown(w, t)
+}
+
+// reportNotes includes the experiment's hand-written notes: dir/notes.md, else the bundled
+// experiments/specs/<name>.notes.md.
+func (r *Result) reportNotes(w io.Writer) {
+	data, err := os.ReadFile(filepath.Join(r.Dir, "notes.md"))
+	if err != nil {
+		if data, err = specs.ReadNotes(r.Name); err != nil {
+			return
+		}
+	}
+	fmt.Fprintf(w, "\n## Notes\n\n%s\n", strings.TrimSpace(string(data)))
 }

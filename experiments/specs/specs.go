@@ -1,6 +1,7 @@
-// Package specs embeds the bundled experiment specs (one TOML file per experiment) and the
-// seeds' published numbers that their reports compare against (<name>.seed.csv), so that
-// `sdcbench run quickstart` works from any folder.
+// Package specs embeds the bundled experiment specs (one TOML file per experiment), the
+// seeds' published numbers that their reports compare against (<name>.seed.csv) and the
+// hand-written notes their reports include (<name>.notes.md), so that `sdcbench run quickstart`
+// works from any folder.
 package specs
 
 import (
@@ -10,7 +11,7 @@ import (
 	"strings"
 )
 
-//go:embed *.toml *.seed.csv
+//go:embed *.toml *.seed.csv *.notes.md
 var files embed.FS
 
 // Names returns the bundled spec names (file names without ".toml"), sorted.
@@ -31,3 +32,6 @@ func Read(name string) ([]byte, error) { return files.ReadFile(name + ".toml") }
 
 // ReadSeed returns the bundled seed comparison file of experiment name (<name>.seed.csv).
 func ReadSeed(name string) ([]byte, error) { return files.ReadFile(name + ".seed.csv") }
+
+// ReadNotes returns the bundled report notes of experiment name (<name>.notes.md).
+func ReadNotes(name string) ([]byte, error) { return files.ReadFile(name + ".notes.md") }
