@@ -1,0 +1,101 @@
+package dfo_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+	"github.com/sdcbench/sdcbench/methods/microagg"
+
+	_ "github.com/sdcbench/sdcbench/methods/dfo"
+)
+
+func protect(t *testing.T, d *datasets.Dataset, raw map[string]string) (*methods.Release, error) {
+	t.Helper()
+	m, err := methods.Lookup("dfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Info().Resolve(raw)
+	if err != nil {
+		return nil, err
+	}
+	return m.Protect(context.Background(), d, p, rand.New(rand.NewPCG(1, 1)))
+}
+
+func TestMethodProtect(t *testing.T) {
+	d, err := datasets.Load("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := protect(t, d, map[string]string{"k": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Masked.N != d.N || rel.Masked.P != d.P || len(rel.Labels) != d.N || len(rel.Trace) == 0 {
+		t.Fatalf("release shape %d×%d, %d labels, %d trace points", rel.Masked.N, rel.Masked.P, len(rel.Labels), len(rel.Trace))
+	}
+	sizes := microagg.GroupSizes(rel.Labels)
+	if slices.Min(sizes) < 3 || slices.Max(sizes) > 5 {
+		t.Errorf("group sizes %d..%d", slices.Min(sizes), slices.Max(sizes))
+	}
+	for _, key := range []string{"k", "il_start", "sse_sst_start", "g0", "g_best", "groups", "n_evals"} {
+		if _, ok := rel.Info[key]; !ok {
+			t.Errorf("Info has no %q", key)
+		}
+	}
+
+	// labels:FILE with MDAV's labels equals start=mdav
+	z := datasets.ScalingOf(d).Apply(nil, d)
+	mdav, _ := microagg.MDAV(context.Background(), z, d.N, d.P, 3, 1)
+	path := filepath.Join(t.TempDir(), "start.csv")
+	var b strings.Builder
+	b.WriteString("label\n")
+	for _, l := range mdav {
+		fmt.Fprintln(&b, l)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel2, err := protect(t, d, map[string]string{"k": "3", "start": "labels:" + path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rel.Labels, rel2.Labels) {
+		t.Errorf("start=labels:FILE with MDAV labels differs from start=mdav")
+	}
+	for _, start := range []string{"gsms", "fdm", "random"} {
+		if _, err := protect(t, d, map[string]string{"k": "3", "start": start, "polish": "every"}); err != nil {
+			t.Errorf("start=%s: %v", start, err)
+		}
+	}
+}
+
+func TestMethodValidation(t *testing.T) {
+	d, _ := datasets.Load("iris")
+	for i, raw := range []map[string]string{
+		{"k": "76"},
+		{"start": "nosuch"},
+		{"start": "noise_additive"},
+		{"start": "labels:/nonexistent/file.csv"},
+		{"surrogate": "km+hm"},
+		{"start": "random", "g0": "60"},
+		{"gamma0": "0"},
+	} {
+		_, err := protect(t, d, raw)
+		if err == nil {
+			t.Errorf("case %d %v: no error", i, raw)
+			continue
+		}
+		if !strings.Contains(err.Error(), "dfo") {
+			t.Errorf("case %d: error %q does not name dfo", i, err)
+		}
+	}
+}
