@@ -72,30 +72,33 @@ func NewBinarySampler(n, nt, M int, alpha, g1, g2 float64) *BinarySampler {
 	return s
 }
 
-// logBeta draws p ~ Beta(a, b) as two gonum Gamma draws, the construction of distuv.Beta.Rand,
-// and returns log p and log(1 − p) computed from the Gammas, exact at the boundaries (a shape
-// of 1e−107 gives a Gamma of exactly 0 and log p = −Inf, which is valid, §3 Numerics).
-func logBeta(a, b float64, rng *rand.Rand) (lp, lq float64) {
-	ga := distuv.Gamma{Alpha: a, Beta: 1, Src: rng}.Rand()
-	gb := distuv.Gamma{Alpha: b, Beta: 1, Src: rng}.Rand()
-	ls := math.Log(ga + gb)
-	return math.Log(ga) - ls, math.Log(gb) - ls
-}
-
 // conditionals draws p and every p̃_m given x (steps 1–2 of Algorithms 3 and 4):
 //
 //	p | · ~ Beta(γ1 + x, γ2 + n − x),  p̃_m | · ~ Beta(α + x + x̃_m, α + n − x + nt − x̃_m)
 //
-// and returns p and the sums A = log p + Σ log p̃_m, B = log(1−p) + Σ log(1−p̃_m).
+// and returns p and the sums A = log p + Σ log p̃_m, B = log(1−p) + Σ log(1−p̃_m). Each Beta
+// is two gonum distuv.Gamma draws, the construction of distuv.Beta.Rand, so that 1 − p̃ is
+// gb/(ga+gb) and exact at the boundaries (a shape of 1e−107 gives a Gamma of exactly 0 and
+// log p̃ = −Inf, which is valid, §3 Numerics). The products of the ratios are accumulated and
+// their log taken once, flushed to the sums before they can underflow: two logs per
+// iteration instead of 2(M+1).
 func (s *BinarySampler) conditionals(xt []int, x int, rng *rand.Rand) (p, A, B float64) {
-	A, B = logBeta(s.g1+float64(x), s.g2+float64(s.n-x), rng)
-	p = math.Exp(A)
+	ga := distuv.Gamma{Alpha: s.g1 + float64(x), Beta: 1, Src: rng}.Rand()
+	gb := distuv.Gamma{Alpha: s.g2 + float64(s.n-x), Beta: 1, Src: rng}.Rand()
+	p = ga / (ga + gb)
+	pa, pb := p, gb/(ga+gb)
 	for _, v := range xt {
-		a, b := logBeta(s.alpha+float64(x+v), s.alpha+float64((s.n-x)+(s.nt-v)), rng)
-		A += a
-		B += b
+		ga = distuv.Gamma{Alpha: s.alpha + float64(x+v), Beta: 1, Src: rng}.Rand()
+		gb = distuv.Gamma{Alpha: s.alpha + float64((s.n-x)+(s.nt-v)), Beta: 1, Src: rng}.Rand()
+		pa *= ga / (ga + gb)
+		pb *= gb / (ga + gb)
+		if pa < 1e-250 || pb < 1e-250 {
+			A += math.Log(pa)
+			B += math.Log(pb)
+			pa, pb = 1, 1
+		}
 	}
-	return p, A, B
+	return p, A + math.Log(pa), B + math.Log(pb)
 }
 
 // logPi returns log π(x) up to a constant; a zero coefficient times −Inf counts as 0.
@@ -122,7 +125,7 @@ func (s *BinarySampler) initX(xt []int) int {
 
 // sampleX draws x from π(x) ∝ exp(c(x) + x·A + (n−x)·B), x = 0..n, by inverse CDF. log π is
 // concave in x, so the fast path finds the mode by bisection on c(x+1) − c(x) + A − B and
-// walks outward multiplying ratios exp(dc(x))·exp(A − B) until a weight falls below 1e−17 of
+// walks outward multiplying ratios exp(dc(x))·exp(A − B) until a weight falls below 1e−15 of
 // the mode's: one exp per call instead of n+1.
 func (s *BinarySampler) sampleX(x int, A, B float64, rng *rand.Rand) int {
 	n := s.n
@@ -155,7 +158,7 @@ func (s *BinarySampler) sampleX(x int, A, B float64, rng *rand.Rand) int {
 		lo, hi = mode, mode
 		for v, k := 1.0, mode; k < n; k++ {
 			v *= s.edc[k] * r
-			if v < 1e-17 {
+			if v < 1e-15 {
 				break
 			}
 			w[k+1] = v
@@ -164,7 +167,7 @@ func (s *BinarySampler) sampleX(x int, A, B float64, rng *rand.Rand) int {
 		}
 		for v, k := 1.0, mode; k > 0; k-- {
 			v /= s.edc[k-1] * r
-			if v < 1e-17 {
+			if v < 1e-15 {
 				break
 			}
 			w[k-1] = v

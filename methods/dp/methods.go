@@ -216,6 +216,8 @@ func runBinaryMCMC(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Ra
 		}
 		smp.MHL(dr, xt, set, p.Int("mhl_L"), prop, rng)
 		s.info["dp_acc_rate"] = float64(dr.Accepted) / float64(dr.Proposed)
+	} else {
+		smp.Gibbs(dr, xt, set, rng)
 	}
 	mu, v := meanVar(dr.P)
 	if p.Bool("rao_blackwell") {

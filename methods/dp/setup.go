@@ -3,6 +3,7 @@ package dp
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -134,7 +135,8 @@ func newSetup(d *datasets.Dataset, p methods.Params, k kind, rng *rand.Rand) (*s
 			Multinomial(s.x, s.n, pr, rng)
 		}
 	}
-	s.info = map[string]any{"dp_target": s.target, "dp_level": s.level, "dp_alpha": s.alpha, "dp_x": s.x}
+	s.info = map[string]any{"dp_target": s.target, "dp_level": s.level, "dp_alpha": s.alpha, "dp_x": s.x,
+		"dp_memo": new(sync.Map)} // shared by the metrics of metrics/dp.go
 	return s, nil
 }
 
