@@ -64,7 +64,7 @@ func TestReadCSVSelectAndQuoted(t *testing.T) {
 }
 
 func TestWriteReadRoundTrip(t *testing.T) {
-	vals := []float64{0.1, 1.0 / 3, -2.5e-300, 12345678901234567, math.MaxFloat64, -0.0, 100.0 / 6}
+	vals := []float64{0.1, 1.0 / 3, -2.5e-300, 12345678901234567, math.MaxFloat64, math.Copysign(0, -1), 100.0 / 6}
 	d := New("r", []string{"a"}, len(vals), 1, vals)
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, d); err != nil {

@@ -27,10 +27,9 @@ type Problem struct {
 	near       *nnLists
 
 	// il3 statistics of X (metrics.md §2.6, raw space, il3_zero exclude)
-	c1cnt  int       // cells with x ≠ 0
-	xcov   []float64 // d×d sample covariance of X
-	xcor   []float64 // d×d correlation of X (NaN where undefined)
-	useDLD bool
+	c1cnt int       // cells with x ≠ 0
+	xcov  []float64 // d×d sample covariance of X
+	xcor  []float64 // d×d correlation of X (NaN where undefined)
 }
 
 // NewProblem prepares X (not modified) for minimum group size k ≥ 2. With standardize

@@ -215,7 +215,7 @@ func Feasible(labels []int32, k int) (int, error) {
 		return G, nil
 	}
 	if gmin, gmax := (n+2*k-2)/(2*k-1), n/k; G < gmin || G > gmax {
-		return G, fmt.Errorf("G = %d outside [%d, %d]", G, gmin, gmax)
+		return G, fmt.Errorf("group count %d outside [%d, %d]", G, gmin, gmax)
 	}
 	return G, nil
 }
