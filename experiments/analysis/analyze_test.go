@@ -166,7 +166,7 @@ f,tarragona,noise,,10,1,1,NaN,0.1,ok,
 	if strings.Join(p.Cols, "|") != "census k=3|census k=5|tarragona k=3|census|tarragona" {
 		t.Fatalf("columns %q", p.Cols)
 	}
-	if strings.Join(p.Rows, "|") != "mdav|noise noise_pct=10" {
+	if strings.Join(p.Rows, "|") != "mdav|noise" { // noise_pct has one value: not in the label
 		t.Fatalf("rows %q", p.Rows)
 	}
 	if p.Cells[0][0] != 5 || p.Cells[0][1] != 9 || p.Cells[1][3] != 2 || !math.IsNaN(p.Cells[1][4]) || !math.IsNaN(p.Cells[0][3]) {

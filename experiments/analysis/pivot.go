@@ -57,21 +57,27 @@ func Pivots(runs *Runs, cfg TableConfig) ([]Pivot, error) {
 	if stat != "median" && stat != "mean" {
 		return nil, fmt.Errorf("analysis: table stat %q: want median or mean", stat)
 	}
-	// row factors: method and the parameters that vary, minus the column factors
-	var rowCols []string
-	for _, c := range append([]string{"method"}, runs.Params...) {
+	// row factors: the method and the parameters that vary within it, minus the column factors
+	varying := map[string][]string{} // method → its varying parameter columns
+	for _, c := range runs.Params {
 		if slices.Contains(colCols, c) {
 			continue
 		}
-		seen := map[string]bool{}
+		seen := map[string]map[string]bool{}
 		for i := range runs.Rows {
-			seen[runs.Get(i, c)] = true
+			m := runs.Get(i, "method")
+			if seen[m] == nil {
+				seen[m] = map[string]bool{}
+			}
+			seen[m][runs.Get(i, c)] = true
 		}
-		if c == "method" || len(seen) > 1 {
-			rowCols = append(rowCols, c)
+		for m, vals := range seen {
+			if len(vals) > 1 {
+				varying[m] = append(varying[m], c)
+			}
 		}
 	}
-	label := func(i int, cols []string, withName bool) string {
+	cellLabel := func(i int, cols []string, withName bool) string {
 		var parts []string
 		for _, c := range cols {
 			v := runs.Get(i, c)
@@ -87,6 +93,9 @@ func Pivots(runs *Runs, cfg TableConfig) ([]Pivot, error) {
 		}
 		return strings.Join(parts, " ")
 	}
+	rowLabel := func(i int) string {
+		return cellLabel(i, append([]string{"method"}, varying[runs.Get(i, "method")]...), true)
+	}
 	var out []Pivot
 	for _, m := range cfg.Metrics {
 		vc := runs.ValueCol(m)
@@ -97,7 +106,7 @@ func Pivots(runs *Runs, cfg TableConfig) ([]Pivot, error) {
 		ri, ci := map[string]int{}, map[string]int{}
 		vals := map[[2]int][]float64{}
 		for i, row := range runs.Rows {
-			r, c := label(i, rowCols, true), label(i, colCols, true)
+			r, c := rowLabel(i), cellLabel(i, colCols, true)
 			if _, ok := ri[r]; !ok {
 				ri[r] = len(p.Rows)
 				p.Rows = append(p.Rows, r)
