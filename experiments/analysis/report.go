@@ -318,9 +318,21 @@ func (r *Result) reportMeans(w io.Writer) {
 	experiments.MeansMarkdown(w, t)
 }
 
-// reportNotes includes the experiment's hand-written notes: dir/notes.md, else the bundled
-// experiments/specs/<name>.notes.md.
+// reportNotes links the folder's companion reports (other *.md files, e.g. MAGGA.md written by
+// `sdcbench magga-report`) and includes the experiment's hand-written notes: dir/notes.md, else
+// the bundled experiments/specs/<name>.notes.md.
 func (r *Result) reportNotes(w io.Writer) {
+	if others, _ := filepath.Glob(filepath.Join(r.Dir, "*.md")); len(others) > 0 {
+		var links []string
+		for _, path := range others {
+			if base := filepath.Base(path); base != "REPORT.md" && base != "notes.md" {
+				links = append(links, fmt.Sprintf("[%s](%s)", base, base))
+			}
+		}
+		if len(links) > 0 {
+			fmt.Fprintf(w, "\nCompanion reports in this folder: %s.\n", strings.Join(links, ", "))
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(r.Dir, "notes.md"))
 	if err != nil {
 		if data, err = specs.ReadNotes(r.Name); err != nil {
