@@ -133,3 +133,24 @@ func CheckProportion(p float64) error {
 	}
 	return nil
 }
+
+// CountsFromProportions returns the fixed confidential counts x = largest-remainder rounding
+// of n·p (x_mode fixed, §8). Every p_i must be in [0, 1] and Σp must be 1 within 1e−9.
+func CountsFromProportions(p []float64, n int) ([]int, error) {
+	if n < 1 || len(p) < 2 {
+		return nil, invalid("need n ≥ 1 and at least 2 proportions (got n = %d, %d)", n, len(p))
+	}
+	s := 0.0
+	for _, v := range p {
+		if err := CheckProportion(v); err != nil {
+			return nil, err
+		}
+		s += v
+	}
+	if math.Abs(s-1) > 1e-9 {
+		return nil, invalid("proportions %v sum to %v, not 1", p, s)
+	}
+	x := make([]int, len(p))
+	LargestRemainder(x, p, n)
+	return x, nil
+}

@@ -249,7 +249,7 @@ func (s *BinarySampler) MHL(dst *BinaryDraws, xt []int, set Chain, L int, prop M
 		var xc int
 		logH := 0.0
 		if prop == RoundedUniform {
-			xc = x + int(math.Round((2*rng.Float64()-1)*float64(L)))
+			xc = x + roundedUniformStep(rng.Float64(), L)
 		} else {
 			nx := neighbours(x, n, L)
 			j := rng.IntN(nx)
@@ -286,3 +286,6 @@ func (s *BinarySampler) MHL(dst *BinaryDraws, xt []int, set Chain, L int, prop M
 
 // neighbours returns |{y ∈ 0..n : 1 ≤ |y − x| ≤ L}|.
 func neighbours(x, n, L int) int { return min(n, x+L) - max(0, x-L) }
+
+// roundedUniformStep maps u ~ U(0, 1) to round(U(−L, L)) = round((2u − 1)·L).
+func roundedUniformStep(u float64, L int) int { return int(math.Round((2*u - 1) * float64(L))) }

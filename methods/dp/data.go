@@ -48,8 +48,10 @@ func init() {
 		})
 	}
 	for _, s := range catScenarios {
-		x := make([]int, len(s.p))
-		LargestRemainder(x, s.p, s.n)
+		x, err := CountsFromProportions(s.p, s.n)
+		if err != nil {
+			panic(err) // the table above is wrong
+		}
 		names := make([]string, len(x))
 		for i := range names {
 			names[i] = fmt.Sprintf("c%d", i+1)
