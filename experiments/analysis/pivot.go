@@ -31,9 +31,11 @@ type TableConfig struct {
 type Pivot struct {
 	Metric string
 	Stat   string
-	Cols   []string    // column labels, e.g. "census k=3"
-	Rows   []string    // row labels (configurations without the column factors)
-	Cells  [][]float64 // [row][col]; NaN where no ok run
+	Cols   []string // column labels, e.g. "census k=3"
+	// ColumnNames are the factors spanning the columns, e.g. dataset, k.
+	ColumnNames []string
+	Rows        []string    // row labels (configurations without the column factors)
+	Cells       [][]float64 // [row][col]; NaN where no ok run
 }
 
 // Pivots builds the tables cfg asks for from the ok runs.
@@ -103,6 +105,9 @@ func Pivots(runs *Runs, cfg TableConfig) ([]Pivot, error) {
 			return nil, fmt.Errorf("analysis: table metric %q is not in runs.csv", m)
 		}
 		p := Pivot{Metric: m, Stat: stat}
+		for _, c := range colCols {
+			p.ColumnNames = append(p.ColumnNames, strings.TrimPrefix(c, "param_"))
+		}
 		ri, ci := map[string]int{}, map[string]int{}
 		vals := map[[2]int][]float64{}
 		for i, row := range runs.Rows {
@@ -173,8 +178,8 @@ func (r *Result) reportPivots(w io.Writer) {
 	if len(r.Pivots) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Tables\n\nOne row per method, one column per %s; each cell is the %s over the ok runs (— where none).\n",
-		"column combination", r.Pivots[0].Stat)
+	fmt.Fprintf(w, "\n## Tables\n\nOne row per method (with the parameters that vary within it), one column per %s; each cell is the %s over the ok runs (— where none).\n",
+		strings.Join(r.Pivots[0].ColumnNames, " × "), r.Pivots[0].Stat)
 	for _, p := range r.Pivots {
 		fmt.Fprintf(w, "\n### %s ([table_%s.csv](table_%s.csv))\n\n| method |", p.Metric, p.Metric, p.Metric)
 		for _, c := range p.Cols {
