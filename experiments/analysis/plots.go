@@ -199,7 +199,7 @@ func (r *Result) scatter(x, y string) (*plot.Plot, error) {
 			return nil, err
 		}
 		s.GlyphStyle.Color = plotutil.Color(c)
-		s.GlyphStyle.Shape = plotutil.Shape(c)
+		s.GlyphStyle.Shape = plotutil.Shape(c + c/len(plotutil.DefaultColors)) // colour and shape cycle with different periods
 		pl.Add(s)
 		pl.Legend.Add(p.Configs[c], s)
 		n++
@@ -207,6 +207,8 @@ func (r *Result) scatter(x, y string) (*plot.Plot, error) {
 	if n == 0 {
 		return nil, nil
 	}
+	// leave the right part of the frame empty for the legend
+	pl.X.Max += 0.6 * (pl.X.Max - pl.X.Min)
 	return pl, nil
 }
 
