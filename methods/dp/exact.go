@@ -12,7 +12,8 @@ import "math"
 //
 // The posterior of p is the mixture Σ_x w(x)·Beta(γ1+x, γ2+n−x). Integer parts are summed
 // before α is added, so the weights stay finite at ε = 250 (α ≈ 1e−107). The constant
-// lgamma terms of the Beta normalizers are dropped. Cost O(n·M) lgamma evaluations.
+// lgamma terms of the Beta normalizers are dropped. Cost O(n + nt) lgamma evaluations and
+// O(n·M) additions.
 func ExactBinary(w []float64, xt []int, n, nt int, alpha, g1, g2 float64) []float64 {
 	if w == nil {
 		w = make([]float64, n+1)
@@ -20,13 +21,21 @@ func ExactBinary(w []float64, xt []int, n, nt int, alpha, g1, g2 float64) []floa
 	if len(w) != n+1 {
 		panic("dp: ExactBinary: len(w) != n+1")
 	}
+	// Tables of lgamma(α + k), k = 0..n+nt, and of the prior and binomial terms: O(n + nt)
+	// lgamma calls, then O(n·M) additions.
+	la := make([]float64, n+nt+1)
+	for k := range la {
+		la[k] = lgamma(alpha + float64(k))
+	}
 	M := float64(len(xt))
+	lgn, lg12 := lgamma(float64(n+1)), lgamma(g1+g2+float64(n))
 	for x := 0; x <= n; x++ {
-		l := -lgamma(float64(x+1)) - lgamma(float64(n-x+1)) + lbeta(g1+float64(x), g2+float64(n-x))
+		l := lgn - lgamma(float64(x+1)) - lgamma(float64(n-x+1)) +
+			lgamma(g1+float64(x)) + lgamma(g2+float64(n-x)) - lg12
 		for _, v := range xt {
-			l += lgamma(alpha+float64(x+v)) + lgamma(alpha+float64((n-x)+(nt-v)))
+			l += la[x+v] + la[(n-x)+(nt-v)]
 		}
-		l -= M * (lgamma(alpha+float64(x)) + lgamma(alpha+float64(n-x)))
+		l -= M * (la[x] + la[n-x])
 		w[x] = l
 	}
 	normalizeLog(w)
