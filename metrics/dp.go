@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"sync"
 
+	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -297,7 +298,8 @@ func HPDSorted(s []float64, level float64) (lo, hi float64) {
 // ESSGeyer returns the effective sample size of the chain y by Geyer's initial positive
 // sequence (metrics.md §5): ρ̂_t = γ̂_t/γ̂_0 with γ̂_t = (1/S)Σ(y_i − ȳ)(y_{i+t} − ȳ),
 // Γ_k = ρ̂_2k + ρ̂_2k+1 summed while positive, τ = −1 + 2ΣΓ_k and ESS = S/max(1, τ), so it is
-// capped at S. A constant chain gives NaN. Cost O(S·K) for K lags used.
+// capped at S. A constant chain gives NaN. Cost O(S·K) for K lags used, or O(S log S) by FFT
+// for S > 512 (sticky chains of 20 000 draws need thousands of lags).
 func ESSGeyer(y []float64) float64 {
 	S := len(y)
 	if S < 2 {
@@ -308,12 +310,9 @@ func ESSGeyer(y []float64) float64 {
 		mean += v
 	}
 	mean /= float64(S)
-	acov := func(t int) float64 {
-		s := 0.0
-		for i := 0; i+t < S; i++ {
-			s += (y[i] - mean) * (y[i+t] - mean)
-		}
-		return s / float64(S)
+	acov := directAcov(y, mean)
+	if S > 512 {
+		acov = fftAcov(y, mean)
 	}
 	g0 := acov(0)
 	if g0 == 0 {
@@ -329,6 +328,38 @@ func ESSGeyer(y []float64) float64 {
 	}
 	tau := -1 + 2*sum
 	return float64(S) / max(1, tau)
+}
+
+// directAcov returns t ↦ γ̂_t = (1/S)Σ_{i<S−t}(y_i − m)(y_{i+t} − m).
+func directAcov(y []float64, m float64) func(int) float64 {
+	return func(t int) float64 {
+		s := 0.0
+		for i := 0; i+t < len(y); i++ {
+			s += (y[i] - m) * (y[i+t] - m)
+		}
+		return s / float64(len(y))
+	}
+}
+
+// fftAcov returns γ̂_t from one FFT of the centred chain zero-padded to a power of two ≥ 2S
+// (the Wiener–Khinchin identity), computed once.
+func fftAcov(y []float64, m float64) func(int) float64 {
+	S := len(y)
+	n := 1
+	for n < 2*S {
+		n <<= 1
+	}
+	buf := make([]float64, n)
+	for i, v := range y {
+		buf[i] = v - m
+	}
+	fft := fourier.NewFFT(n)
+	c := fft.Coefficients(nil, buf)
+	for i, v := range c {
+		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
+	}
+	ac := fft.Sequence(buf, c)
+	return func(t int) float64 { return ac[t] / float64(n) / float64(S) }
 }
 
 // ESSARSpectrum returns coda's effectiveSize of y (shared/spec/dp-synthesis.md §7): biased

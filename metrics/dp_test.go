@@ -106,6 +106,26 @@ func TestDPESS(t *testing.T) {
 	}
 }
 
+// TestDPESSFFT checks that the FFT autocovariances of long chains equal the direct sums.
+func TestDPESSFFT(t *testing.T) {
+	y := make([]float64, 3000)
+	v := 0.0
+	for i := range y {
+		v = 0.9*v + math.Sin(float64(i)*1.7) + math.Cos(float64(i*i)*0.3)
+		y[i] = v
+	}
+	m := 0.0
+	for _, x := range y {
+		m += x / float64(len(y))
+	}
+	d, f := directAcov(y, m), fftAcov(y, m)
+	for _, lag := range []int{0, 1, 2, 10, 100, 2999} {
+		if !scalar.EqualWithinAbsOrRel(d(lag), f(lag), 1e-10, 1e-9) {
+			t.Errorf("lag %d: direct %v, FFT %v", lag, d(lag), f(lag))
+		}
+	}
+}
+
 // TestDPBiasSUSEP checks the bias and rel_bias arithmetic of metrics.md §7.5 on the SUSEP
 // tables (targets Table 4.2, estimates Table 4.3; M column, then F).
 func TestDPBiasSUSEP(t *testing.T) {
