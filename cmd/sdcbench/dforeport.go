@@ -12,7 +12,7 @@ func init() {
 	commands["dfo-report"] = command{usage: "dfo-report [DIR]", run: runDFOReport}
 }
 
-// runDFOReport writes DIR/REPORT.md (default results/dfo-benchmarks): the seed 001 Tables 1–3
+// runDFOReport writes DIR/DFO.md (default results/dfo-benchmarks): the seed 001 Tables 1–3
 // beside the dfo-benchmarks runs, with a verdict per cell.
 func runDFOReport(_ context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("dfo-report", commands["dfo-report"].usage, stderr)

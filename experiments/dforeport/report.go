@@ -1,6 +1,7 @@
-// Package dforeport writes the REPORT.md of the dfo-benchmarks experiment: the seed's Tables
-// 1–3 (shared/seeds/001_540d0eed614c4750.txt L147–177, shared/spec/dfo.md §13) beside ours,
-// with a verdict per cell, the nine (dataset, k) targets and the seed's qualitative claims.
+// Package dforeport writes DFO.md for the dfo-benchmarks experiment (the folder's REPORT.md,
+// the generic analysis, links it): the seed's Tables 1–3 (shared/seeds/001_540d0eed614c4750.txt
+// L147–177, shared/spec/dfo.md §13) beside ours, with a verdict per cell, the nine (dataset, k)
+// targets and the seed's qualitative claims.
 package dforeport
 
 import (
@@ -128,7 +129,7 @@ func Parse(t *experiments.Table) ([]Run, error) {
 	return out, nil
 }
 
-// Write reads dir/runs.csv and writes dir/REPORT.md.
+// Write reads dir/runs.csv and writes dir/DFO.md.
 func Write(dir string) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
@@ -139,7 +140,7 @@ func Write(dir string) error {
 		return err
 	}
 	man, _ := experiments.ReadManifest(dir)
-	return datasets.AtomicWrite(filepath.Join(dir, "REPORT.md"), func(w io.Writer) error {
+	return datasets.AtomicWrite(filepath.Join(dir, "DFO.md"), func(w io.Writer) error {
 		return Markdown(w, runs, man)
 	})
 }
