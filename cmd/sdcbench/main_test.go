@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
@@ -193,4 +194,53 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("%s missing", f)
 		}
 	}
+}
+
+// TestStatsWilcoxon: the depression example of R's ?wilcox.test,
+// wilcox.test(x, y, paired = TRUE): V = 40, p-value = 0.03906.
+func TestStatsWilcoxon(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "xy.csv"), []byte("x,y\n1.83,0.878\n0.50,0.647\n1.62,0.598\n2.48,2.05\n1.68,1.06\n1.88,1.29\n1.55,1.06\n3.06,3.14\n1.30,1.29\n"), 0o644)
+	out, e, code := sdcbench(t, dir, "stats", "wilcoxon", "--paired", "xy.csv")
+	if code != 0 {
+		t.Fatalf("stats wilcoxon: %s", e)
+	}
+	var res struct {
+		Statistic float64 `json:"statistic"`
+		PValue    float64 `json:"p_value"`
+		Method    string  `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.Statistic != 40 || math.Abs(res.PValue-0.0390625) > 1e-9 || !strings.Contains(res.Method, "signed rank") {
+		t.Fatalf("got %+v", res)
+	}
+	_, stderr, code := sdcbench(t, dir, "stats", "wilcoxon", "missing.csv")
+	checkError(t, "stats on a missing file", stderr, code, []string{"missing.csv"})
+}
+
+// TestAnalyze: run writes the analysis; analyze rewrites it from runs.csv alone.
+func TestAnalyze(t *testing.T) {
+	dir := t.TempDir()
+	if _, e, code := sdcbench(t, dir, "run", "--quiet", "--out", "r", "tiny"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	for _, f := range []string{"summary.csv", "wilcoxon.csv", "best.csv", "wins.csv", "gaps.csv", "friedman.csv"} {
+		os.Remove(filepath.Join(dir, "r", f))
+	}
+	if _, e, code := sdcbench(t, dir, "analyze", "--quiet", "r"); code != 0 {
+		t.Fatalf("analyze: %s", e)
+	}
+	for _, f := range []string{"summary.csv", "wilcoxon.csv", "best.csv", "wins.csv", "gaps.csv", "friedman.csv", "REPORT.md", "plots/box_sse_sst.png"} {
+		if st, err := os.Stat(filepath.Join(dir, "r", f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, "r", "REPORT.md"))
+	if !strings.Contains(string(report), "## Means per dataset") || !strings.Contains(string(report), "| mdav | k=3") {
+		t.Errorf("REPORT.md lacks the per-dataset means")
+	}
+	_, stderr, code := sdcbench(t, dir, "analyze", "nowhere")
+	checkError(t, "analyze a missing folder", stderr, code, []string{"nowhere"})
 }
