@@ -11,11 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"sort"
-	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
 // Release is what a method returns: the masked table and the structure behind it.
@@ -61,10 +59,7 @@ type Validator interface {
 	Validate(d *datasets.Dataset, p Params) error
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string]Method{}
-)
+var methodTable registry.Registry[Method]
 
 // Register adds m under m.Info().Name. It panics on a duplicate or malformed entry: call it
 // from the family package's init function.
@@ -78,12 +73,7 @@ func Register(m Method) {
 			panic(fmt.Sprintf("methods: Register %s: bad default: %v", in.Name, err))
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := registry[in.Name]; dup {
-		panic("methods: Register: duplicate method " + in.Name)
-	}
-	registry[in.Name] = m
+	methodTable.Add("methods: Register", in.Name, m)
 }
 
 // ErrUnknownMethod is wrapped by Lookup's error.
@@ -91,29 +81,19 @@ var ErrUnknownMethod = errors.New("unknown method")
 
 // Lookup returns the method registered under name.
 func Lookup(name string) (Method, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	m, ok := registry[name]
+	m, ok := methodTable.Get(name)
 	if !ok {
-		names := make([]string, 0, len(registry))
-		for n := range registry {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return nil, fmt.Errorf("methods: %w %q (have %v)", ErrUnknownMethod, name, names)
+		return nil, fmt.Errorf("methods: %w %q (have %v)", ErrUnknownMethod, name, methodTable.Names())
 	}
 	return m, nil
 }
 
 // List returns the Info of every registered method, sorted by name.
 func List() []Info {
-	mu.RLock()
-	defer mu.RUnlock()
-	out := make([]Info, 0, len(registry))
-	for _, m := range registry {
+	var out []Info
+	for _, m := range methodTable.Values() {
 		out = append(out, m.Info())
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -8,11 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
 // Direction says which way a metric improves.
@@ -169,20 +168,12 @@ type Metric interface {
 	Eval(in *Input) Result
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string]Metric{}
-)
+var metricTable registry.Registry[Metric]
 
 // Register adds m under its ID; it panics on a duplicate. Call it from init.
 func Register(m Metric) {
 	id := m.Info().ID
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := registry[id]; dup || id == "" {
-		panic("metrics: Register: duplicate or empty ID " + id)
-	}
-	registry[id] = m
+	metricTable.Add("metrics: Register", id, m)
 }
 
 // ErrUnknownMetric is wrapped by Lookup's error.
@@ -190,29 +181,19 @@ var ErrUnknownMetric = errors.New("unknown metric")
 
 // Lookup returns the metric with the given ID.
 func Lookup(id string) (Metric, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	m, ok := registry[id]
+	m, ok := metricTable.Get(id)
 	if !ok {
-		ids := make([]string, 0, len(registry))
-		for n := range registry {
-			ids = append(ids, n)
-		}
-		slices.Sort(ids)
-		return nil, fmt.Errorf("metrics: %w %q (have %v)", ErrUnknownMetric, id, ids)
+		return nil, fmt.Errorf("metrics: %w %q (have %v)", ErrUnknownMetric, id, metricTable.Names())
 	}
 	return m, nil
 }
 
 // List returns every registered metric's Info sorted by ID.
 func List() []Info {
-	mu.RLock()
-	defer mu.RUnlock()
-	out := make([]Info, 0, len(registry))
-	for _, m := range registry {
+	var out []Info
+	for _, m := range metricTable.Values() {
 		out = append(out, m.Info())
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
