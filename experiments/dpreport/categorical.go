@@ -138,7 +138,7 @@ func e7(r *report, rs *runs) error {
 	r.printf("≈60%% for smaller categories). Criterion: qualitative for `dm_alg6` (R = 100); the reference coverage (exact) should be near 95%%.\n\n")
 	ps := map[int][]float64{4: pC4, 8: {0.30, 0.24, 0.16, 0.10, 0.08, 0.06, 0.04, 0.02},
 		16: {0.20, 0.17, 0.12, 0.10, 0.06, 0.06, 0.04, 0.04, 0.04, 0.036, 0.03, 0.03, 0.024, 0.02, 0.02, 0.01}}
-	var bEx, bAl, vEx, vAl, cEx, cAl []float64
+	var bEx, bAl, vEx, vAl, cEx, cAl, rvEx, rvAl []float64
 	for _, C := range []int{4, 8, 16} {
 		ds := fmt.Sprintf("dp_cat%d_n500", C)
 		ex := rs.catAggs(C, "dataset", ds, "method", "dm_exact", "alpha_rule", "mv2008")
@@ -154,14 +154,17 @@ func e7(r *report, rs *runs) error {
 		bEx, bAl = append(bEx, meanAbsBias(ex, ps[C])), append(bAl, meanAbsBias(al, ps[C]))
 		vEx, vAl = append(vEx, meanOf(vars(ex))), append(vAl, meanOf(vars(al)))
 		cEx, cAl = append(cEx, meanOf(covs(ex))), append(cAl, meanOf(covs(al)))
+		rvEx, rvAl = append(rvEx, relVar(ex, ps[C])), append(rvAl, relVar(al, ps[C]))
 	}
 	r.table([]string{"summary over categories", "C = 4", "C = 8", "C = 16"}, [][]string{
 		{"exact mean abs bias", f(bEx[0], 4), f(bEx[1], 4), f(bEx[2], 4)}, {"alg6 mean abs bias", f(bAl[0], 4), f(bAl[1], 4), f(bAl[2], 4)},
 		{"exact mean var_est", f(vEx[0], 5), f(vEx[1], 5), f(vEx[2], 5)}, {"alg6 mean var_est", f(vAl[0], 5), f(vAl[1], 5), f(vAl[2], 5)},
 		{"exact mean coverage_hpd %", f(cEx[0], 1), f(cEx[1], 1), f(cEx[2], 1)}, {"alg6 mean coverage_hpd %", f(cAl[0], 1), f(cAl[1], 1), f(cAl[2], 1)}})
-	r.printf("Per-category bias relative to p grows as categories get smaller, so with C the mean relative bias grows although the absolute\n")
-	r.printf("bias per category shrinks with p. Checks:\n\n")
-	r.printf("- relative bias grows with C (mean |bias|/mean p: %s, %s, %s): **%s**\n", f(bAl[0]*4, 3), f(bAl[1]*8, 3), f(bAl[2]*16, 3), r.check(bAl[1]*8 > bAl[0]*4 && bAl[2]*16 > bAl[1]*8))
+	r.printf("Checks (variance relative to p², mean over categories: exact %s, %s, %s; alg6 %s, %s, %s):\n\n",
+		f(rvEx[0], 3), f(rvEx[1], 3), f(rvEx[2], 3), f(rvAl[0], 3), f(rvAl[1], 3), f(rvAl[2], 3))
+	r.printf("- bias grows with C (mean |bias|, exact and alg6): **%s**\n", r.check(bEx[1] > bEx[0] && bEx[2] > bEx[1] && bAl[1] > bAl[0] && bAl[2] > bAl[1]))
+	r.printf("- variance grows with C relative to p² (the absolute var_est falls because the categories get smaller): **%s**\n",
+		r.check(rvEx[1] > rvEx[0] && rvEx[2] > rvEx[1] && rvAl[1] > rvAl[0] && rvAl[2] > rvAl[1]))
 	r.printf("- `dm_alg6` coverage below 95%% (seed: 60–80%%): mean %s, %s, %s: **%s**\n", f(cAl[0], 1), f(cAl[1], 1), f(cAl[2], 1), r.check(cAl[0] < 95 && cAl[1] < 95 && cAl[2] < 95))
 	r.printf("- reference (exact) coverage much closer to 95%%: %s, %s, %s: **%s**\n\n", f(cEx[0], 1), f(cEx[1], 1), f(cEx[2], 1),
 		r.check(math.Abs(cEx[0]-95) < math.Abs(cAl[0]-95) && math.Abs(cEx[2]-95) < math.Abs(cAl[2]-95)))
@@ -171,4 +174,13 @@ func e7(r *report, rs *runs) error {
 		return err
 	}
 	return r.save(p, "coverage_vs_C", "coverage vs C")
+}
+
+// relVar is the mean over categories of var_est/p².
+func relVar(a []agg, p []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i].Var / (p[i] * p[i])
+	}
+	return s / float64(len(a))
 }
