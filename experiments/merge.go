@@ -64,7 +64,7 @@ func Merge(out string, dirs []string) error {
 			seen[id] = dir
 			rows = append(rows, r)
 		}
-		if data, err := os.ReadFile(filepath.Join(dir, TracesFile)); err == nil {
+		if data, err := readMaybeGz(filepath.Join(dir, TracesFile)); err == nil {
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				traces.Write(data[i+1:])
 			}

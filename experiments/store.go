@@ -195,7 +195,7 @@ func openStore(dir string, s *Spec, fresh bool) (*store, map[string]bool, error)
 	}
 	runsPath, tracesPath := filepath.Join(dir, RunsFile), filepath.Join(dir, TracesFile)
 	if fresh {
-		for _, f := range []string{RunsFile, RunsFileGz, TracesFile, ManifestFile} {
+		for _, f := range []string{RunsFile, RunsFileGz, TracesFile, TracesFile + ".gz", ManifestFile} {
 			if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, nil, fmt.Errorf("experiments: %w", err)
 			}
@@ -206,12 +206,14 @@ func openStore(dir string, s *Spec, fresh bool) (*store, map[string]bool, error)
 			"use --fresh to discard them or another --out", dir, m.Name)
 	}
 	done := map[string]bool{}
-	if _, err := os.Stat(runsPath); errors.Is(err, os.ErrNotExist) {
-		if data, gerr := readMaybeGz(runsPath); gerr == nil { // only the .gz is there: unpack it
-			if err := os.WriteFile(runsPath, data, 0o644); err != nil {
-				return nil, nil, fmt.Errorf("experiments: %w", err)
+	for _, path := range []string{runsPath, tracesPath} {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			if data, gerr := readMaybeGz(path); gerr == nil { // only the .gz is there: unpack it to append
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					return nil, nil, fmt.Errorf("experiments: %w", err)
+				}
+				os.Remove(path + ".gz")
 			}
-			os.Remove(runsPath + ".gz")
 		}
 	}
 	header := s.Header()
@@ -323,8 +325,8 @@ func (st *store) close() error {
 }
 
 // normalize rewrites a finished results folder in grid order (rows sorted by order, traces by
-// run then iteration) and gzips runs.csv when it is larger than 5 MB. order maps run IDs to
-// their grid position.
+// run then iteration) and gzips runs.csv and traces.csv when larger than 5 MB. order maps run
+// IDs to their grid position.
 func normalize(dir string, order map[string]int) error {
 	t, err := ReadRuns(dir)
 	if err != nil {
@@ -335,26 +337,11 @@ func normalize(dir string, order map[string]int) error {
 	w := csv.NewWriter(&buf)
 	w.Write(t.Header)
 	w.WriteAll(t.Rows)
-	runsPath := filepath.Join(dir, RunsFile)
-	if buf.Len() > gzipAbove {
-		err = datasets.AtomicWrite(runsPath+".gz", func(w io.Writer) error {
-			zw := gzip.NewWriter(w)
-			if _, err := zw.Write(buf.Bytes()); err != nil {
-				return err
-			}
-			return zw.Close()
-		})
-		if err == nil {
-			err = os.Remove(runsPath)
-		}
-	} else {
-		err = datasets.AtomicWrite(runsPath, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
-	}
-	if err != nil {
-		return fmt.Errorf("experiments: %w", err)
+	if err := writeMaybeGz(filepath.Join(dir, RunsFile), buf.Bytes()); err != nil {
+		return err
 	}
 	tracesPath := filepath.Join(dir, TracesFile)
-	data, err := os.ReadFile(tracesPath)
+	data, err := readMaybeGz(tracesPath)
 	if err != nil {
 		return nil
 	}
@@ -374,12 +361,40 @@ func normalize(dir string, order map[string]int) error {
 		ib, _ := strconv.Atoi(b[1])
 		return ia - ib
 	})
-	return datasets.AtomicWrite(tracesPath, func(wr io.Writer) error {
-		w := csv.NewWriter(wr)
-		w.Write(recs[0])
-		w.WriteAll(body)
-		return w.Error()
-	})
+	buf.Reset()
+	w = csv.NewWriter(&buf)
+	w.Write(recs[0])
+	w.WriteAll(body)
+	return writeMaybeGz(tracesPath, buf.Bytes())
+}
+
+// writeMaybeGz writes data to path, or gzipped to path+".gz" (removing path) when it is larger
+// than gzipAbove, atomically either way.
+func writeMaybeGz(path string, data []byte) error {
+	var err error
+	if len(data) > gzipAbove {
+		err = datasets.AtomicWrite(path+".gz", func(w io.Writer) error {
+			zw := gzip.NewWriter(w)
+			if _, err := zw.Write(data); err != nil {
+				return err
+			}
+			return zw.Close()
+		})
+		if err == nil {
+			if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				err = rerr
+			}
+		}
+	} else {
+		err = datasets.AtomicWrite(path, func(w io.Writer) error { _, err := w.Write(data); return err })
+		if err == nil {
+			os.Remove(path + ".gz") // a stale compressed copy
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("experiments: %w", err)
+	}
+	return nil
 }
 
 // fileHash is the SHA-256 of a spec file's text: what manifests written before the grid hash
