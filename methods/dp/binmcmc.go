@@ -45,6 +45,7 @@ type BinarySampler struct {
 	c, dc, edc []float64 // log π(x) without the p, p̃ terms; its differences and their exp
 	fast       bool      // every |dc| < 300, so exp(dc + D) neither over- nor underflows for |D| < 300
 	w          []float64 // x-step weights
+	mode       int       // the last mode of the x-step
 }
 
 // NewBinarySampler precomputes, for x = 0..n,
@@ -124,9 +125,10 @@ func (s *BinarySampler) initX(xt []int) int {
 }
 
 // sampleX draws x from π(x) ∝ exp(c(x) + x·A + (n−x)·B), x = 0..n, by inverse CDF. log π is
-// concave in x, so the fast path finds the mode by bisection on c(x+1) − c(x) + A − B and
-// walks outward multiplying ratios exp(dc(x))·exp(A − B) until a weight falls below 1e−15 of
-// the mode's: one exp per call instead of n+1.
+// concave in x, so the fast path finds the mode (the first x with c(x+1) − c(x) + A − B < 0,
+// searched from the previous mode), walks outward multiplying ratios exp(dc(x))·exp(A − B)
+// until a weight falls below 1e−15 of the mode's, and inverts the CDF from the mode outward:
+// one exp per call instead of n+1.
 func (s *BinarySampler) sampleX(x int, A, B float64, rng *rand.Rand) int {
 	n := s.n
 	switch {
@@ -142,48 +144,66 @@ func (s *BinarySampler) sampleX(x int, A, B float64, rng *rand.Rand) int {
 	lo, hi := 0, n
 	sum := 0.0
 	if s.fast && math.Abs(D) < 300 {
-		// mode = smallest x with dc(x) + D < 0 (dc is decreasing), or n.
-		a, b := 0, n
-		for a < b {
-			h := int(uint(a+b) >> 1)
-			if s.dc[h]+D < 0 {
-				b = h
-			} else {
-				a = h + 1
-			}
+		// mode = smallest x with dc(x) + D < 0 (dc is decreasing), or n: a local search from
+		// the previous mode, which moves little between iterations.
+		mode := min(s.mode, n)
+		for mode < n && s.dc[mode]+D >= 0 {
+			mode++
 		}
-		mode := a
+		for mode > 0 && s.dc[mode-1]+D < 0 {
+			mode--
+		}
+		s.mode = mode
 		r := math.Exp(D)
-		w[mode], sum = 1, 1
-		lo, hi = mode, mode
+		w[mode] = 1
+		up := 1.0 // mass at and above the mode
 		for v, k := 1.0, mode; k < n; k++ {
 			v *= s.edc[k] * r
 			if v < 1e-15 {
 				break
 			}
 			w[k+1] = v
-			sum += v
+			up += v
 			hi = k + 1
 		}
+		down := 0.0
 		for v, k := 1.0, mode; k > 0; k-- {
 			v /= s.edc[k-1] * r
 			if v < 1e-15 {
 				break
 			}
 			w[k-1] = v
-			sum += v
+			down += v
 			lo = k - 1
 		}
-	} else {
-		mx := math.Inf(-1)
-		for k := 0; k <= n; k++ {
-			w[k] = s.c[k] + float64(k)*D
-			mx = max(mx, w[k])
+		// Inverse CDF from the mode outward: a few steps instead of a scan from lo.
+		u := rng.Float64() * (up + down)
+		if u < up {
+			for k := mode; k <= hi; k++ {
+				u -= w[k]
+				if u < 0 {
+					return k
+				}
+			}
+			return hi
 		}
-		for k := 0; k <= n; k++ {
-			w[k] = math.Exp(w[k] - mx)
-			sum += w[k]
+		u -= up
+		for k := mode - 1; k >= lo; k-- {
+			u -= w[k]
+			if u < 0 {
+				return k
+			}
 		}
+		return lo
+	}
+	mx := math.Inf(-1)
+	for k := 0; k <= n; k++ {
+		w[k] = s.c[k] + float64(k)*D
+		mx = max(mx, w[k])
+	}
+	for k := 0; k <= n; k++ {
+		w[k] = math.Exp(w[k] - mx)
+		sum += w[k]
 	}
 	u := rng.Float64() * sum
 	for k := lo; k <= hi; k++ {
