@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/sdcbench/sdcbench/experiments"
+	_ "github.com/sdcbench/sdcbench/methods/all"
 )
 
 // TestMoments checks est_mean, var_est and their standard errors (§9 "3SE") on a small sample
@@ -59,5 +62,24 @@ func TestWriteE1(t *testing.T) {
 	}
 	if err := Write(dir, "dp-e99"); err == nil {
 		t.Error("unknown experiment: no error")
+	}
+}
+
+// TestBundledSpecs checks that every dp-eN spec parses against the registered methods,
+// datasets and metrics, and has a report generator.
+func TestBundledSpecs(t *testing.T) {
+	for i := 1; i <= 10; i++ {
+		name := "dp-e" + itoa(i)
+		s, err := experiments.Load(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(s.Expand()) == 0 {
+			t.Errorf("%s: empty grid", name)
+		}
+		if _, ok := reports[name]; !ok {
+			t.Errorf("%s: no report generator", name)
+		}
 	}
 }
