@@ -29,12 +29,16 @@ var (
 	}
 	pC4 = []float64{0.7, 0.1, 0.15, 0.05}
 
-	// SUSEPCounts are the AutoSeg collision counts of Table 4.1 (L1600–1640), Ford Fusion,
-	// MG-Met BH e ZN Mata, 2015, in the cell order of SUSEPCells.
-	SUSEPCounts = []int{21, 6, 24, 2, 19, 10, 21, 4}
-	// SUSEPCells names the cells (sex × age band).
-	SUSEPCells = []string{"M_26_35", "F_26_35", "M_36_45", "F_36_45", "M_46_55", "F_46_55", "M_55p", "F_55p"}
+	susepCounts = []int{21, 6, 24, 2, 19, 10, 21, 4}
+	susepCells  = []string{"M_26_35", "F_26_35", "M_36_45", "F_36_45", "M_46_55", "F_46_55", "M_55p", "F_55p"}
 )
+
+// SUSEPCounts returns the AutoSeg collision counts of Table 4.1 (L1600–1640), Ford Fusion,
+// MG-Met BH e ZN Mata, 2015, in the cell order of SUSEPCells (a new slice on every call).
+func SUSEPCounts() []int { return append([]int(nil), susepCounts...) }
+
+// SUSEPCells returns the cell names (sex × age band) of SUSEPCounts.
+func SUSEPCells() []string { return append([]string(nil), susepCells...) }
 
 func init() {
 	for _, s := range binaryScenarios {
@@ -67,7 +71,7 @@ func init() {
 		Description: "SUSEP AutoSeg collisions 2015 (seed 002 Table 4.1): n = 107 records, 8 sex × age cells, one-hot",
 		Source:      "original",
 	}, func(uint64) (*datasets.Dataset, error) {
-		return CategoricalDataset("susep_collisions", SUSEPCells, SUSEPCounts), nil
+		return CategoricalDataset("susep_collisions", SUSEPCells(), SUSEPCounts()), nil
 	})
 }
 
