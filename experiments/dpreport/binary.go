@@ -154,7 +154,9 @@ func e2(r *report, rs *runs) error {
 	r.printf("### Table 3.4 — run time\n\n")
 	r.printf("Seed (R, Intel i5): Metropolis 1.98 s per simulation (2h59m total), JAGS 0.75 s (3h34m), Gibbs 2.22 s (5h17m).\n")
 	r.printf("Ours: `runtime_s` is the mean per replicate of the method (synthesis + inference) and `time_table_s` the sum over the\n")
-	r.printf("4000 replicates of a table (all M) — divide by the 2 workers for the wall time of an idle 2-core machine.\n\n")
+	r.printf("4000 replicates of a table (all M); divided by the 2 workers it is the table's wall time. Per-run times are wall-clock:\n")
+	r.printf("when other jobs share the 2 cores (load ≈ 4 during our runs) they are up to twice the CPU time. Dedicated measurements of\n")
+	r.printf("each table (wall and CPU) are in docs/dp.md.\n\n")
 	rows = nil
 	for _, s := range e2Samplers {
 		tot, per := 0.0, 0.0
