@@ -14,7 +14,7 @@ func init() {
 	commands["dp-report"] = command{usage: "dp-report [--name dp-eN] DIR...", run: runDPReport}
 }
 
-// runDPReport writes the seed 002 reproduction report (REPORT.md and plots) of each results
+// runDPReport writes the seed 002 reproduction report (DP.md and plots) of each results
 // folder; the experiment is the folder's base name unless --name says otherwise.
 func runDPReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("dp-report", commands["dp-report"].usage, stderr)
@@ -39,7 +39,7 @@ func runDPReport(_ context.Context, args []string, stdout, stderr io.Writer) err
 		if err := dpreport.Write(dir, n); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, "REPORT.md"))
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, "DP.md"))
 	}
 	return nil
 }

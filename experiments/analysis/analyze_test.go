@@ -176,3 +176,17 @@ f,tarragona,noise,,10,1,1,NaN,0.1,ok,
 		t.Error("unknown metric accepted")
 	}
 }
+
+// TestPivotsNone: no table asked, no error, whatever the columns.
+func TestPivotsNone(t *testing.T) {
+	runs, err := ParseRuns(strings.NewReader("run_id,dataset,method,replicate,seed,x,seconds,status,error\na,d,m,1,1,1,0.1,ok,\n"), "runs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps, err := Pivots(runs, TableConfig{}); err != nil || ps != nil {
+		t.Fatalf("%v %v", ps, err)
+	}
+	if ps, err := Pivots(runs, TableConfig{Metrics: []string{"x"}}); err != nil || len(ps) != 1 || ps[0].Cols[0] != "d" {
+		t.Fatalf("default columns without k: %v %v", ps, err)
+	}
+}

@@ -21,7 +21,7 @@ type TableConfig struct {
 	// Metrics to tabulate; empty means no tables.
 	Metrics []string `toml:"metrics"`
 	// Columns are the runs.csv columns (parameters with or without param_) that span the table's
-	// columns, outermost first. Empty means dataset and k.
+	// columns, outermost first. Empty means dataset and k (k when the grid has it).
 	Columns []string `toml:"columns"`
 	// Stat is "median" (the default, "") or "mean".
 	Stat string `toml:"stat"`
@@ -40,9 +40,15 @@ type Pivot struct {
 
 // Pivots builds the tables cfg asks for from the ok runs.
 func Pivots(runs *Runs, cfg TableConfig) ([]Pivot, error) {
-	colCols := cfg.Columns
+	if len(cfg.Metrics) == 0 {
+		return nil, nil
+	}
+	colCols := slices.Clone(cfg.Columns)
 	if len(colCols) == 0 {
-		colCols = []string{"dataset", "param_k"}
+		colCols = []string{"dataset"}
+		if runs.Col("param_k") >= 0 {
+			colCols = append(colCols, "param_k")
+		}
 	}
 	for i, c := range colCols {
 		if runs.Col(c) < 0 && runs.Col("param_"+c) >= 0 {

@@ -189,10 +189,25 @@ func (r *Result) scatter(x, y string) (*plot.Plot, error) {
 	pl.Title.Text = "Information loss vs disclosure risk"
 	pl.X.Label.Text, pl.Y.Label.Text = x, y
 	pl.Legend.Top = true
-	n := 0
+	n, thinned := 0, false
+	nonEmpty := 0
+	for _, xy := range pts {
+		if len(xy) > 0 {
+			nonEmpty++
+		}
+	}
+	perConfig := max(50, maxScatter/max(1, nonEmpty))
 	for c, xy := range pts {
 		if len(xy) == 0 {
 			continue
+		}
+		if len(xy) > perConfig { // every m-th run, so that the SVG stays small
+			m := (len(xy) + perConfig - 1) / perConfig
+			kept := xy[:0]
+			for i := 0; i < len(xy); i += m {
+				kept = append(kept, xy[i])
+			}
+			xy, thinned = kept, true
 		}
 		s, err := plotter.NewScatter(xy)
 		if err != nil {
@@ -207,10 +222,16 @@ func (r *Result) scatter(x, y string) (*plot.Plot, error) {
 	if n == 0 {
 		return nil, nil
 	}
+	if thinned {
+		pl.Title.Text += fmt.Sprintf(" (every run up to %d per configuration; more are thinned)", perConfig)
+	}
 	// leave the right part of the frame empty for the legend
 	pl.X.Max += 0.6 * (pl.X.Max - pl.X.Min)
 	return pl, nil
 }
+
+// maxScatter is about the most points a scatter plot draws (at least 50 per configuration).
+const maxScatter = 5000
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 

@@ -14,18 +14,19 @@ package dpreport
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 )
 
-// Write writes dir/REPORT.md and the plots for the experiment name ("dp-e1" … "dp-e10"),
+// Write writes dir/DP.md (linked from the analysis REPORT.md) and the plots for the experiment name ("dp-e1" … "dp-e10"),
 // reading dir/runs.csv (or runs.csv.gz) and dir/manifest.json.
 func Write(dir, name string) error {
 	t, err := experiments.ReadRuns(dir)
@@ -66,7 +67,7 @@ func Write(dir, name string) error {
 			}
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "REPORT.md"), []byte(r.b.String()), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, "DP.md"), func(w io.Writer) error { _, err := io.WriteString(w, r.b.String()); return err })
 }
 
 // reports maps an experiment name to its report generator.

@@ -46,13 +46,13 @@ func TestWriteE1(t *testing.T) {
 	if err := Write(dir, "dp-e1"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	rep, err := os.ReadFile(filepath.Join(dir, "DP.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| 11 | 0.464 | 0.466 | 0.467 | within tolerance |", "- within tolerance: 8", "- pattern: 1", "acc_vs_L.png"} {
 		if !strings.Contains(string(rep), want) {
-			t.Errorf("REPORT.md lacks %q:\n%s", want, rep)
+			t.Errorf("DP.md lacks %q:\n%s", want, rep)
 		}
 	}
 	for _, f := range []string{"acc_vs_L.png", "acc_vs_L.svg"} {
