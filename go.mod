@@ -19,7 +19,7 @@ require (
 	github.com/montanaflynn/stats v0.14.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.28.0 // indirect
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
