@@ -179,6 +179,11 @@ func AtomicWrite(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("datasets: %w", err)
 	}
 	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes 0600; results are for everyone to read
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("datasets: %w", err)
+	}
 	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
