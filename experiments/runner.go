@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -68,6 +69,14 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 			mine = append(mine, r)
 		}
 	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return Summary{}, fmt.Errorf("experiments: %w", err)
+	}
+	unlock, err := lockDir(opt.Out)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer unlock()
 	st, done, err := openStore(opt.Out, s, opt.Fresh)
 	if err != nil {
 		return Summary{}, err

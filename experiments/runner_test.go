@@ -272,3 +272,33 @@ func TestRunIDsAndSeeds(t *testing.T) {
 		t.Fatalf("shards cover %d runs, want %d", n, len(runs))
 	}
 }
+
+// TestLock: a second run on a folder in use fails at once instead of recording runs twice.
+func TestLock(t *testing.T) {
+	s, _ := experiments.Parse([]byte(hookSpec), "hook.toml")
+	dir := t.TempDir()
+	started, release := make(chan bool), make(chan bool)
+	var once atomic.Bool
+	hookFn.Store(func(context.Context) {
+		if once.CompareAndSwap(false, true) {
+			started <- true
+			<-release
+		}
+	})
+	defer hookFn.Store(func(context.Context) {})
+	errc := make(chan error)
+	go func() {
+		_, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1})
+		errc <- err
+	}()
+	<-started
+	_, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1})
+	close(release)
+	if err == nil || !strings.Contains(err.Error(), "in use by another sdcbench run") {
+		t.Fatalf("second run: %v", err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, dir, s)
+}

@@ -27,6 +27,7 @@ const (
 	RunsFileGz   = "runs.csv.gz"
 	TracesFile   = "traces.csv"
 	ManifestFile = "manifest.json"
+	lockFile     = ".sdcbench.lock"
 )
 
 // gzipAbove is the runs.csv size above which a finished experiment is stored gzipped.
