@@ -230,7 +230,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	row = append(row, values...)
 	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
 	res = result{row: row, status: status, seconds: secs}
-	if rel != nil && status == StatusOK {
+	if rel != nil && status == StatusOK && (x.spec.Traces == nil || *x.spec.Traces) {
 		for _, t := range rel.Trace {
 			res.trace = append(res.trace, []string{strconv.Itoa(t.Iter), formatFloat(t.Best),
 				formatFloat(t.Mean), strconv.FormatFloat(t.Seconds, 'f', 6, 64)})

@@ -37,10 +37,13 @@ type Spec struct {
 	Replicates  int    `toml:"replicates"`
 	// Datasets lists registered dataset names, or tables {name, label, columns, drop} that
 	// select columns: e.g. {name = "testdata", drop = ["sampling_weight"]}.
-	Datasets  []any        `toml:"datasets"`
-	Metrics   []string     `toml:"metrics"`
-	TimeLimit string       `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
-	Methods   []MethodSpec `toml:"methods"`
+	Datasets  []any    `toml:"datasets"`
+	Metrics   []string `toml:"metrics"`
+	TimeLimit string   `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
+	// Traces turns off traces.csv when false (absent = on): per-generation rows of large grids
+	// such as magga-calibration would dwarf runs.csv.
+	Traces  *bool        `toml:"traces"`
+	Methods []MethodSpec `toml:"methods"`
 	// Analysis is the [analysis] table, passed as is to the analysis step.
 	Analysis toml.Primitive `toml:"analysis"`
 
