@@ -4,7 +4,6 @@ import (
 	"math"
 )
 
-const base = "dp_bin_n100_x30"
 
 var mList = []int{1, 2, 5, 10}
 
