@@ -4,7 +4,6 @@ import (
 	"math"
 )
 
-
 var mList = []int{1, 2, 5, 10}
 
 func init() {
