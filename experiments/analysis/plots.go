@@ -276,6 +276,7 @@ func (r *Result) traces() (*plot.Plot, error) {
 	if n == 0 {
 		return nil, nil
 	}
+	pl.X.Max += 0.6 * (pl.X.Max - pl.X.Min) // room for the legend
 	return pl, nil
 }
 
@@ -305,8 +306,13 @@ func addLine(pl *plot.Plot, name string, i int, xy plotter.XYs) error {
 	}
 	l.Color = plotutil.Color(i)
 	l.Dashes = plotutil.Dashes(i)
+	if len(xy) > 30 { // long traces: the line alone; glyphs would merge into a band
+		pl.Add(l)
+		pl.Legend.Add(name, l)
+		return nil
+	}
 	pts.Color = plotutil.Color(i)
-	pts.Shape = plotutil.Shape(i)
+	pts.Shape = plotutil.Shape(i + i/len(plotutil.DefaultColors))
 	pl.Add(l, pts)
 	pl.Legend.Add(name, l, pts)
 	return nil
