@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments/analysis"
 )
@@ -68,17 +67,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	split := func(s string) []string {
+	split := func(s string) []string { // "none" is an explicit empty list
 		if s == "none" {
 			return []string{}
 		}
-		var out []string
-		for _, f := range strings.Split(s, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				out = append(out, f)
-			}
-		}
-		return out
+		return csvList(s)
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {

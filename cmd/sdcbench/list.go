@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -64,15 +63,4 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageErr("list", "unknown list %q: want one of datasets, methods, metrics, experiments", fs.Arg(0))
 	}
 	return nil
-}
-
-// csvList splits a comma-separated flag value, dropping blanks.
-func csvList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }

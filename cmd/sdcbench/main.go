@@ -114,3 +114,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 func usageErr(cmd, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: %s", errUsage, cmd, fmt.Sprintf(format, a...))
 }
+
+// csvList splits a comma-separated flag value, dropping blanks.
+func csvList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
