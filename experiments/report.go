@@ -38,7 +38,8 @@ func Summarize(t *Table) (cols []string, out []ConfigSummary) {
 			params = append(params, i)
 		}
 	}
-	cols = append(cols, t.Header[t.Col("seed")+1:sec+1]...)
+	first := t.Col("seed") + 1 // value columns: after seed, up to and including seconds
+	cols = append(cols, t.Header[first:sec+1]...)
 	idx := map[string]int{}
 	vals := map[int]map[string][]float64{}
 	for _, r := range t.Rows {
@@ -62,8 +63,8 @@ func Summarize(t *Table) (cols []string, out []ConfigSummary) {
 			out[g].Failed++
 			continue
 		}
-		for _, c := range cols {
-			v, err := strconv.ParseFloat(r[t.Col(c)], 64)
+		for i, c := range cols {
+			v, err := strconv.ParseFloat(r[first+i], 64)
 			if err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
 				vals[g][c] = append(vals[g][c], v)
 			}
