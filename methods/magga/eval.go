@@ -142,6 +142,7 @@ type Scratch struct {
 	repair   repairScratch
 	canon    []int32
 	keyBytes []byte
+	groups   *groupCache // DLD answers per member set
 }
 
 // NewScratch returns a workspace for p.
@@ -152,6 +153,7 @@ func (p *Problem) NewScratch() *Scratch {
 		cx: make([]float64, g*d), cz: make([]float64, g*d),
 		mb: make([]float64, d), vb: make([]float64, d*d), rb: make([]float64, d*d), dev: make([]float64, d),
 		canon: make([]int32, g), keyBytes: make([]byte, 4*p.N),
+		groups: newGroupCache(min(2*p.K-1, 255), min(max(64*p.Gmax, 1<<12), 1<<18)),
 	}
 }
 
@@ -242,9 +244,17 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 	off[0] = 0
 	hits := 0
 	for g := 0; g < G; g++ {
+		members := mem[off[g]:off[g+1]]
+		slot, key, found := s.groups.lookup(members)
+		if found {
+			if s.groups.hit[slot] {
+				hits++
+			}
+			continue
+		}
 		q := s.cz[g*d : (g+1)*d]
 		b, jb := math.Inf(1), int32(-1)
-		for _, j := range mem[off[g]:off[g+1]] {
+		for _, j := range members {
 			if t := sqDist(q, p.Z[int(j)*d:(int(j)+1)*d]); t < b {
 				b, jb = t, j
 			}
@@ -256,6 +266,7 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 		if !ok {
 			linked = p.tree.linked(q, b, jb, int32(g), labels)
 		}
+		s.groups.store(slot, key, members, linked)
 		if linked {
 			hits++
 		}

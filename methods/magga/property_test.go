@@ -250,3 +250,49 @@ func TestSmallN(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupCache checks that the per-scratch DLD cache never changes an answer: a warm
+// scratch (full table) and one whose table has a single slot (every group collides) give the
+// same dld as a fresh scratch on a chain of partitions that share most of their groups.
+func TestGroupCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	want := [numMetrics]bool{DLD: true}
+	for trial := range 20 {
+		n, d, k := 30+rng.IntN(150), 1+rng.IntN(5), 2+rng.IntN(4)
+		pr := NewProblem(randomData(rng, n, d), k, true)
+		warm, tiny := pr.NewScratch(), pr.NewScratch()
+		tiny.groups = newGroupCache(2*k-1, 1)
+		labels, G := decodeRandom(rng, n, k)
+		for step := range 30 {
+			if step%10 == 9 {
+				labels, G = decodeRandom(rng, n, k)
+			} else { // swap two records of different groups: sizes and feasibility are kept
+				i, j := rng.IntN(n), rng.IntN(n)
+				labels[i], labels[j] = labels[j], labels[i]
+			}
+			ref := pr.Evaluate(labels, G, &want, pr.NewScratch())[DLD]
+			for name, s := range map[string]*Scratch{"warm": warm, "tiny": tiny} {
+				if got := pr.Evaluate(labels, G, &want, s)[DLD]; got != ref {
+					t.Fatalf("trial %d step %d %s: dld %v, fresh scratch %v", trial, step, name, got, ref)
+				}
+			}
+		}
+	}
+	c := newGroupCache(3, 4)
+	m := []int32{1, 5, 9}
+	slot, key, found := c.lookup(m)
+	if found {
+		t.Fatal("empty cache: found")
+	}
+	c.store(slot, key, m, true)
+	if s, _, found := c.lookup(m); !found || !c.hit[s] {
+		t.Error("stored set not found")
+	}
+	if _, _, found := c.lookup([]int32{1, 5, 8}); found {
+		t.Error("different set found")
+	}
+	c.store(0, 1, []int32{1, 2, 3, 4}, true) // wider than the cache: ignored
+	if c.size[0] == 4 {
+		t.Error("over-wide set stored")
+	}
+}
