@@ -107,21 +107,71 @@ type decodeScratch struct {
 	perm  []int32
 	order []int32
 	sizes []int
+	w     []int32  // position → label
+	bits  []uint64 // radix sort keys and their second buffer
+	bits2 []uint64
+	perm2 []int32
 }
 
-// argsortKeys sets s.perm to the stable ascending argsort of u (ties: lowest index).
+// argsortKeys sets s.perm to the stable ascending argsort of u (ties: lowest index), the
+// order of cmp.Compare on (u_j, j). Without NaNs it is a stable LSD radix sort on the
+// order-preserving bit pattern of u (−0 read as +0), O(n) per byte that varies; with a NaN it
+// falls back to a comparison sort.
 func (s *decodeScratch) argsortKeys(u []float64) []int32 {
 	n := len(u)
 	s.perm = slices.Grow(s.perm[:0], n)[:n]
 	for j := range s.perm {
 		s.perm[j] = int32(j)
 	}
-	slices.SortFunc(s.perm, func(a, b int32) int {
-		if c := cmp.Compare(u[a], u[b]); c != 0 {
-			return c
+	s.bits = slices.Grow(s.bits[:0], n)[:n]
+	for j, x := range u {
+		if x != x { // NaN
+			slices.SortFunc(s.perm, func(a, b int32) int {
+				if c := cmp.Compare(u[a], u[b]); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+			return s.perm
 		}
-		return cmp.Compare(a, b)
-	})
+		if x == 0 {
+			x = 0 // −0 → +0
+		}
+		b := math.Float64bits(x)
+		if b>>63 != 0 {
+			b = ^b
+		} else {
+			b |= 1 << 63
+		}
+		s.bits[j] = b
+	}
+	var hist [8][256]int32
+	for _, b := range s.bits {
+		for p := range 8 {
+			hist[p][byte(b>>(8*p))]++
+		}
+	}
+	s.bits2 = slices.Grow(s.bits2[:0], n)[:n]
+	s.perm2 = slices.Grow(s.perm2[:0], n)[:n]
+	src, dst := s.bits, s.bits2
+	ps, pd := s.perm, s.perm2
+	for p := range 8 {
+		h := &hist[p]
+		if n == 0 || h[byte(src[0]>>(8*p))] == int32(n) {
+			continue // every key has this byte
+		}
+		var sum int32
+		for c := range h {
+			h[c], sum = sum, sum+h[c]
+		}
+		for j, b := range src {
+			c := byte(b >> (8 * p))
+			dst[h[c]], pd[h[c]] = b, ps[j]
+			h[c]++
+		}
+		src, dst, ps, pd = dst, src, pd, ps
+	}
+	s.bits, s.bits2, s.perm, s.perm2 = src, dst, ps, pd
 	return s.perm
 }
 
@@ -129,18 +179,15 @@ func (s *decodeScratch) argsortKeys(u []float64) []int32 {
 // stable argsort of u: the label mapping that reproduces the seed's example (spec §4.2).
 func (s *decodeScratch) assign(labels []int32, u []float64, sizes []int) {
 	pi := s.argsortKeys(u)
-	// position → label via the cumulative sizes
-	starts := s.order[:0]
-	pos := int32(0)
-	for _, sz := range sizes {
-		starts = append(starts, pos)
-		pos += int32(sz)
+	w := s.w[:0]
+	for g, sz := range sizes {
+		for range sz {
+			w = append(w, int32(g))
+		}
 	}
-	s.order = starts
+	s.w = w
 	for j, p := range pi {
-		// the group of position p: the last start ≤ p
-		g, _ := slices.BinarySearch(starts, p+1)
-		labels[j] = int32(g - 1)
+		labels[j] = w[p]
 	}
 }
 

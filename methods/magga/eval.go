@@ -8,7 +8,7 @@ import (
 )
 
 // nearK is the length of the per-record neighbour lists of the DLD test.
-const nearK = 128
+const nearK = 256
 
 // Problem is what a MAGGA run computes once from the data (shared/spec/magga.md §7
 // "precompute per run"): the raw table X, its z-scores Z, the statistics of the metrics and
@@ -153,7 +153,7 @@ func (p *Problem) NewScratch() *Scratch {
 		cx: make([]float64, g*d), cz: make([]float64, g*d),
 		mb: make([]float64, d), vb: make([]float64, d*d), rb: make([]float64, d*d), dev: make([]float64, d),
 		canon: make([]int32, g), keyBytes: make([]byte, 4*p.N),
-		groups: newGroupCache(min(2*p.K-1, 255), min(max(64*p.Gmax, 1<<12), 1<<18)),
+		groups: newGroupCache(min(2*p.K-1, 255), min(max(512*p.Gmax, 1<<12), 1<<19)),
 	}
 }
 

@@ -1,6 +1,7 @@
 package magga
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -294,5 +295,44 @@ func TestGroupCache(t *testing.T) {
 	c.store(0, 1, []int32{1, 2, 3, 4}, true) // wider than the cache: ignored
 	if c.size[0] == 4 {
 		t.Error("over-wide set stored")
+	}
+}
+
+// TestArgsortKeys checks the radix argsort against the comparison order on (u_j, j): random
+// keys in [0, 1), keys with many ties, signed values with ±0 and ±Inf, and a NaN.
+func TestArgsortKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var s decodeScratch
+	for trial := range 200 {
+		n := rng.IntN(300)
+		u := make([]float64, n)
+		for j := range u {
+			switch trial % 4 {
+			case 0:
+				u[j] = rng.Float64()
+			case 1:
+				u[j] = float64(rng.IntN(5)) / 4
+			case 2:
+				u[j] = []float64{-1.5, math.Copysign(0, -1), 0, 2, math.Inf(1), math.Inf(-1), rng.NormFloat64()}[rng.IntN(7)]
+			case 3:
+				u[j] = rng.NormFloat64()
+				if j == n/2 {
+					u[j] = math.NaN()
+				}
+			}
+		}
+		want := make([]int32, n)
+		for j := range want {
+			want[j] = int32(j)
+		}
+		slices.SortFunc(want, func(a, b int32) int {
+			if c := cmp.Compare(u[a], u[b]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		if got := s.argsortKeys(u); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (n %d): argsort %v, want %v", trial, n, got, want)
+		}
 	}
 }

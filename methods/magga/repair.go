@@ -37,6 +37,7 @@ type repairScratch struct {
 	cand  []candidate
 	cent  []float64
 	moved []int32
+	hist  []int
 }
 
 type candidate struct {
@@ -83,22 +84,30 @@ func Repair(labels []int32, z []float64, d, k int, pick Pick, s *repairScratch) 
 		cnt[g] = len(lists[g])
 	}
 	hi := 2*k - 1
+	// hist[c] counts the groups of size c, so that the smallest and largest sizes are found
+	// without a pass over every group; r and dn are then the lowest labels of those sizes.
+	top := hi
+	for _, c := range cnt {
+		top = max(top, c)
+	}
+	s.hist = slices.Grow(s.hist[:0], top+1)[:top+1]
+	hist := s.hist
+	clear(hist)
+	for _, c := range cnt {
+		hist[c]++
+	}
 	for moves := 0; ; moves++ {
-		r, dn, ok := 0, 0, true
-		for g, c := range cnt {
-			if c < k || c > hi {
-				ok = false
-			}
-			if c < cnt[r] {
-				r = g
-			}
-			if c > cnt[dn] {
-				dn = g
-			}
+		cmin, cmax := 0, top
+		for hist[cmin] == 0 {
+			cmin++
 		}
-		if ok {
+		for hist[cmax] == 0 {
+			cmax--
+		}
+		if cmin >= k && cmax <= hi {
 			return L
 		}
+		r, dn := slices.Index(cnt, cmin), slices.Index(cnt, cmax)
 		rmin, rmax := max(0, k-cnt[r]), hi-cnt[r]
 		dmin, dmax := max(0, cnt[dn]-hi), cnt[dn]-k
 		q := max(min(rmin, dmax), min(dmin, rmax))
@@ -118,7 +127,11 @@ func Repair(labels []int32, z []float64, d, k int, pick Pick, s *repairScratch) 
 			}
 		}
 		lists[dn] = keep
+		hist[cnt[r]]--
+		hist[cnt[dn]]--
 		cnt[r], cnt[dn] = len(lists[r]), len(lists[dn])
+		hist[cnt[r]]++
+		hist[cnt[dn]]++
 	}
 }
 
