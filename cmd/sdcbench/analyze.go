@@ -39,6 +39,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	noWins := fs.Bool("no-wins", false, "skip wins.csv")
 	noGaps := fs.Bool("no-gaps", false, "skip gaps.csv")
 	noFriedman := fs.Bool("no-friedman", false, "skip friedman.csv")
+	noMeans := fs.Bool("no-means", false, "leave REPORT.md's per-dataset means table out")
 	seed := fs.String("seed", "", "CSV of the seed's published numbers (default: DIR/seed.csv or experiments/specs/NAME.seed.csv)")
 	spec := fs.String("spec", "", "read the [analysis] table from this spec `FILE` instead of DIR/manifest.json")
 	out := fs.String("out", "", "write the tables, plots and REPORT.md here (default DIR)")
@@ -105,6 +106,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cfg.Gaps = analysis.Bool(!*noGaps)
 		case "no-friedman":
 			cfg.Friedman = analysis.Bool(!*noFriedman)
+		case "no-means":
+			cfg.Means = analysis.Bool(!*noMeans)
 		case "seed":
 			cfg.Seed = *seed
 		}

@@ -93,6 +93,38 @@ func TestAnalyzeGolden(t *testing.T) {
 	}
 }
 
+// TestMeansOff checks that means = false leaves the per-dataset means table out of REPORT.md
+// and nothing else.
+func TestMeansOff(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "small"))
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Plots = Bool(false)
+	cfg.Means = Bool(false)
+	if _, err := Run(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "small.golden", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = bytes.ReplaceAll(got, []byte(dir), []byte("DIR"))
+	start := bytes.Index(want, []byte("\n## Means per dataset"))
+	end := bytes.Index(want, []byte("\n## Files"))
+	if start < 0 || end < start {
+		t.Fatal("golden report has no means section")
+	}
+	if want = append(want[:start:start], want[end:]...); !bytes.Equal(got, want) {
+		t.Errorf("means = false: REPORT.md\n%s\nwant the golden report without its means section", got)
+	}
+}
+
 // TestReadRunsGzip checks that runs.csv.gz is read when runs.csv is absent, with the same rows.
 func TestReadRunsGzip(t *testing.T) {
 	dir := copyDir(t, filepath.Join("testdata", "small"))

@@ -58,6 +58,10 @@ type Config struct {
 	Gaps     *bool `toml:"gaps"`
 	Friedman *bool `toml:"friedman"`
 	Plots    *bool `toml:"plots"`
+	// Means turns off REPORT.md's per-dataset means table (one row per method and parameter
+	// setting) when false, for grids whose settings run into the thousands; absent means on.
+	// summary.csv has the same numbers per configuration either way.
+	Means *bool `toml:"means"`
 	// Seed is a CSV of a seed's published numbers to put beside ours (see CompareSeed). A
 	// relative path is looked up in the results folder, then the working directory, then
 	// experiments/specs/. Empty means <results>/seed.csv or experiments/specs/<name>.seed.csv if

@@ -25,6 +25,7 @@ type Plan struct {
 	Curves     []string // numeric parameter columns for metric-vs-parameter plots
 	Wins, Gaps bool
 	Friedman   bool
+	Means      bool
 	Plots      bool
 	// Configs are the configurations in order of first appearance in runs.csv.
 	Configs []string
@@ -75,7 +76,7 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Alpha: c.alpha(), Adjust: stats.Adjustment(c.Adjust), dirs: map[string]direction{},
-		Wins: on(c.Wins), Gaps: on(c.Gaps), Friedman: on(c.Friedman), Plots: on(c.Plots)}
+		Wins: on(c.Wins), Gaps: on(c.Gaps), Friedman: on(c.Friedman), Plots: on(c.Plots), Means: on(c.Means)}
 	if p.Adjust == "" {
 		p.Adjust = stats.NoAdjust
 	}

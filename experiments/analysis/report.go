@@ -65,7 +65,9 @@ func (r *Result) report(w io.Writer) {
 	}
 	r.reportNotes(w)
 	r.reportPivots(w)
-	r.reportMeans(w)
+	if p.Means {
+		r.reportMeans(w)
+	}
 	fmt.Fprintf(w, "\n## Files\n\n")
 	for _, t := range []struct {
 		file, what string
