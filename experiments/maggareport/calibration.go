@@ -83,11 +83,21 @@ func calibration(w io.Writer, runs []row) {
 	cells, tspWins := 0, 0
 	for _, ds := range uniq(runs, "dataset") {
 		for _, ob := range uniq(runs, "param_weights") {
+			// generators without runs (a partial grid) are left out of the comparison; a
+			// cell needs tsp and at least one other generator to count
 			m := map[string]float64{}
+			present := 0
 			for _, g := range []string{"tsp", "d1", "d2"} {
 				m[g] = median(med[[3]string{ds, ob, g}])
+				if !math.IsNaN(m[g]) {
+					present++
+				}
 			}
-			low := m["tsp"] <= m["d1"] && m["tsp"] <= m["d2"]
+			if math.IsNaN(m["tsp"]) || present < 2 {
+				fmt.Fprintf(w, "| %s | %s | %.4f | %.4f | %.4f | – |\n", ds, ob, m["tsp"], m["d1"], m["d2"])
+				continue
+			}
+			low := !(m["d1"] < m["tsp"]) && !(m["d2"] < m["tsp"])
 			cells++
 			if low {
 				tspWins++
