@@ -30,6 +30,14 @@ reproduce: build
 	@for s in $$($(BIN) list experiments | awk 'NR>1 && $$1 != "tiny" {print $$1}'); do \
 		echo "== $$s"; $(BIN) run --out results/$$s $$s || exit 1; \
 	done
+	@# the seed-specific companion reports, then REPORT.md again so that it links them
+	$(BIN) magga-report final results/magga-final
+	$(BIN) magga-report calibration results/magga-calibration
+	$(BIN) dfo-report results/dfo-benchmarks
+	@for d in results/dp-e*; do $(BIN) dp-report $$d || exit 1; done
+	@for d in results/magga-final results/magga-calibration results/dfo-benchmarks results/dp-e*; do \
+		$(BIN) analyze --quiet $$d || exit 1; \
+	done
 
 lint:
 	gofmt -l . | tee /dev/stderr | (! read)

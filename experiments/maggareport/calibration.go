@@ -10,8 +10,9 @@ import (
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
-// calibration writes Table 5.5 and the per-generator/objective/instance breakdowns.
-func calibration(w io.Writer, runs []row) {
+// calibration writes Table 5.5, the per-generator/objective/instance breakdowns, Fig 5.1 (its
+// plot in dir/plots) and runtimes.
+func calibration(w io.Writer, runs []row, dir string) error {
 	combo := func(r row) string { return r["param_pe"] + "," + r["param_pm"] + "," + r["param_rho_e"] }
 	resp := map[string][]float64{}
 	for _, r := range runs {
@@ -20,7 +21,7 @@ func calibration(w io.Writer, runs []row) {
 	keys := sortedByMedian(resp)
 	fmt.Fprintf(w, "## Calibration (seed 000 §5.2)\n\n%d finished runs (of 103 680 in the full grid). Response: the best objective of the final generation (the fobj column named by the run's weights), pooled over instance, pop, k, objective, generator and run as the seed does.\n\n", len(runs))
 	if len(keys) == 0 {
-		return
+		return nil
 	}
 	best := keys[0]
 	fmt.Fprintf(w, "### Table 5.5 analog: (pe, pm, rho_e) ranked by median; Wilcoxon rank-sum (normal approximation, continuity correction) against the winner\n\n| rank | pe, pm, rho_e | n | median | p vs winner | not different (α = 0.05) |\n|---|---|---|---|---|---|\n")
@@ -106,5 +107,9 @@ func calibration(w io.Writer, runs []row) {
 		}
 	}
 	fmt.Fprintf(w, "\ntsp has the lowest median in %d of %d cells (seed: all) → %s.\n\n", tspWins, cells, verdict(tspWins == cells))
+	if _, err := fig51(w, dir); err != nil {
+		return err
+	}
 	runtimes(w, runs, 100)
+	return nil
 }

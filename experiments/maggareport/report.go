@@ -82,12 +82,15 @@ func Write(w io.Writer, kind, dir string) error {
 			return fmt.Errorf("maggareport: %w", err)
 		}
 		if kind == "calibration" {
-			calibration(w, runs)
+			err = calibration(w, runs, dir)
 		} else {
-			final(w, runs)
+			err = final(w, runs, dir)
+		}
+		if err != nil {
+			return fmt.Errorf("maggareport: %w", err)
 		}
 	case "fig51":
-		if err := fig51(w); err != nil {
+		if _, err := fig51(w, dir); err != nil {
 			return fmt.Errorf("maggareport: %w", err)
 		}
 	default:
@@ -204,168 +207,6 @@ var seedGaps = map[string]map[string]map[string][5]float64{
 	},
 }
 
-// final writes the win counts, gap tables, Fig 5.16 quadrants and runtimes.
-func final(w io.Writer, runs []row) {
-	ks := []string{"3", "4", "5", "10"}
-	objs := []string{"fobj1", "fobj2", "fobj3", "fobj4", "fobj5"}
-	// best MAGGA run per (dataset, k, objective) over the 3 variants, and baselines
-	type cell struct{ ds, k string }
-	maggaBest := map[[3]string]row{}
-	base := map[cell]map[string]row{}
-	for _, r := range runs {
-		c := cell{r["dataset"], r["param_k"]}
-		if r["method"] == "magga" {
-			key := [3]string{c.ds, c.k, r["param_weights"]}
-			ob := r["param_weights"]
-			if b, ok := maggaBest[key]; !ok || r.f(ob) < b.f(ob) {
-				maggaBest[key] = r
-			}
-			continue
-		}
-		if base[c] == nil {
-			base[c] = map[string]row{}
-		}
-		base[c][r["method"]] = r
-	}
-	instances := uniq(runs, "dataset")
-	fmt.Fprintf(w, "## Final experiment (seed 000 §5.3)\n\n%d finished runs (of 2 584). Instances with results: %d of 34. MAGGA's entry per (instance, k, objective) is the best of its three variants (tsp, tsp_d1, tsp_d2) by that objective. Wins use the tie rule |v − v*| ≤ 1e-9·max(1, |v*|), so counts can add up to more than the instances; percentages are over the instances of the cell.\n\n", len(runs), len(instances))
-	methodsAll := append([]string{"magga"}, baselines...)
-	for _, ob := range objs {
-		fmt.Fprintf(w, "### Win counts, MAGGA under %s (Fig 5.1%d analog)\n\n| measure | k | instances | MAGGA | mdav | rmdm | clustpppca | pppca | seed MAGGA |\n|---|---|---|---|---|---|---|---|---|\n", ob, 1+slices.Index(objs, ob))
-		for _, m := range measures {
-			for _, k := range ks {
-				wins := map[string]int{}
-				ninst := 0
-				for _, ds := range instances {
-					vals := map[string]float64{}
-					if r, ok := maggaBest[[3]string{ds, k, ob}]; ok {
-						vals["magga"] = r.f(m.col)
-					}
-					for _, b := range baselines {
-						if r, ok := base[cell{ds, k}][b]; ok {
-							vals[b] = r.f(m.col)
-						}
-					}
-					if _, ok := vals["magga"]; !ok || len(vals) < 2 {
-						continue
-					}
-					ninst++
-					best := math.Inf(1)
-					for _, v := range vals {
-						if !math.IsNaN(v) && !math.IsInf(v, 0) {
-							best = min(best, v)
-						}
-					}
-					for meth, v := range vals {
-						if math.Abs(v-best) <= 1e-9*max(1, math.Abs(best)) {
-							wins[meth]++
-						}
-					}
-				}
-				if ninst == 0 {
-					continue
-				}
-				fmt.Fprintf(w, "| %s | %s | %d |", m.name, k, ninst)
-				for _, meth := range methodsAll {
-					fmt.Fprintf(w, " %d (%.0f%%) |", wins[meth], 100*float64(wins[meth])/float64(ninst))
-				}
-				if s, ok := seedWins[[3]string{ob, m.col, k}]; ok {
-					fmt.Fprintf(w, " %d (%.0f%% of 34) |\n", s, 100*float64(s)/34)
-				} else {
-					fmt.Fprintf(w, " – |\n")
-				}
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	// gap tables
-	titles := map[string]string{"sse_sst": "Table 5.6 — MAGGA gaps, IL1 (sse_sst)", "dld": "Table 5.7 — MAGGA gaps, DLD", "il1_dld_mean": "Table 5.8 — MAGGA gaps, mean(IL1, DLD)"}
-	for _, m := range []string{"sse_sst", "dld", "il1_dld_mean"} {
-		fmt.Fprintf(w, "### %s\n\n| objective | k | n | gapmin | median | mean | sd | gapmax | seed median | seed mean | seed max |\n|---|---|---|---|---|---|---|---|---|---|---|\n", titles[m])
-		for _, ob := range objs[:3] {
-			for _, k := range ks {
-				var gaps []float64
-				for _, ds := range instances {
-					r, ok := maggaBest[[3]string{ds, k, ob}]
-					if !ok || len(base[cell{ds, k}]) == 0 {
-						continue
-					}
-					vals := []float64{r.f(m)}
-					for _, b := range baselines {
-						if br, ok := base[cell{ds, k}][b]; ok {
-							vals = append(vals, br.f(m))
-						}
-					}
-					lo, hi := math.Inf(1), math.Inf(-1)
-					for _, v := range vals {
-						if !math.IsNaN(v) && !math.IsInf(v, 0) {
-							lo, hi = min(lo, v), max(hi, v)
-						}
-					}
-					g := 0.0
-					if hi > lo {
-						g = (vals[0] - lo) / (hi - lo)
-					}
-					if !math.IsNaN(vals[0]) {
-						gaps = append(gaps, g)
-					}
-				}
-				if len(gaps) == 0 {
-					continue
-				}
-				s := seedGaps[m][ob][k]
-				mn, md, me, sd, mx := summary(gaps)
-				fmt.Fprintf(w, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", ob, k, len(gaps), mn, md, me, sd, mx, s[1], s[2], s[4])
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	// Fig 5.16: standardized (sse_sst, dld) over every point of fobj3
-	type pt struct {
-		meth   string
-		il, dr float64
-	}
-	var pts []pt
-	for key, r := range maggaBest {
-		if key[2] == "fobj3" {
-			pts = append(pts, pt{"magga", r.f("sse_sst"), r.f("dld")})
-		}
-	}
-	for _, mm := range base {
-		for b, r := range mm {
-			pts = append(pts, pt{b, r.f("sse_sst"), r.f("dld")})
-		}
-	}
-	var il, dr []float64
-	for _, p := range pts {
-		il, dr = append(il, p.il), append(dr, p.dr)
-	}
-	mi, si := meanSD(il)
-	md, sdd := meanSD(dr)
-	fmt.Fprintf(w, "### Fig 5.16 analog: standardized il1p × dldp under fobj3 (all methods × instances × k)\n\n| method | points | il1p<0 & dldp<0 | share | mean il1p | mean dldp |\n|---|---|---|---|---|---|\n")
-	for _, meth := range methodsAll {
-		n, q := 0, 0
-		var a, b float64
-		for _, p := range pts {
-			if p.meth != meth {
-				continue
-			}
-			x, y := (p.il-mi)/si, (p.dr-md)/sdd
-			n++
-			a += x
-			b += y
-			if x < 0 && y < 0 {
-				q++
-			}
-		}
-		if n > 0 {
-			fmt.Fprintf(w, "| %s | %d | %d | %.0f%% | %.3f | %.3f |\n", meth, n, q, 100*float64(q)/float64(n), a/float64(n), b/float64(n))
-		}
-	}
-	fmt.Fprintln(w)
-	runtimes(w, runs, 200)
-}
-
 func summary(g []float64) (mn, md, me, sd, mx float64) {
 	s := stats.NewSample(g).Values
 	mn, mx, md = s[0], s[len(s)-1], median(s)
@@ -395,13 +236,14 @@ func meanSD(x []float64) (float64, float64) {
 	return m, math.Sqrt(s / float64(n-1))
 }
 
-// fig51 reproduces Fig 5.1: data200, pop 50, pe 0.1, pm 0.2, rho_e 0.9, 100 generations,
-// k = 3, generator d1, one run with dld_only and one with fobj1; best sse_sst and dld per
-// generation.
-func fig51(w io.Writer) error {
+// fig51 reproduces Fig 5.1 (magga.md §11.2): data200, pop 50, pe 0.1, pm 0.2, rho_e 0.9, 100
+// generations, k = 3, generator d1, one run with dld_only and one with fobj1; best sse_sst and
+// dld per generation, as a table, a plot in dir/plots and a verdict on the seed's behaviour
+// (minimizing dld alone drives dld to 0 while sse_sst stays high). It reports that verdict.
+func fig51(w io.Writer, dir string) (bool, error) {
 	d, err := datasets.Load("data200")
 	if err != nil {
-		return err
+		return false, err
 	}
 	pr := magga.NewProblem(d, 3, true)
 	fmt.Fprintf(w, "### Fig 5.1 analog: data200, k = 3, d1, pop 50, (0.1, 0.2, 0.9), 100 generations\n\n| generation | dld_only: best sse_sst | dld_only: best dld | fobj1: best sse_sst | fobj1: best dld |\n|---|---|---|---|---|\n")
@@ -411,7 +253,7 @@ func fig51(w io.Writer) error {
 		res, err := magga.Run(context.Background(), pr, magga.Config{Pop: 50, Gens: 100, Pe: 0.1, Pm: 0.2, RhoE: 0.9,
 			Init: magga.GenD1, Mutant: magga.GenD1, Objective: o, Workers: 1}, rand.New(rand.NewPCG(51, uint64(i))))
 		if err != nil {
-			return err
+			return false, err
 		}
 		tr[i] = res.Trace
 	}
@@ -420,5 +262,27 @@ func fig51(w io.Writer) error {
 		fmt.Fprintf(w, "| %d | %.3f | %.3f | %.3f | %.3f |\n", g, a.BestSSESST, a.BestDLD, b.BestSSESST, b.BestDLD)
 	}
 	fmt.Fprintln(w)
-	return nil
+	x := make([]float64, len(tr[0]))
+	ys := make([][]float64, 4)
+	for g := range x {
+		x[g] = float64(g)
+		ys[0] = append(ys[0], tr[0][g].BestSSESST)
+		ys[1] = append(ys[1], tr[0][g].BestDLD)
+		ys[2] = append(ys[2], tr[1][g].BestSSESST)
+		ys[3] = append(ys[3], tr[1][g].BestDLD)
+	}
+	pl, err := linesPlot("Fig 5.1 analog: data200, k = 3, d1 (best individual per generation)", "generation", "%",
+		x, []string{"dld_only: sse_sst", "dld_only: dld", "fobj1: sse_sst", "fobj1: dld"}, ys)
+	if err != nil {
+		return false, err
+	}
+	if err := savePlot(w, dir, pl, "fig5_1", "Fig 5.1 analog"); err != nil {
+		return false, err
+	}
+	a, b := tr[0][len(tr[0])-1], tr[1][len(tr[1])-1]
+	ok := a.BestDLD == 0 && a.BestSSESST >= 2*b.BestSSESST
+	fmt.Fprintf(w, "After 100 generations dld_only has dld %.3f %% and sse_sst %.3f %%; fobj1 has sse_sst %.3f %% and dld %.3f %%. "+
+		"Seed: minimizing dld alone drives dld to 0 while sse_sst stays high (criterion: dld = 0 and sse_sst at least twice fobj1's) → %s.\n\n",
+		a.BestDLD, a.BestSSESST, b.BestSSESST, b.BestDLD, verdict(ok))
+	return ok, nil
 }

@@ -73,8 +73,14 @@ func TestCalibration(t *testing.T) {
 		// a second instance with tsp runs only (a partial grid): its cell is not compared
 		rows = append(rows, []string{"tarragona", "magga", p[0], p[1], p[2], "fobj3", "tsp", "100", "NaN", fmt.Sprint(base), "1.5", "ok"})
 	}
-	out := report(t, "calibration", writeRuns(t, header, rows))
+	dir := writeRuns(t, header, rows)
+	out := report(t, "calibration", dir)
+	if _, err := os.Stat(filepath.Join(dir, "plots", "fig5_1.svg")); err != nil {
+		t.Errorf("Fig 5.1 plot: %v", err)
+	}
 	for _, want := range []string{
+		"### Fig 5.1 analog",
+		"while sse_sst stays high (criterion: dld = 0 and sse_sst at least twice fobj1's) → **reproduced**",
 		"567 finished runs",
 		"| 1 | 0.1,0.2,0.9 | 21 | 9.5000 | NaN | winner |",
 		"| 2 | 0.1,0.1,0.8 | 21 | 109.5000 |",
@@ -118,8 +124,17 @@ func TestFinal(t *testing.T) {
 		add("A", b, "", []float64{2, 3, 4, 5}[i], []float64{10, 20, 30, 40}[i])
 		add("B", b, "", []float64{2, 4, 6, 6}[i], []float64{10, 20, 30, 40}[i])
 	}
-	out := report(t, "final", writeRuns(t, header, rows))
+	dir := writeRuns(t, header, rows)
+	out := report(t, "final", dir)
+	if _, err := os.Stat(filepath.Join(dir, "plots", "fig5_16.png")); err != nil {
+		t.Errorf("Fig 5.16 plot: %v", err)
+	}
 	for _, want := range []string{
+		"fobj1 median gap ≤ 0.02 at every k — ours 0.250 / NaN / NaN / NaN (seed 0.005 / 0.003 / 0 / 0.009) → **not reproduced**",
+		"| 3. fobj1: MAGGA within 3 of the most IL1 wins at k = 3 and 10 | k=3: 14 vs RMDM 11; k=10: 16 vs MDAV 11 | k=3: MAGGA 1, most 1 (magga); k=10: no runs | **not reproduced** |",
+		"| 5. PPPCA has the most DLD wins under fobj1 and fobj4 at k ≤ 5 | PPPCA most at every k | not in fobj1 k=3 (mdav), fobj1 k=4 (no runs), fobj1 k=5 (no runs), fobj4 k=3 (no runs), fobj4 k=4 (no runs), fobj4 k=5 (no runs) | **not reproduced** |",
+		"| 5. dld(MDAV) > dld(PPPCA) on most (instance, k) | most | 0 of 2 | **not reproduced** |",
+		"![Fig 5.16 analog](plots/fig5_16.png)",
 		"14 finished runs (of 2 584). Instances with results: 2 of 34.",
 		"| IL1 (sse_sst) | 3 | 2 | 1 (50%) | 1 (50%) | 0 (0%) | 0 (0%) | 0 (0%) | 14 (41% of 34) |",
 		"| DLD | 3 | 2 | 1 (50%) | 2 (100%) | 0 (0%) | 0 (0%) | 0 (0%) | – |",
