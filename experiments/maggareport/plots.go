@@ -103,5 +103,6 @@ func linesPlot(title, xlab, ylab string, x []float64, names []string, ys [][]flo
 		p.Add(l)
 		p.Legend.Add(name, l)
 	}
+	p.Y.Max += 0.3 * (p.Y.Max - p.Y.Min) // room for the legend above the curves
 	return p, nil
 }
