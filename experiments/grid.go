@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,8 +46,15 @@ func RunSeed(master uint64, id string) uint64 {
 }
 
 // Expand lists every run of the spec in grid order: datasets in spec order, then methods in
-// spec order, parameter sets in grid order, replicates 1..R.
-func (s *Spec) Expand() []Run {
+// spec order, parameter sets in grid order, replicates 1..R. The list is computed once, by
+// Parse; each call returns a new copy of it.
+func (s *Spec) Expand() []Run { return slices.Clone(s.runs) }
+
+// NumRuns returns the number of runs of the grid, len(Expand()).
+func (s *Spec) NumRuns() int { return len(s.runs) }
+
+// expand computes the list Expand returns.
+func (s *Spec) expand() []Run {
 	var runs []Run
 	sets := make([][]methods.Params, len(s.Methods))
 	for i := range s.Methods {

@@ -56,6 +56,7 @@ type Spec struct {
 
 	meta      toml.MetaData
 	timeLimit time.Duration
+	runs      []Run // the grid, computed by Parse (Expand)
 	methods   []methods.Method
 	labels    []string                     // dataset labels in spec order
 	data      map[string]*datasets.Dataset // by label
@@ -235,6 +236,7 @@ func Parse(data []byte, file string) (*Spec, error) {
 		}
 		return nil, &SpecError{File: file, Err: err}
 	}
+	s.runs = s.expand()
 	s.Hash = s.gridHash()
 	return &s, nil
 }
@@ -243,7 +245,7 @@ func Parse(data []byte, file string) (*Spec, error) {
 func (s *Spec) gridHash() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q\n%s\n", s.Header(), s.timeLimit)
-	for _, r := range s.Expand() {
+	for _, r := range s.runs {
 		fmt.Fprintf(h, "%s %d\n", r.ID, r.Seed)
 	}
 	return hex.EncodeToString(h.Sum(nil))

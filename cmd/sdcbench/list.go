@@ -57,7 +57,7 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, len(s.Expand()), s.Description)
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, s.NumRuns(), s.Description)
 		}
 	default:
 		return usageErr("list", "unknown list %q: want one of datasets, methods, metrics, experiments", fs.Arg(0))
