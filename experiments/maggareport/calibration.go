@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot/plotter"
+
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -107,9 +109,55 @@ func calibration(w io.Writer, runs []row, dir string) error {
 		}
 	}
 	fmt.Fprintf(w, "\ntsp has the lowest median in %d of %d cells (seed: all) → %s.\n\n", tspWins, cells, verdict(tspWins == cells))
+	if err := scatterPerInstance(w, runs, dir); err != nil {
+		return err
+	}
 	if _, err := fig51(w, dir); err != nil {
 		return err
 	}
 	runtimes(w, runs, 100)
+	return nil
+}
+
+// maxPoints bounds the points of one scatter series (every m-th run beyond it), so that the
+// SVGs stay small.
+const maxPoints = 2000
+
+// scatterPerInstance writes the analog of Figs B.1-B.4: sse_sst against dld of every final
+// solution, one plot per instance, one colour per generator.
+func scatterPerInstance(w io.Writer, runs []row, dir string) error {
+	fmt.Fprintf(w, "### sse_sst × dld per instance (Figs B.1–B.4 analog)\n\nEvery run's final best solution; one colour per generator (init = mutant); at most %d points per generator (every m-th run beyond that).\n\n", maxPoints)
+	gens := []string{"tsp", "d1", "d2"}
+	for _, ds := range uniq(runs, "dataset") {
+		pts := map[string]plotter.XYs{}
+		for _, r := range runs {
+			if r["dataset"] == ds {
+				x, y := r.f("sse_sst"), r.f("dld")
+				if !math.IsNaN(x) && !math.IsNaN(y) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+					pts[r["param_mutant"]] = append(pts[r["param_mutant"]], plotter.XY{X: x, Y: y})
+				}
+			}
+		}
+		for g, xy := range pts {
+			if len(xy) > maxPoints {
+				m := (len(xy) + maxPoints - 1) / maxPoints
+				kept := xy[:0]
+				for i := 0; i < len(xy); i += m {
+					kept = append(kept, xy[i])
+				}
+				pts[g] = kept
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		pl, err := scatterPlot("sse_sst × dld, "+ds+" (all k, objectives, pop, pe, pm, rho_e)", "sse_sst (%)", "dld (%)", pts, gens, false)
+		if err != nil {
+			return err
+		}
+		if err := savePlot(w, dir, pl, "scatter_"+ds, ds); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -40,11 +40,18 @@ func savePlot(w io.Writer, dir string, p *plot.Plot, base, caption string) error
 // fig516Plot is the Fig 5.16 analog: the standardized (il1p, dldp) points per method with the
 // quadrant lines at 0.
 func fig516Plot(pts map[string]plotter.XYs, order []string) (*plot.Plot, error) {
+	return scatterPlot("Fig 5.16 analog: standardized sse_sst vs dld, MAGGA under fobj3",
+		"il1p (standardized sse_sst)", "dldp (standardized dld)", pts, order, true)
+}
+
+// scatterPlot draws one glyph series per name in order (colours from palette, else a fixed
+// cycle), with dashed lines through 0 when zeroLines is set.
+func scatterPlot(title, xlab, ylab string, pts map[string]plotter.XYs, order []string, zeroLines bool) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = "Fig 5.16 analog: standardized sse_sst vs dld, MAGGA under fobj3"
-	p.X.Label.Text = "il1p (standardized sse_sst)"
-	p.Y.Label.Text = "dldp (standardized dld)"
+	p.Title.Text = title
+	p.X.Label.Text, p.Y.Label.Text = xlab, ylab
 	p.Legend.Top = true
+	cycle := []color.Color{palette["magga"], palette["mdav"], palette["clustpppca"], palette["rmdm"], palette["pppca"]}
 	for i, m := range order {
 		if len(pts[m]) == 0 {
 			continue
@@ -53,11 +60,21 @@ func fig516Plot(pts map[string]plotter.XYs, order []string) (*plot.Plot, error) 
 		if err != nil {
 			return nil, err
 		}
-		s.GlyphStyle.Color = palette[m]
+		c, ok := palette[m]
+		if !ok {
+			c = cycle[i%len(cycle)]
+		}
+		s.GlyphStyle.Color = c
 		s.GlyphStyle.Radius = vg.Points(2.5)
 		s.GlyphStyle.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}}[i%5]
 		p.Add(s)
 		p.Legend.Add(m, s)
+	}
+	// a margin so that glyphs at the extremes are not cut by the axes
+	dx, dy := 0.04*(p.X.Max-p.X.Min), 0.04*(p.Y.Max-p.Y.Min)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = p.X.Min-dx, p.X.Max+dx, p.Y.Min-dy, p.Y.Max+5*dy // the legend sits at the top
+	if !zeroLines {
+		return p, nil
 	}
 	zero := func(xy plotter.XYs) error {
 		l, err := plotter.NewLine(xy)

@@ -53,7 +53,7 @@ func TestCalibration(t *testing.T) {
 			}
 		}
 	}
-	header := []string{"dataset", "method", "param_pe", "param_pm", "param_rho_e", "param_weights", "param_mutant", "param_gens", "fobj1", "fobj3", "seconds", "status"}
+	header := []string{"dataset", "method", "param_pe", "param_pm", "param_rho_e", "param_weights", "param_mutant", "param_gens", "fobj1", "fobj3", "seconds", "status", "sse_sst", "dld"}
 	var rows [][]string
 	for rank, c := range order {
 		base := 100 * rank
@@ -67,16 +67,22 @@ func TestCalibration(t *testing.T) {
 			if mutant == "d1" {
 				v += 0.5 // tsp's median is lower in every cell
 			}
-			rows = append(rows, []string{"data200", "magga", p[0], p[1], p[2], "fobj1", mutant, "100", fmt.Sprint(v), "NaN", "0.5", "ok"})
+			rows = append(rows, []string{"data200", "magga", p[0], p[1], p[2], "fobj1", mutant, "100", fmt.Sprint(v), "NaN", "0.5", "ok", fmt.Sprint(v), "1"})
 		}
-		rows = append(rows, []string{"data200", "magga", p[0], p[1], p[2], "fobj1", "tsp", "100", "-1000", "NaN", "0.5", "error"})
+		rows = append(rows, []string{"data200", "magga", p[0], p[1], p[2], "fobj1", "tsp", "100", "-1000", "NaN", "0.5", "error", "", ""})
 		// a second instance with tsp runs only (a partial grid): its cell is not compared
-		rows = append(rows, []string{"tarragona", "magga", p[0], p[1], p[2], "fobj3", "tsp", "100", "NaN", fmt.Sprint(base), "1.5", "ok"})
+		rows = append(rows, []string{"tarragona", "magga", p[0], p[1], p[2], "fobj3", "tsp", "100", "NaN", fmt.Sprint(base), "1.5", "ok", "NaN", "NaN"})
 	}
 	dir := writeRuns(t, header, rows)
 	out := report(t, "calibration", dir)
 	if _, err := os.Stat(filepath.Join(dir, "plots", "fig5_1.svg")); err != nil {
 		t.Errorf("Fig 5.1 plot: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "scatter_data200.png")); err != nil {
+		t.Errorf("data200 scatter: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "scatter_tarragona.png")); err == nil {
+		t.Error("tarragona has no finite (sse_sst, dld) but got a scatter")
 	}
 	for _, want := range []string{
 		"### Fig 5.1 analog",
