@@ -23,6 +23,14 @@ func writeRuns(t *testing.T, header []string, rows [][]string) string {
 	return dir
 }
 
+// wantLine fails the test unless the report contains want.
+func wantLine(t *testing.T, out, want string) {
+	t.Helper()
+	if !strings.Contains(out, want) {
+		t.Errorf("report lacks %q:\n%s", want, out)
+	}
+}
+
 func report(t *testing.T, kind, dir string) string {
 	t.Helper()
 	var b strings.Builder
@@ -101,9 +109,7 @@ func TestCalibration(t *testing.T) {
 		"| data200 | 200×2 | 540 | 0.500 | 0.0050 |",
 		"| tarragona | 834×13 | 27 | 1.500 | 0.0150 |",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
+		wantLine(t, out, want)
 	}
 }
 
@@ -149,9 +155,7 @@ func TestFinal(t *testing.T) {
 		"| fobj1 | 3 | 2 | 0.000 | 0.500 | 0.500 | 0.707 | 1.000 | 0.704 | 0.674 | 0.985 |",
 		"| A |  | 3 | 2.000 | 0.0100 |",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
+		wantLine(t, out, want)
 	}
 }
 
