@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/sdcbench
 
-.PHONY: run test bench reproduce build fuzz lint clean
+.PHONY: run test test-slurm bench reproduce build fuzz lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sdcbench
@@ -15,6 +15,12 @@ run: build
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+
+## test-slurm: submit a generated Slurm script to a real cluster and compare with a local run.
+## Without a cluster (no sinfo answer) it starts a one-node one as root: scripts/slurm-single-node.sh
+test-slurm:
+	@sinfo -h >/dev/null 2>&1 || ./scripts/slurm-single-node.sh start
+	SDCBENCH_SLURM=1 $(GO) test -count=1 -run TestSlurmCluster -v ./cmd/sdcbench/
 
 ## bench: the benchmarks of bench/ (compare runs with benchstat)
 bench:

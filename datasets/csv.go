@@ -69,7 +69,7 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			j, ok := pos[c]
 			if !ok {
 				return nil, &ParseError{File: name, Row: 1, Column: c,
-					Err: fmt.Errorf("no such column (header has %s)", strings.Join(header, ", "))}
+					Err: fmt.Errorf("no such column (header has %s)", headerList(header))}
 			}
 			if seen[c] {
 				return nil, &ParseError{File: name, Row: 1, Column: c, Err: ErrDuplicateName}
@@ -102,7 +102,11 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			s := strings.TrimSpace(rec[j])
 			v, perr := strconv.ParseFloat(s, 64)
 			if perr != nil {
-				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNotNumber}
+				cause := ErrNotNumber
+				if errors.Is(perr, strconv.ErrRange) && math.IsInf(v, 0) {
+					cause = ErrOutOfRange
+				}
+				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: cause}
 			}
 			if !opt.AllowNonFinite && (math.IsNaN(v) || math.IsInf(v, 0)) {
 				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNonFinite}
@@ -198,4 +202,18 @@ func AtomicWrite(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("datasets: %w", err)
 	}
 	return nil
+}
+
+// headerList renders the header's column names for an error: each name clipped to MaxEcho
+// bytes, and at most 20 names.
+func headerList(header []string) string {
+	names := make([]string, 0, min(len(header), 21))
+	for i, h := range header {
+		if i == 20 {
+			names = append(names, fmt.Sprintf("… %d more", len(header)-20))
+			break
+		}
+		names = append(names, Clip(h))
+	}
+	return strings.Join(names, ", ")
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unicode/utf8"
 )
 
 // Dataset is an n×p numeric table, row-major: the value of row i, column j is Data[i*P+j].
@@ -94,6 +95,7 @@ var (
 	ErrNoRows         = errors.New("header but no data rows")
 	ErrRagged         = errors.New("wrong number of fields")
 	ErrNotNumber      = errors.New("not a number")
+	ErrOutOfRange     = errors.New("number outside the float64 range (|x| > 1.797e308)")
 	ErrNonFinite      = errors.New("NaN or infinite value")
 	ErrDuplicateName  = errors.New("duplicate column name")
 	ErrEmptyName      = errors.New("empty column name")
@@ -118,12 +120,29 @@ func (e *ParseError) Error() string {
 		s += fmt.Sprintf(":%d", e.Row)
 	}
 	if e.Column != "" {
-		s += fmt.Sprintf(": column %q", e.Column)
+		s += fmt.Sprintf(": column %q", Clip(e.Column))
 	}
 	if e.Value != "" {
-		s += fmt.Sprintf(": value %q", e.Value)
+		s += fmt.Sprintf(": value %q", Clip(e.Value))
 	}
 	return s + ": " + e.Err.Error()
+}
+
+// MaxEcho is the most bytes of a field (a value or a column name) that an error message
+// repeats; longer fields are cut and marked with their full length.
+const MaxEcho = 64
+
+// Clip returns s unchanged when it has at most MaxEcho bytes, and otherwise its first
+// MaxEcho bytes (cut at a rune boundary) followed by "…(N bytes)".
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…(%d bytes)", s[:cut], len(s))
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }

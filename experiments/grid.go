@@ -53,9 +53,10 @@ func (s *Spec) Expand() []Run { return slices.Clone(s.runs) }
 // NumRuns returns the number of runs of the grid, len(Expand()).
 func (s *Spec) NumRuns() int { return len(s.runs) }
 
-// expand computes the list Expand returns.
-func (s *Spec) expand() []Run {
+// expand computes the list Expand returns, and for each run the index of its [[methods]] entry.
+func (s *Spec) expand() ([]Run, []int) {
 	var runs []Run
+	var entry []int
 	sets := make([][]methods.Params, len(s.Methods))
 	for i := range s.Methods {
 		sets[i], _ = s.Methods[i].paramSets(s.methods[i].Info()) // validated by Parse
@@ -73,12 +74,13 @@ func (s *Spec) expand() []Run {
 				for rep := 1; rep <= reps; rep++ {
 					id := RunID(ds, ms.Name, p, rep)
 					runs = append(runs, Run{ID: id, Index: len(runs), Dataset: ds, Method: ms.Name,
-						Params: p, Replicate: rep, Seed: RunSeed(s.Seed, id), method: s.methods[i]})
+						Params: p, Replicate: rep, Seed: RunSeed(uint64(s.Seed), id), method: s.methods[i]})
+					entry = append(entry, i)
 				}
 			}
 		}
 	}
-	return runs
+	return runs, entry
 }
 
 func contains(list []string, s string) bool {

@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,11 @@ import (
 // must come from the same spec (same hash in manifest.json); every run of the grid must appear
 // exactly once across them. The result is the file a single-machine run produces: the same
 // rows, in grid order.
-func Merge(out string, dirs []string) error {
+//
+// Like Execute, Merge takes out's run lock (it fails while a run writes there) and refuses an
+// out that holds results of another spec (or runs.csv without a manifest) unless fresh is
+// set, in which case those results are discarded.
+func Merge(out string, dirs []string, fresh bool) error {
 	if len(dirs) == 0 {
 		return fmt.Errorf("experiments: merge: no input folders")
 	}
@@ -83,7 +88,15 @@ func Merge(out string, dirs []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("experiments: %w", err)
 	}
-	err := datasets.AtomicWrite(filepath.Join(out, RunsFile), func(w io.Writer) error {
+	unlock, err := lockDir(out)
+	if err != nil {
+		return fmt.Errorf("experiments: merge: %w", err)
+	}
+	defer unlock()
+	if err := mergeTarget(out, spec, fresh); err != nil {
+		return err
+	}
+	err = datasets.AtomicWrite(filepath.Join(out, RunsFile), func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write(header)
 		cw.WriteAll(rows)
@@ -110,4 +123,33 @@ func Merge(out string, dirs []string) error {
 	man := newManifest(spec, Shard{}, 0, len(runs))
 	man.Complete, man.Finished = true, time.Now().UTC()
 	return writeManifest(out, man)
+}
+
+// mergeTarget checks that out may receive the merged runs of spec: it is empty, or holds
+// results of the same spec. With fresh, earlier results are removed instead.
+func mergeTarget(out string, spec *Spec, fresh bool) error {
+	files := []string{RunsFile, RunsFileGz, TracesFile, TracesFile + ".gz", ManifestFile}
+	if fresh {
+		for _, f := range files {
+			if err := os.Remove(filepath.Join(out, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("experiments: merge: %w", err)
+			}
+		}
+		return nil
+	}
+	m, err := ReadManifest(out)
+	if err == nil {
+		if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
+			return fmt.Errorf("experiments: merge: %s holds results of spec %q, not of this %q; "+
+				"use --fresh to discard them or another --out", out, m.Name, spec.Name)
+		}
+		return nil
+	}
+	for _, f := range []string{RunsFile, RunsFileGz} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			return fmt.Errorf("experiments: merge: %s holds a %s without a manifest; "+
+				"use --fresh to discard it or another --out", out, f)
+		}
+	}
+	return nil
 }

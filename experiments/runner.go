@@ -269,6 +269,9 @@ func (x *executor) protect(ctx context.Context, r Run, d *datasets.Dataset) (*me
 		if o.err == nil && (o.rel == nil || o.rel.Masked == nil || o.rel.Masked.N != d.N || o.rel.Masked.P != d.P) {
 			o.err = fmt.Errorf("%s: release does not have the input's %d×%d shape", r.Method, d.N, d.P)
 		}
+		if o.err == nil {
+			o.err = methods.CheckOverflow(r.Method, d, o.rel.Masked)
+		}
 	}()
 	select {
 	case o := <-ch:

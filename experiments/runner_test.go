@@ -86,7 +86,7 @@ func TestDeterminismWorkersShards(t *testing.T) {
 		shards = append(shards, dir)
 	}
 	merged := filepath.Join(tmp, "merged")
-	if err := experiments.Merge(merged, shards); err != nil {
+	if err := experiments.Merge(merged, shards, false); err != nil {
 		t.Fatal(err)
 	}
 	a, b, c := rowsNoTiming(t, filepath.Join(tmp, "w1")), rowsNoTiming(t, filepath.Join(tmp, "w2")), rowsNoTiming(t, merged)
@@ -105,10 +105,10 @@ func TestDeterminismWorkersShards(t *testing.T) {
 		}
 	}
 	// Merging with a shard missing, or twice, fails.
-	if err := experiments.Merge(filepath.Join(tmp, "m2"), shards[:2]); err == nil || !strings.Contains(err.Error(), "missing") {
+	if err := experiments.Merge(filepath.Join(tmp, "m2"), shards[:2], false); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing shard: %v", err)
 	}
-	if err := experiments.Merge(filepath.Join(tmp, "m3"), append(shards, shards[0])); err == nil || !strings.Contains(err.Error(), "appears in both") {
+	if err := experiments.Merge(filepath.Join(tmp, "m3"), append(shards, shards[0]), false); err == nil || !strings.Contains(err.Error(), "appears in both") {
 		t.Errorf("duplicated shard: %v", err)
 	}
 }

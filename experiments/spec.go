@@ -31,10 +31,10 @@ import (
 
 // Spec is an experiment as written in its TOML file.
 type Spec struct {
-	Name        string `toml:"name"`
-	Description string `toml:"description"`
-	Seed        uint64 `toml:"seed"`
-	Replicates  int    `toml:"replicates"`
+	Name        string    `toml:"name"`
+	Description string    `toml:"description"`
+	Seed        SeedValue `toml:"seed"` // uint64; above 2^63−1 as a decimal string
+	Replicates  int       `toml:"replicates"`
 	// Datasets lists registered dataset names, or tables {name, label, columns, drop} that
 	// select columns: e.g. {name = "testdata", drop = ["sampling_weight"]}.
 	Datasets  []any    `toml:"datasets"`
@@ -236,7 +236,12 @@ func Parse(data []byte, file string) (*Spec, error) {
 		}
 		return nil, &SpecError{File: file, Err: err}
 	}
-	s.runs = s.expand()
+	var entry []int
+	s.runs, entry = s.expand()
+	if err := checkDuplicateRuns(s.runs, entry); err != nil {
+		err.(*SpecError).File = file
+		return nil, err
+	}
 	s.Hash = s.gridHash()
 	return &s, nil
 }
@@ -251,10 +256,17 @@ func (s *Spec) gridHash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Load reads a spec from a file path or, if no such file exists and the argument has no path
-// separator, from the bundled specs by name (with or without ".toml").
+// Load reads a spec from a file path or, if the argument names no regular file and has no path
+// separator, from the bundled specs by name (with or without ".toml"). A folder is never a
+// spec: `run quickstart` means the bundled spec even when a folder named quickstart exists
+// (such as the results folder of an earlier run). Use ./name for a file that shadows nothing.
 func Load(nameOrPath string) (*Spec, error) {
 	data, err := os.ReadFile(nameOrPath)
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
+			err = fmt.Errorf("%s is a folder, not a spec file: %w", nameOrPath, os.ErrNotExist)
+		}
+	}
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) || strings.ContainsRune(nameOrPath, os.PathSeparator) {
 			return nil, fmt.Errorf("experiments: %w", err)
@@ -274,7 +286,7 @@ func (s *Spec) validate() error {
 		return &SpecError{Key: key, Err: fmt.Errorf(format, a...)}
 	}
 	if !nameRE.MatchString(s.Name) {
-		return bad("name", "must be a non-empty name of letters, digits, '.', '_' or '-' (got %q)", s.Name)
+		return bad("name", "must be a non-empty name of letters, digits, '.', '_' or '-' (got %q)", clipEcho(s.Name))
 	}
 	if !s.meta.IsDefined("replicates") {
 		s.Replicates = 1
@@ -296,12 +308,15 @@ func (s *Spec) validate() error {
 	if s.TimeLimit != "" {
 		d, err := time.ParseDuration(s.TimeLimit)
 		if err != nil || d <= 0 {
-			return bad("time_limit", "must be a positive duration such as \"90s\" or \"10m\" (got %q)", s.TimeLimit)
+			return bad("time_limit", "must be a positive duration such as \"90s\" or \"10m\" (got %q)", clipEcho(s.TimeLimit))
 		}
 		s.timeLimit = d
 	}
 	if len(s.Methods) == 0 {
 		return bad("methods", "empty: add at least one [[methods]] entry")
+	}
+	if s.countRuns() > MaxRuns {
+		return s.gridTooLarge()
 	}
 	s.methods = make([]methods.Method, len(s.Methods))
 	for i := range s.Methods {

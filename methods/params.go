@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the type of a parameter.
@@ -56,23 +57,49 @@ func (ps ParamSpec) Range() string {
 	return "any"
 }
 
+// MaxInt is the largest magnitude an Int parameter may have: 2^53, the largest range in
+// which every integer is exact in a float64 (and fits any int).
+const MaxInt = 1 << 53
+
+// clip cuts a value echoed in an error to 64 bytes, so that a huge argument does not make
+// a huge message.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…(%d bytes)", s[:cut], len(s))
+}
+
 // ErrBadParam is wrapped by every parameter validation error.
 var ErrBadParam = errors.New("bad parameter")
 
 // parse checks s against the spec and returns its canonical form.
 func (ps ParamSpec) parse(s string) (string, error) {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w %s=%q: %s", ErrBadParam, ps.Name, s, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%w %s=%q: %s", ErrBadParam, ps.Name, clip(s), fmt.Sprintf(format, a...))
 	}
 	switch ps.Kind {
 	case Int, Float:
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || math.IsNaN(v) {
+		switch {
+		case err != nil && errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+			return "", bad("outside the float64 range")
+		case err != nil || math.IsNaN(v):
 			return "", bad("not a number")
+		case math.IsInf(v, 0):
+			return "", bad("must be finite")
 		}
 		if ps.Kind == Int {
-			if v != math.Trunc(v) || math.IsInf(v, 0) {
+			if v != math.Trunc(v) {
 				return "", bad("must be an integer")
+			}
+			if math.Abs(v) > MaxInt {
+				return "", bad("integer too large (|value| ≤ 2^53 = %d)", int64(MaxInt))
 			}
 		}
 		if (ps.Min != 0 || ps.Max != 0) && (v < ps.Min || v > ps.Max) {
@@ -111,7 +138,7 @@ func (in Info) Resolve(raw map[string]string) (Params, error) {
 			for i, ps := range in.Params {
 				names[i] = ps.Name
 			}
-			return Params{}, fmt.Errorf("%s: %w: unknown parameter %q (have %v)", in.Name, ErrBadParam, name, names)
+			return Params{}, fmt.Errorf("%s: %w: unknown parameter %q (have %v)", in.Name, ErrBadParam, clip(name), names)
 		}
 	}
 	for _, ps := range in.Params {

@@ -67,8 +67,14 @@ func IL1s(in *Input) Result {
 	for _, l := range cols {
 		den := math.Sqrt2 * s.SD[l]
 		var col float64
-		for i := 0; i < n; i++ {
-			col += math.Abs(x[i*p+l]-xm[i*p+l]) / den
+		if s.Rescaled(l) { // values near the float64 limit: difference in rescaled units
+			for i := 0; i < n; i++ {
+				col += math.Abs(s.DiffSD(l, x[i*p+l], xm[i*p+l])) / math.Sqrt2
+			}
+		} else {
+			for i := 0; i < n; i++ {
+				col += math.Abs(x[i*p+l]-xm[i*p+l]) / den
+			}
 		}
 		sum += col
 	}
@@ -88,8 +94,9 @@ func IntervalDisclosure(in *Input) Result {
 		return Result{Value: math.NaN()}
 	}
 	k := in.Opt.intervalK()
-	sd := sampleSDs(in.Masked.Data, n, p)
-	x, xm := in.Orig.Data, in.Masked.Data
+	ro, rm := in.Rescaled() // comparisons with k·sd': exact on rescaled columns, no overflow
+	sd := sampleSDs(rm.Data, n, p)
+	x, xm := ro.Data, rm.Data
 	risky := 0
 	for i := 0; i < n; i++ {
 		inside := true

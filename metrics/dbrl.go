@@ -106,10 +106,13 @@ func linkSpace(in *Input, own bool) (a, b []float64, q int) {
 	a, b = make([]float64, n*q), make([]float64, n*q)
 	for i := 0; i < n; i++ {
 		for c, l := range cols {
-			a[i*q+c] = (in.Orig.Data[i*p+l] - s.Mean[l]) / s.SD[l]
-			if ss[l] == 0 {
+			a[i*q+c] = s.Z(l, in.Orig.Data[i*p+l])
+			switch {
+			case ss[l] == 0:
 				b[i*q+c] = 0
-			} else {
+			case !own:
+				b[i*q+c] = s.Z(l, in.Masked.Data[i*p+l])
+			default:
 				b[i*q+c] = (in.Masked.Data[i*p+l] - ms[l]) / ss[l]
 			}
 		}

@@ -38,11 +38,12 @@ func eigen(in *Input, eps float64, all bool) Result {
 	if n < 2 || len(cols) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
 		return nan()
 	}
-	la, ok := corEigenvalues(in.Orig.Data, n, in.Orig.P, cols)
+	ro, rm := in.Rescaled() // correlations: the same on exactly rescaled columns
+	la, ok := corEigenvalues(ro.Data, n, in.Orig.P, cols)
 	if !ok {
 		return nan()
 	}
-	lb, ok := corEigenvalues(in.Masked.Data, n, in.Orig.P, cols)
+	lb, ok := corEigenvalues(rm.Data, n, in.Orig.P, cols)
 	if !ok {
 		return nanNote("a column is constant in the release only")
 	}

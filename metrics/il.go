@@ -52,13 +52,17 @@ func IL1sSumSDC(in *Input) Result {
 	if n < 2 || hasNaN(x, xm) {
 		return nan()
 	}
-	sd := in.Scaling().SD
+	sc := in.Scaling()
+	sd := sc.SD
 	var sum float64
 	dropped := 0
 	for l := 0; l < p; l++ {
 		den := math.Sqrt2 * sd[l]
 		for i := 0; i < n; i++ {
 			v := math.Abs(x[i*p+l]-xm[i*p+l]) / den
+			if sc.Rescaled(l) {
+				v = math.Abs(sc.DiffSD(l, x[i*p+l], xm[i*p+l])) / math.Sqrt2
+			}
 			if math.IsNaN(v) {
 				dropped++
 				continue
@@ -90,6 +94,11 @@ func IL1sRel(in *Input) Result {
 	var num, den float64
 	for _, l := range cols {
 		for i := 0; i < n; i++ {
+			if s.Rescaled(l) {
+				num += math.Abs(s.DiffSD(l, x[i*p+l], xm[i*p+l]))
+				den += math.Abs(s.Z(l, xm[i*p+l]))
+				continue
+			}
 			num += math.Abs(x[i*p+l]-xm[i*p+l]) / s.SD[l]
 			den += math.Abs(xm[i*p+l]-s.Mean[l]) / s.SD[l]
 		}
@@ -111,7 +120,8 @@ func IL1sRel(in *Input) Result {
 // where a cell with x = x' = 0 is excluded (Aux "nexcl" counts them). Raw values. NaN if no
 // cell is valid or an input is NaN.
 func IL1Rel(in *Input) Result {
-	x, xm := in.Orig.Data, in.Masked.Data
+	ro, rm := in.Rescaled() // relative errors: exact on rescaled columns, no overflow in x − x'
+	x, xm := ro.Data, rm.Data
 	if hasNaN(x, xm) {
 		return nan()
 	}
@@ -142,7 +152,8 @@ func IL1Rel(in *Input) Result {
 //
 // not divided by the number of cells. NaN if an input is NaN.
 func IL1RelSumSDC(in *Input) Result {
-	x, xm := in.Orig.Data, in.Masked.Data
+	ro, rm := in.Rescaled()
+	x, xm := ro.Data, rm.Data
 	if hasNaN(x, xm) {
 		return nan()
 	}
@@ -268,6 +279,7 @@ func colMeans(x []float64, n, p int) []float64 {
 // differences under the column names. NaN if an attribute has Σωx = 0 or an input is NaN.
 func GiniDiff(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
+	ro, rm := in.Rescaled()
 	if n == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
 		return nan()
 	}
@@ -287,7 +299,7 @@ func GiniDiff(in *Input) Result {
 		if l == wc {
 			continue
 		}
-		a, b := in.Orig.Col(l), in.Masked.Col(l)
+		a, b := ro.Col(l), rm.Col(l) // a Gini coefficient is scale-free
 		for i := range a {
 			neg = neg || a[i] < 0 || b[i] < 0
 		}

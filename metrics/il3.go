@@ -63,7 +63,8 @@ func (a *il3Acc) mean() float64 {
 
 func il3(in *Input, code bool) Result {
 	n, p := in.Orig.N, in.Orig.P
-	x, xm := in.Orig.Data, in.Masked.Data
+	ro, rm := in.Rescaled() // relative errors: the same on exactly rescaled columns
+	x, xm := ro.Data, rm.Data
 	if n < 2 || p == 0 || hasNaN(x, xm) {
 		return nan()
 	}

@@ -120,6 +120,9 @@ type Input struct {
 	zOrig    []float64
 	zMasked  []float64
 	keepCols []int // non-constant columns
+	ronce    sync.Once
+	rOrig    *datasets.Dataset // Orig and Masked with extreme columns rescaled (Rescaled)
+	rMasked  *datasets.Dataset
 }
 
 func (in *Input) prepare() {

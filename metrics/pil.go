@@ -64,9 +64,10 @@ func PIL(in *Input) Result {
 	xs := make([][]float64, q) // centred columns of X
 	ys := make([][]float64, q) // centred columns of X'
 	ma, mb := make([]float64, q), make([]float64, q)
+	ro, rm := in.Rescaled() // invariant to a per-column scale: exact on rescaled columns
 	for c, l := range cols {
-		xs[c], ma[c] = centred(in.Orig.Col(l))
-		ys[c], mb[c] = centred(in.Masked.Col(l))
+		xs[c], ma[c] = centred(ro.Col(l))
+		ys[c], mb[c] = centred(rm.Col(l))
 	}
 	fn := float64(n)
 	var mean, vari, cov, cor, qs float64
@@ -84,7 +85,7 @@ func PIL(in *Input) Result {
 		m2 := m2a[c]
 		vv := (fn-1)*(fn-1)/(fn*fn*fn)*(m4-m2*m2) + 2*(fn-1)/(fn*fn*fn)*m2*m2
 		vari += pilTerm(m2, m2b[c], vv)
-		qs += pilQuantiles(in.Orig.Col(cols[c]), in.Masked.Col(cols[c]), s2, in.Opt.PILQDensity == "kde")
+		qs += pilQuantiles(ro.Col(cols[c]), rm.Col(cols[c]), s2, in.Opt.PILQDensity == "kde")
 	}
 	npair := 0
 	for h := 0; h < q; h++ {

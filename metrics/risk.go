@@ -25,7 +25,8 @@ func init() {
 // NaN if n < 2 or an input is NaN.
 func SDID(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
-	x, xm := in.Orig.Data, in.Masked.Data
+	ro, rm := in.Rescaled() // ratios to the SD: exact on rescaled columns, no overflow
+	x, xm := ro.Data, rm.Data
 	if n < 2 || hasNaN(x, xm) {
 		return nan()
 	}

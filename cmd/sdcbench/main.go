@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // command is one subcommand: run parses its own flags from args.
@@ -39,7 +40,8 @@ var commands = map[string]command{}
 var errUsage = errors.New("usage")
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM (what Slurm and most schedulers send at a time limit) stops as gracefully as ^C.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
@@ -66,7 +68,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return fmt.Errorf("%w: unknown command %q (have %s)", errUsage, args[0], strings.Join(commandNames(), ", "))
 	}
-	return c.run(ctx, args[1:], stdout, stderr)
+	if err := c.run(ctx, args[1:], stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil // -h / --help printed the usage: success
 }
 
 func commandNames() []string {
@@ -89,7 +94,10 @@ func printUsage(w io.Writer) {
 func newFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {} // errors are reported in one line by main; -h prints the flags
+	fs.Usage = func() { // errors are reported in one line by main; -h prints the flags
+		fmt.Fprintf(fs.Output(), "usage: sdcbench %s\n", usage)
+		fs.PrintDefaults()
+	}
 	return fs
 }
 
@@ -101,11 +109,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(out)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(out, "usage: sdcbench %s\n", commands[fs.Name()].usage)
-			fs.PrintDefaults()
+			fs.Usage()
 			return err
 		}
-		return fmt.Errorf("%w: %s: %v (usage: sdcbench %s)", errUsage, fs.Name(), err, commands[fs.Name()].usage)
+		usage := fs.Name()
+		if c, ok := commands[fs.Name()]; ok {
+			usage = c.usage
+		}
+		return fmt.Errorf("%w: %s: %v (usage: sdcbench %s)", errUsage, fs.Name(), err, usage)
 	}
 	return nil
 }

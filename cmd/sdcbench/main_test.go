@@ -178,8 +178,8 @@ func TestListAndSlurm(t *testing.T) {
 		}
 	}
 	out, _, code := sdcbench(t, dir, "slurm", "--shards", "4", "tiny")
-	if code != 0 || !strings.Contains(out, "--array=1-4") || !strings.Contains(out, "--dependency=afterok") ||
-		!strings.Contains(out, "SLURM_ARRAY_TASK_ID") || !strings.Contains(out, "sdcbench merge") {
+	if code != 0 || !strings.Contains(out, "--array=1-4") || !strings.Contains(out, `--dependency="afterany:`) ||
+		!strings.Contains(out, "SLURM_ARRAY_TASK_ID") || !strings.Contains(out, `"$SDCBENCH" merge`) {
 		t.Errorf("slurm script:\n%s", out)
 	}
 }

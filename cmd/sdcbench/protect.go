@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -88,6 +89,9 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *groups != "" && !info.Partitions {
 		return usageErr("protect", "--groups: method %s does not partition the records", info.Name)
 	}
+	if *groups != "" && samePath(*groups, *out) {
+		return usageErr("protect", "--groups and --out name the same file %q: the group list would replace the masked data", *out)
+	}
 	d, err := loadInput("protect", *dataset, *in, "in", csvList(*columns))
 	if err != nil {
 		return err
@@ -99,6 +103,9 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	rel, err := m.Protect(ctx, d, p, rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)))
 	if err != nil {
+		return err
+	}
+	if err := methods.CheckOverflow(info.Name, d, rel.Masked); err != nil {
 		return err
 	}
 	if err := datasets.WriteFile(*out, rel.Masked); err != nil {
@@ -171,4 +178,17 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
+}
+
+// samePath reports whether a and b name the same file: the same cleaned absolute path, or,
+// when both exist, the same file (hard or symbolic links).
+func samePath(a, b string) bool {
+	if fa, err1 := os.Stat(a); err1 == nil {
+		if fb, err2 := os.Stat(b); err2 == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }

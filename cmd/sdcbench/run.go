@@ -13,8 +13,8 @@ import (
 
 func init() {
 	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--no-analyze] SPEC", run: runRun}
-	commands["merge"] = command{usage: "merge --out DIR DIR...", run: runMerge}
-	commands["slurm"] = command{usage: "slurm --shards N SPEC", run: runSlurm}
+	commands["merge"] = command{usage: "merge [--fresh] --out DIR DIR...", run: runMerge}
+	commands["slurm"] = command{usage: "slurm --shards N [--cpus-per-task C] [--time T] [--partition P] [--mem M] [--out DIR] SPEC", run: runSlurm}
 }
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -80,13 +80,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("merge", commands["merge"].usage, stderr)
 	out := fs.String("out", "", "merged results folder (required)")
+	fresh := fs.Bool("fresh", false, "discard earlier results of another spec in --out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		return usageErr("merge", "need --out DIR and at least one shard folder")
 	}
-	if err := experiments.Merge(*out, fs.Args()); err != nil {
+	if err := experiments.Merge(*out, fs.Args(), *fresh); err != nil {
 		return err
 	}
 	return experiments.WriteSummaryReport(*out)
@@ -94,19 +95,25 @@ func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
 
 func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("slurm", commands["slurm"].usage, stderr)
-	shards := fs.Int("shards", 0, "number of array tasks (≥ 1)")
+	var o experiments.SlurmOptions
+	fs.IntVar(&o.Shards, "shards", 0, "number of array tasks (≥ 1)")
+	fs.IntVar(&o.CPUs, "cpus-per-task", 8, "CPUs (and workers) of each array task")
+	fs.StringVar(&o.Time, "time", "24:00:00", "time limit of each array task (Slurm format)")
+	fs.StringVar(&o.Partition, "partition", "", "Slurm partition (default: the cluster's default)")
+	fs.StringVar(&o.Mem, "mem", "", "memory of each array task, e.g. 8G (default: the partition's)")
+	fs.StringVar(&o.Out, "out", "", "results folder (default results/<experiment name>)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usageErr("slurm", "want exactly one SPEC")
 	}
-	if *shards < 1 {
-		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", *shards)
+	if o.Shards < 1 {
+		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", o.Shards)
 	}
 	spec, err := experiments.Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	return experiments.SlurmScript(stdout, spec, fs.Arg(0), *shards)
+	return experiments.SlurmScript(stdout, spec, fs.Arg(0), o)
 }

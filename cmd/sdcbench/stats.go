@@ -29,6 +29,9 @@ func runStats(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageErr("stats", "want a test: wilcoxon, adjust or friedman")
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintf(stderr, "usage: sdcbench %s\n", commands["stats"].usage)
+		return nil
 	case "wilcoxon":
 		return statsWilcoxon(args[1:], stdout, stderr)
 	case "adjust":

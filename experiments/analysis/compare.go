@@ -187,6 +187,9 @@ func Best(p *Plan, sums []SummaryRow, pairs []PairRow) []BestRow {
 				rows = append(rows, BestRow{Metric: m, Config: s.Config, Median: s.Median, N: s.N})
 			}
 		}
+		if !slices.ContainsFunc(rows, func(r BestRow) bool { return !math.IsNaN(r.Median) }) {
+			continue // no configuration has a value: there is no best
+		}
 		slices.SortStableFunc(rows, func(a, b BestRow) int { return cmpScore(d.score(a.Median), d.score(b.Median)) })
 		for i := range rows {
 			rows[i].Rank = i + 1

@@ -105,9 +105,10 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 		}
 	default:
 		for _, m := range specMetrics {
-			if runs.ValueCol(m) >= 0 {
-				p.Metrics = append(p.Metrics, m)
+			if runs.ValueCol(m) < 0 { // a damaged or foreign runs.csv: do not drop the metric silently
+				return nil, fmt.Errorf("analysis: runs.csv has no column %q for the spec's metric %s", m, m)
 			}
+			p.Metrics = append(p.Metrics, m)
 		}
 		if len(p.Metrics) == 0 {
 			p.Metrics = metricColumns(runs.Values)

@@ -121,6 +121,16 @@ func fromRecords(recs [][]string, name string) (*Runs, error) {
 		vidx[j] = runs.Col(v)
 	}
 	status := runs.Col("status")
+	if id := runs.Col("run_id"); id >= 0 {
+		first := make(map[string]int, len(recs))
+		for line, rec := range recs[1:] {
+			if prev, dup := first[rec[id]]; dup {
+				return nil, fmt.Errorf("analysis: %s:%d: run_id %s already on line %d: a run recorded twice (merge or re-run the folder)",
+					name, line+2, rec[id], prev)
+			}
+			first[rec[id]] = line + 2
+		}
+	}
 	for line, rec := range recs[1:] {
 		run := Row{Cells: rec, OK: rec[status] == "ok", Values: make([]float64, len(vidx))}
 		for j, c := range vidx {

@@ -125,7 +125,7 @@ func e10(r *report, rs *runs) error {
 		if math.Abs(t-susepT[i]) < 1e-4 {
 			tv = "exact"
 		}
-		tv = r.verdict(tv)
+		tv = r.constVerdict(tv) // (x + 0.5)/111 from the published x against the published target: no run
 		bias := pt[i].Est - t
 		rel := bias / t
 		if rel > maxRel {
@@ -150,10 +150,11 @@ func e10(r *report, rs *runs) error {
 	r.printf("  0.0585, which it does not list); both are counted exact at the published precision.\n")
 	r.printf("- against the spec's reference values (exact model, 400 replicates): printed + total differs by at most %s (within their\n",
 		f(maxAbsDiff(ests(pt), susepRefPT), 4))
-	r.printf("  Monte Carlo error); mv2008 per category by %s and printed per category by %s, largest in the high-count cells, where our\n",
-		f(maxAbsDiff(ests(mv), susepRefMV), 4), f(maxAbsDiff(ests(pc), susepRefPC), 4))
-	r.printf("  estimates increase with x more steeply than the reference's. An independent re-implementation (pure Python synthesis and\n")
-	r.printf("  convolution, 150 releases) gave the same as ours for mv2008 (x = 24 cell: 0.214), so we keep our values; the seed's Table 4.3\n")
+	imv, ipc := argMaxAbsDiff(ests(mv), susepRefMV), argMaxAbsDiff(ests(pc), susepRefPC)
+	r.printf("  Monte Carlo error); mv2008 per category by %s (largest in %s, x = %d) and printed per category by %s (largest in\n",
+		f(maxAbsDiff(ests(mv), susepRefMV), 4), susepCells[imv], susepX[imv], f(maxAbsDiff(ests(pc), susepRefPC), 4))
+	r.printf("  %s, x = %d). These two gaps are not explained and no second implementation has checked them; the seed's Table 4.3\n",
+		susepCells[ipc], susepX[ipc])
 	r.printf("  is compared only with printed + total.\n")
 	r.printf("- mv2008 per category (α_i = 16.75, the privacy-correct setting) and printed per category (39.36) shrink much more towards 1/8\n")
 	r.printf("  and miss the seed's Table 4.3 by up to %s and %s: only printed + total reproduces it, as the spec says.\n\n",
@@ -168,4 +169,15 @@ func e10(r *report, rs *runs) error {
 		return err
 	}
 	return r.save(p, "susep_est_box", "boxplots of E_r per SUSEP cell")
+}
+
+// argMaxAbsDiff returns the index of the largest |a[i] − b[i]|.
+func argMaxAbsDiff(a, b []float64) int {
+	arg, m := 0, -1.0
+	for i := range a {
+		if d := math.Abs(a[i] - b[i]); d > m {
+			arg, m = i, d
+		}
+	}
+	return arg
 }

@@ -93,7 +93,7 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 	k := p.Int("k")
 	var z []float64
 	if p.String("standardize") == "none" {
-		z = append([]float64(nil), d.Data...)
+		z = datasets.PowerScaled(d.Data) // raw distances' order, without overflow near 1e308
 	} else {
 		z = datasets.ScalingOf(d).Apply(nil, d)
 	}

@@ -44,7 +44,7 @@ func NewProblem(x *datasets.Dataset, k int, standardize bool) *Problem {
 	if standardize {
 		pr.Z = s.Apply(nil, x)
 	} else {
-		pr.Z = append([]float64(nil), x.Data...)
+		pr.Z = datasets.PowerScaled(x.Data) // a copy; exactly rescaled when values are extreme
 		pr.zm = make([]float64, d)
 		pr.zs = make([]float64, d)
 		for l := range pr.zs {

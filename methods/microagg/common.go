@@ -42,7 +42,9 @@ func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) err
 // space returns the table in which distances are computed: z-scores or a copy of the raw data.
 func space(d *datasets.Dataset, p methods.Params) ([]float64, error) {
 	if p.String("standardize") == "none" {
-		return append([]float64(nil), d.Data...), nil
+		// One power of two for the whole table keeps raw distances' order exactly while
+		// squared distances of values near 1e308 (or 1e-308) stay in range.
+		return datasets.PowerScaled(d.Data), nil
 	}
 	z, _, err := datasets.ZScore(d)
 	return z, err
@@ -67,10 +69,15 @@ func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
 			s[j] += v
 		}
 	}
+	overflow := false
 	for g := 0; g < G; g++ {
 		for j := 0; j < p; j++ {
 			sum[g*p+j] /= float64(cnt[g])
+			overflow = overflow || math.IsInf(sum[g*p+j], 0)
 		}
+	}
+	if overflow {
+		rescaledMeans(d, labels, sum, cnt)
 	}
 	out := make([]float64, d.N*p)
 	for i, l := range labels {
@@ -89,4 +96,36 @@ func GroupSizes(labels []int32) []int {
 		sizes[l]++
 	}
 	return sizes
+}
+
+// rescaledMeans recomputes the group means that overflowed (finite values whose sum exceeds
+// the float64 range, near ±1.8e308) on the values multiplied by 2^−e, 2^e just above the
+// group's largest magnitude in that column: exact scaling, and a mean of values ≤ 2^e in
+// magnitude cannot overflow.
+func rescaledMeans(d *datasets.Dataset, labels []int32, mean []float64, cnt []int) {
+	p := d.P
+	for g := range cnt {
+		for j := 0; j < p; j++ {
+			if !math.IsInf(mean[g*p+j], 0) {
+				continue
+			}
+			var big float64
+			for i, l := range labels {
+				if int(l) == g {
+					big = max(big, math.Abs(d.Data[i*p+j]))
+				}
+			}
+			if math.IsInf(big, 0) || math.IsNaN(big) {
+				continue // the data itself is infinite
+			}
+			_, e := math.Frexp(big)
+			var s float64
+			for i, l := range labels {
+				if int(l) == g {
+					s += math.Ldexp(d.Data[i*p+j], -e)
+				}
+			}
+			mean[g*p+j] = math.Ldexp(s/float64(cnt[g]), e)
+		}
+	}
 }

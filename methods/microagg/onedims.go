@@ -3,6 +3,7 @@ package microagg
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -65,7 +66,7 @@ func OneDims(d *datasets.Dataset, k int, optimal bool) (*datasets.Dataset, error
 		order := sortedBy(col)
 		var labels []int32
 		if optimal {
-			ends, _ := SegmentDP(col, 1, order, nil, k)
+			ends, _ := SegmentDP(datasets.PowerScaled(col), 1, order, nil, k) // a copy: cheap next to the DP
 			labels = SegmentLabels(order, ends)
 		} else {
 			labels = FixedGroups(order, k)
@@ -75,8 +76,13 @@ func OneDims(d *datasets.Dataset, k int, optimal bool) (*datasets.Dataset, error
 		for i, l := range labels {
 			mean[l] += col[i]
 		}
+		overflow := false
 		for g, s := range sizes {
 			mean[g] /= float64(s)
+			overflow = overflow || math.IsInf(mean[g], 0)
+		}
+		if overflow {
+			rescaledMeans(datasets.New(d.Name, []string{d.Names[j]}, d.N, 1, col), labels, mean, sizes)
 		}
 		for i, l := range labels {
 			out[i*d.P+j] = mean[l]

@@ -1,0 +1,37 @@
+package methods
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// CheckOverflow returns an error when a release of finite input data holds an infinite value:
+// the method's arithmetic overflowed (values near the float64 limit of 1.8e308, or noise
+// that pushes them beyond it). Such a release is refused rather than written or measured.
+// The error names the method, the first infinite cell and the input column's largest
+// magnitude. Input that already holds ±Inf is not checked.
+func CheckOverflow(method string, in, out *datasets.Dataset) error {
+	if out == nil || in == nil || len(out.Data) != len(in.Data) {
+		return nil
+	}
+	for _, v := range in.Data {
+		if math.IsInf(v, 0) {
+			return nil
+		}
+	}
+	for i, v := range out.Data {
+		if !math.IsInf(v, 0) {
+			continue
+		}
+		r, c := i/out.P, i%out.P
+		var big float64
+		for k := 0; k < in.N; k++ {
+			big = max(big, math.Abs(in.Data[k*in.P+c]))
+		}
+		return fmt.Errorf("%s: the release overflows: row %d, column %q is %v (the column's largest |value| is %.4g); "+
+			"rescale the column (e.g. to other units) before protecting it", method, r+1, datasets.Clip(out.Names[c]), v, big)
+	}
+	return nil
+}
