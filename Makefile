@@ -7,7 +7,8 @@ BIN := bin/sdcbench
 build:
 	$(GO) build -o $(BIN) ./cmd/sdcbench
 
-## run: the quickstart experiment on the embedded datasets, into results/quickstart/
+## run: the quickstart experiment on the embedded datasets, into results/quickstart/ (not tracked
+## by git, so a run leaves `git status` clean; the committed example is results/quickstart-example/)
 run: build
 	$(BIN) run --out results/quickstart --fresh quickstart
 
@@ -32,18 +33,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./experiments/
 
 ## reproduce: regenerate results/ for every seed experiment (long; resumes where it stopped)
+## (run writes each study's companion report and verdicts.csv; status then rewrites docs/reproductions.md)
 reproduce: build
 	@for s in $$($(BIN) list experiments | awk 'NR>1 && $$1 != "tiny" {print $$1}'); do \
-		echo "== $$s"; $(BIN) run --out results/$$s $$s || exit 1; \
+		out=results/$$s; [ "$$s" = quickstart ] && out=results/quickstart-example; \
+		echo "== $$s → $$out"; $(BIN) run --out $$out $$s || exit 1; \
 	done
-	@# the seed-specific companion reports, then REPORT.md again so that it links them
-	$(BIN) magga-report final results/magga-final
-	$(BIN) magga-report calibration results/magga-calibration
-	$(BIN) dfo-report results/dfo-benchmarks
-	@for d in results/dp-e*; do $(BIN) dp-report $$d || exit 1; done
-	@for d in results/magga-final results/magga-calibration results/dfo-benchmarks results/dp-e*; do \
-		$(BIN) analyze --quiet $$d || exit 1; \
-	done
+	$(BIN) status --results results --out docs/reproductions.md
 
 lint:
 	gofmt -l . | tee /dev/stderr | (! read)

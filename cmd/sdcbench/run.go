@@ -71,6 +71,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !*quiet {
 		brief = stderr
 	}
+	if err := studyReport(*out, brief); err != nil {
+		return fmt.Errorf("the runs are complete in %s, but the study report failed: %w", *out, err)
+	}
 	if _, err := analysis.Quick(ctx, *out, brief); err != nil {
 		return fmt.Errorf("the runs are complete in %s, but the analysis failed: %w", *out, err)
 	}

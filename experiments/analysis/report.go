@@ -321,7 +321,7 @@ func (r *Result) reportMeans(w io.Writer) {
 }
 
 // reportNotes links the folder's companion reports (other *.md files, e.g. MAGGA.md written by
-// `sdcbench magga-report`) and includes the experiment's hand-written notes: dir/notes.md, else
+// `sdcbench report`) and includes the experiment's hand-written notes: dir/notes.md, else
 // the bundled experiments/specs/<name>.notes.md.
 func (r *Result) reportNotes(w io.Writer) {
 	if others, _ := filepath.Glob(filepath.Join(r.Dir, "*.md")); len(others) > 0 {

@@ -7,11 +7,11 @@ import (
 var mList = []int{1, 2, 5, 10}
 
 func init() {
-	reports["dp-e1"] = e1
-	reports["dp-e2"] = e2
-	reports["dp-e3"] = e3
-	reports["dp-e4"] = e4
-	reports["dp-e5"] = e5
+	generators["dp-e1"] = e1
+	generators["dp-e2"] = e2
+	generators["dp-e3"] = e3
+	generators["dp-e4"] = e4
+	generators["dp-e5"] = e5
 }
 
 // e1: MH-L acceptance vs L (Fig. 3.1).

@@ -7,11 +7,11 @@ import (
 )
 
 func init() {
-	reports["dp-e6"] = e6
-	reports["dp-e7"] = e7
-	reports["dp-e8"] = e8
-	reports["dp-e9"] = e9
-	reports["dp-e10"] = e10
+	generators["dp-e6"] = e6
+	generators["dp-e7"] = e7
+	generators["dp-e8"] = e8
+	generators["dp-e9"] = e9
+	generators["dp-e10"] = e10
 }
 
 // catAggs aggregates each of the C categories of the selected rows.

@@ -36,7 +36,7 @@ func TestE10Claims(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "runs.csv"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, "dp-e10"); err != nil {
+	if err := Write(dir, "dp-e10", nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "DP.md"))

@@ -24,26 +24,27 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/reports"
 )
 
 // Write writes dir/DP.md (linked from the analysis REPORT.md) and the plots for the experiment name ("dp-e1" … "dp-e10"),
 // reading dir/runs.csv (or runs.csv.gz) and dir/manifest.json.
-func Write(dir, name string) error {
+func Write(dir, name string, tally *reports.Tally) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
 		return fmt.Errorf("dpreport: %w", err)
 	}
 	rs := &runs{t: t}
-	gen, ok := reports[name]
+	gen, ok := generators[name]
 	if !ok {
 		var names []string
-		for n := range reports {
+		for n := range generators {
 			names = append(names, n)
 		}
 		slices.Sort(names)
 		return fmt.Errorf("dpreport: no report for %q (have %s)", name, strings.Join(names, ", "))
 	}
-	r := &report{dir: dir}
+	r := &report{dir: dir, tally: tally}
 	r.printf("# %s: seed 002 reproduction report\n\n", name)
 	if m, err := experiments.ReadManifest(dir); err == nil {
 		wall := m.Finished.Sub(m.Started)
@@ -54,7 +55,7 @@ func Write(dir, name string) error {
 	}
 	r.printf("Spec: shared/spec/dp-synthesis.md §9; metrics: shared/spec/metrics.md §5. Aggregates are over the R replicates\n")
 	r.printf("of each configuration: est_mean = mean of post_mean, var_est = its sample variance (R−1), SE(est_mean) =\n")
-	r.printf("sd/√R, SE(var_est) = √((m4 − s⁴(R−3)/(R−1))/R); coverage in %%. Regenerate with `sdcbench dp-report %s`.\n\n", dir)
+	r.printf("sd/√R, SE(var_est) = √((m4 − s⁴(R−3)/(R−1))/R); coverage in %%. Regenerate with `sdcbench report %s`.\n\n", dir)
 	if err := gen(r, rs); err != nil {
 		return fmt.Errorf("dpreport: %s: %w", name, err)
 	}
@@ -85,25 +86,39 @@ func Write(dir, name string) error {
 	return datasets.AtomicWrite(filepath.Join(dir, "DP.md"), func(w io.Writer) error { _, err := io.WriteString(w, r.b.String()); return err })
 }
 
-// reports maps an experiment name to its report generator.
-var reports = map[string]func(*report, *runs) error{}
+// generators maps an experiment name to its report generator.
+var generators = map[string]func(*report, *runs) error{}
 
-// report accumulates the Markdown text and the verdict counts.
+// report accumulates the Markdown text and the verdicts.
 type report struct {
 	dir           string
 	b             strings.Builder
 	verdicts      map[string]int
 	constVerdicts map[string]int // checks of published constants only (constVerdict)
+	tally         *reports.Tally // the verdicts of our runs by section, for the status page; may be nil
+	section       string         // the last heading printed
 }
 
-func (r *report) printf(format string, a ...any) { fmt.Fprintf(&r.b, format, a...) }
+// printf appends to the report; a format that starts a heading ("## …", "### …") becomes the
+// section under which the following verdicts are recorded.
+func (r *report) printf(format string, a ...any) {
+	s := fmt.Sprintf(format, a...)
+	if h := strings.TrimLeft(s, "\n"); strings.HasPrefix(h, "## ") || strings.HasPrefix(h, "### ") {
+		r.section = strings.TrimSpace(strings.TrimLeft(h, "#"))
+	}
+	r.b.WriteString(s)
+}
 
-// verdict records and returns a verdict label.
+// verdict records and returns the verdict of a comparison with our runs, also in the tally of
+// the status page (published-constant checks go through constVerdict and are not counted there).
 func (r *report) verdict(v string) string {
 	if r.verdicts == nil {
 		r.verdicts = map[string]int{}
 	}
 	r.verdicts[v]++
+	if r.tally != nil {
+		r.tally.Add(r.section, "", v)
+	}
 	return v
 }
 

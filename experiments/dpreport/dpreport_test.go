@@ -1,6 +1,7 @@
 package dpreport
 
 import (
+	"github.com/sdcbench/sdcbench/experiments/reports"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,8 +44,17 @@ func TestWriteE1(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "runs.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, "dp-e1"); err != nil {
+	var tally reports.Tally
+	if err := Write(dir, "dp-e1", &tally); err != nil {
 		t.Fatal(err)
+	}
+	if got := len(tally.Rows()); got != 9 {
+		t.Errorf("tally has %d verdicts, want 9 (8 within tolerance, 1 pattern)", got)
+	}
+	for _, v := range tally.Rows() {
+		if !strings.HasPrefix(v.Table, "E1 ") {
+			t.Errorf("verdict %+v recorded outside the E1 section", v)
+		}
 	}
 	rep, err := os.ReadFile(filepath.Join(dir, "DP.md"))
 	if err != nil {
@@ -60,7 +70,7 @@ func TestWriteE1(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if err := Write(dir, "dp-e99"); err == nil {
+	if err := Write(dir, "dp-e99", nil); err == nil {
 		t.Error("unknown experiment: no error")
 	}
 }
@@ -78,7 +88,7 @@ func TestBundledSpecs(t *testing.T) {
 		if len(s.Expand()) == 0 {
 			t.Errorf("%s: empty grid", name)
 		}
-		if _, ok := reports[name]; !ok {
+		if _, ok := generators[name]; !ok {
 			t.Errorf("%s: no report generator", name)
 		}
 	}

@@ -2,6 +2,7 @@ package maggareport
 
 import (
 	"fmt"
+	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"slices"
@@ -14,7 +15,7 @@ import (
 
 // calibration writes Table 5.5, the per-generator/objective/instance breakdowns, Fig 5.1 (its
 // plot in dir/plots) and runtimes.
-func calibration(w io.Writer, runs []row, dir string) error {
+func calibration(w io.Writer, t *reports.Tally, runs []row, dir string) error {
 	combo := func(r row) string { return r["param_pe"] + "," + r["param_pm"] + "," + r["param_rho_e"] }
 	resp := map[string][]float64{}
 	for _, r := range runs {
@@ -57,7 +58,7 @@ func calibration(w io.Writer, runs []row, dir string) error {
 		}
 	}
 	fmt.Fprintf(w, "\nPairs not rejected: %d of %d (seed: 62 of 351, 17.7 %%). Seed winner (0.1, 0.2, 0.9) ranks %d here (seed criterion: among the 5 lowest medians → %s). Every top-5 combination has rho_e ≥ 0.8: %v (seed criterion → %s).\n\n",
-		notRej, pairs, rank, verdict(rank >= 1 && rank <= 5), top5, verdict(top5))
+		notRej, pairs, rank, verdict(t, "Table 5.5", "seed winner (0.1, 0.2, 0.9) among the 5 lowest medians", rank >= 1 && rank <= 5), top5, verdict(t, "Table 5.5", "every top-5 combination has rho_e ≥ 0.8", top5))
 	// per generator and per objective winners
 	for _, by := range []string{"param_mutant", "param_weights"} {
 		groups := map[string]map[string][]float64{}
@@ -108,11 +109,11 @@ func calibration(w io.Writer, runs []row, dir string) error {
 			fmt.Fprintf(w, "| %s | %s | %.4f | %.4f | %.4f | %v |\n", ds, ob, m["tsp"], m["d1"], m["d2"], low)
 		}
 	}
-	fmt.Fprintf(w, "\ntsp has the lowest median in %d of %d cells (seed: all) → %s.\n\n", tspWins, cells, verdict(tspWins == cells))
+	fmt.Fprintf(w, "\ntsp has the lowest median in %d of %d cells (seed: all) → %s.\n\n", tspWins, cells, verdict(t, "Fig 5.10", "tsp has the lowest median in every cell", tspWins == cells))
 	if err := scatterPerInstance(w, runs, dir); err != nil {
 		return err
 	}
-	if _, err := fig51(w, dir); err != nil {
+	if _, err := fig51(w, t, dir); err != nil {
 		return err
 	}
 	runtimes(w, runs, 100)

@@ -2,6 +2,7 @@ package maggareport
 
 import (
 	"fmt"
+	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"strings"
@@ -166,7 +167,7 @@ func (fd *finalData) quadrant(meth string) (in, n int) {
 
 // final writes the win counts, gap tables, Fig 5.16 (table and plot in dir/plots), the §11.6
 // verdicts and runtimes.
-func final(w io.Writer, runs []row, dir string) error {
+func final(w io.Writer, t *reports.Tally, runs []row, dir string) error {
 	fd := computeFinal(runs)
 	fmt.Fprintf(w, "## Final experiment (seed 000 §5.3)\n\n%d finished runs (of 2 584). Instances with results: %d of 34. MAGGA's entry per (instance, k, objective) is the best of its three variants (tsp, tsp_d1, tsp_d2) by that objective. Wins use the tie rule |v − v*| ≤ 1e-9·max(1, |v*|), so counts can add up to more than the instances; percentages are over the instances of the cell.\n\n", len(runs), len(fd.instances))
 	methodsAll := append([]string{"magga"}, baselines...)
@@ -206,7 +207,7 @@ func final(w io.Writer, runs []row, dir string) error {
 				fmt.Fprintf(w, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", ob, k, len(gaps), mn, md, me, sd, mx, s[1], s[2], s[4])
 			}
 		}
-		fmt.Fprintf(w, "\n%s\n\n", fd.tableVerdict(m))
+		fmt.Fprintf(w, "\n%s\n\n", fd.tableVerdict(t, m))
 	}
 	fmt.Fprintf(w, "### Fig 5.16 analog: standardized il1p × dldp under fobj3 (all methods × instances × k)\n\n| method | points | il1p<0 & dldp<0 | share | mean il1p | mean dldp |\n|---|---|---|---|---|---|\n")
 	for _, meth := range methodsAll {
@@ -224,7 +225,7 @@ func final(w io.Writer, runs []row, dir string) error {
 	} else if err := savePlot(w, dir, pl, "fig5_16", "Fig 5.16 analog"); err != nil {
 		return err
 	}
-	fd.verdicts(w)
+	fd.verdicts(w, t)
 	runtimes(w, runs, 200)
 	return nil
 }
@@ -280,24 +281,25 @@ func pct(v []float64) []float64 {
 }
 
 // tableVerdict states the gap table's criterion from magga.md §11.6 (Tables 5.6 and 5.8) or,
-// for Table 5.7 which §11.6 does not cover, the seed's own pattern (fobj3 medians 0).
-func (fd *finalData) tableVerdict(m string) string {
+// for Table 5.7 which §11.6 does not cover, the seed's own pattern (fobj3 medians 0). Only the
+// Table 5.7 verdict is recorded in t: the other two are items of the claims checklist (verdicts).
+func (fd *finalData) tableVerdict(t *reports.Tally, m string) string {
 	switch m {
 	case "sse_sst":
 		md := fd.gapStat("sse_sst", "fobj1", "median")
 		return fmt.Sprintf("Verdict (magga.md §11.6 item 3): fobj1 median gap ≤ 0.02 at every k — ours %s (seed 0.005 / 0.003 / 0 / 0.009) → %s.",
-			joinf(md, "%.3f"), verdict(all(md, func(x float64) bool { return x <= 0.02 })))
+			joinf(md, "%.3f"), verdict(nil, "", "", all(md, func(x float64) bool { return x <= 0.02 })))
 	case "dld":
 		md := fd.gapStat("dld", "fobj3", "median")
 		return fmt.Sprintf("Verdict (the seed's pattern; §11.6 has no item for Table 5.7): fobj3 median gap 0 at every k — ours %s (seed 0 / 0 / 0 / 0) → %s.",
-			joinf(md, "%.3f"), verdict(all(md, func(x float64) bool { return x == 0 })))
+			joinf(md, "%.3f"), verdict(t, "Table 5.7", "fobj3 median gap 0 at every k", all(md, func(x float64) bool { return x == 0 })))
 	default:
 		md3, mx3 := fd.gapStat("il1_dld_mean", "fobj3", "median"), fd.gapStat("il1_dld_mean", "fobj3", "max")
 		md2 := fd.gapStat("il1_dld_mean", "fobj2", "median")
 		ok := all(md3, func(x float64) bool { return x == 0 }) && all(mx3, func(x float64) bool { return x <= 0.15 }) &&
 			all(md2, func(x float64) bool { return x == 0 })
 		return fmt.Sprintf("Verdict (magga.md §11.6 items 1-2): fobj3 medians 0 and gapmax ≤ 0.15, fobj2 medians 0 — ours fobj3 medians %s, gapmax %s; fobj2 medians %s (seed gapmax ≤ 0.094) → %s.",
-			joinf(md3, "%.3f"), joinf(mx3, "%.3f"), joinf(md2, "%.3f"), verdict(ok))
+			joinf(md3, "%.3f"), joinf(mx3, "%.3f"), joinf(md2, "%.3f"), verdict(nil, "", "", ok))
 	}
 }
 
@@ -320,7 +322,7 @@ func (fd *finalData) mostWins(ob, m, k string, who ...string) (bool, int, string
 }
 
 // verdicts writes the checklist of magga.md §11.6 with our numbers and the seed's.
-func (fd *finalData) verdicts(w io.Writer) {
+func (fd *finalData) verdicts(w io.Writer, t *reports.Tally) {
 	type claim struct {
 		what, seed, ours string
 		ok               bool
@@ -413,7 +415,7 @@ func (fd *finalData) verdicts(w io.Writer) {
 	fmt.Fprintf(w, "### What counts as reproduced (magga.md §11.6)\n\n| claim | seed | ours | verdict |\n|---|---|---|---|\n")
 	held := 0
 	for _, c := range cs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.what, c.seed, c.ours, verdict(c.ok))
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.what, c.seed, c.ours, verdict(t, "claims", c.what, c.ok))
 		if c.ok {
 			held++
 		}

@@ -2,6 +2,7 @@ package maggareport
 
 import (
 	"fmt"
+	"github.com/sdcbench/sdcbench/experiments/reports"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,8 +35,19 @@ func wantLine(t *testing.T, out, want string) {
 func report(t *testing.T, kind, dir string) string {
 	t.Helper()
 	var b strings.Builder
-	if err := Write(&b, kind, dir); err != nil {
+	var tally reports.Tally
+	if err := Write(&b, &tally, kind, dir); err != nil {
 		t.Fatal(err)
+	}
+	// every bold verdict printed is recorded once, except the Table 5.6 and 5.8 lines that
+	// repeat items of the final report's claims checklist
+	printed := strings.Count(b.String(), "**reproduced**") + strings.Count(b.String(), "**not reproduced**")
+	repeats := 0
+	if kind == "final" {
+		repeats = 2
+	}
+	if got := len(tally.Rows()); got != printed-repeats {
+		t.Errorf("%s: %d verdicts recorded, %d printed (%d repeats)", kind, got, printed, repeats)
 	}
 	return b.String()
 }
@@ -162,10 +174,10 @@ func TestFinal(t *testing.T) {
 // TestWriteErrors checks the unknown kind and a folder without runs.
 func TestWriteErrors(t *testing.T) {
 	var b strings.Builder
-	if err := Write(&b, "nope", t.TempDir()); err == nil || !strings.Contains(err.Error(), `unknown report "nope"`) {
+	if err := Write(&b, nil, "nope", t.TempDir()); err == nil || !strings.Contains(err.Error(), `unknown report "nope"`) {
 		t.Errorf("unknown kind: %v", err)
 	}
-	if err := Write(&b, "final", t.TempDir()); err == nil || !strings.Contains(err.Error(), "runs.csv") {
+	if err := Write(&b, nil, "final", t.TempDir()); err == nil || !strings.Contains(err.Error(), "runs.csv") {
 		t.Errorf("no runs.csv: %v", err)
 	}
 }

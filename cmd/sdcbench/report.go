@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/reports"
+	_ "github.com/sdcbench/sdcbench/experiments/reports/all" // the study reports
+)
+
+func init() {
+	commands["report"] = command{usage: "report DIR...", run: runReport}
+	commands["status"] = command{usage: "status [--results DIR] [--out FILE]", run: runStatus}
+}
+
+// runReport writes the study report of each results folder: the reporter that explains the
+// experiment named in DIR/manifest.json puts the publication's tables beside the runs and
+// records its verdicts in DIR/verdicts.csv.
+func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", commands["report"].usage, stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErr("report", "want at least one results folder")
+	}
+	for _, dir := range fs.Args() {
+		name, err := reports.Write(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %s report and %s written\n", dir, name, reports.VerdictsFile)
+	}
+	return nil
+}
+
+// studyReport runs the study report of a finished results folder, if one matches; run calls it
+// before the analysis so that REPORT.md links the companion report.
+func studyReport(dir string, brief io.Writer) error {
+	name, err := reports.Write(dir)
+	if errors.Is(err, reports.ErrNoReporter) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if brief != nil {
+		fmt.Fprintf(brief, "sdcbench: %s study report written in %s\n", name, dir)
+	}
+	return nil
+}
+
+// runStatus writes the reproduction status page: per study and table, the verdict counts of
+// every results folder.
+func runStatus(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("status", commands["status"].usage, stderr)
+	root := fs.String("results", "results", "the results `folder` to read")
+	out := fs.String("out", filepath.Join("docs", "reproductions.md"), "the page to write (- for standard output)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usageErr("status", "takes no arguments, got %d", fs.NArg())
+	}
+	if fi, err := os.Stat(*root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("status: %s is not a results folder", *root)
+	}
+	rows, err := reports.Status(*root)
+	if err != nil {
+		return err
+	}
+	if *out == "-" {
+		return reports.WriteStatus(stdout, rows, *root)
+	}
+	link, err := filepath.Rel(filepath.Dir(*out), *root)
+	if err != nil {
+		link = *root
+	}
+	var buf bytes.Buffer
+	if err := reports.WriteStatus(&buf, rows, filepath.ToSlash(link)); err != nil {
+		return err
+	}
+	if err := datasets.AtomicWrite(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d rows)\n", *out, len(rows))
+	return nil
+}

@@ -1,0 +1,9 @@
+// Package all registers every study report: import it for its side effects, as the CLI does.
+// A new reproduction with its own tables adds its report package here (docs/reproducing.md).
+package all
+
+import (
+	_ "github.com/sdcbench/sdcbench/experiments/dforeport"   // Araújo & Aloise, DFO over the number of groups
+	_ "github.com/sdcbench/sdcbench/experiments/dpreport"    // Charest, ε-DP synthetic data
+	_ "github.com/sdcbench/sdcbench/experiments/maggareport" // the MAGGA dissertation
+)
