@@ -2,14 +2,17 @@ package datasets
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ReadOptions controls ReadCSV.
@@ -19,7 +22,19 @@ type ReadOptions struct {
 	Columns []string
 	// AllowNonFinite accepts NaN and ±Inf cells (for methods that handle missing values).
 	AllowNonFinite bool
+	// Mixed reads mixed-type files: a selected column with a cell that is not a number (other
+	// than a missing marker, "NA" or empty) becomes categorical, its labels kept as they are
+	// written; "NA" and empty cells are missing (NaN in a numeric column, code −1 in a
+	// categorical one); so is "NaN", which WriteCSV writes for a missing number. Without
+	// Mixed every selected cell must be a number.
+	Mixed bool
+	// Categorical names columns read as categories even when every cell is a number (codes
+	// such as region = 1..7). It implies Mixed for those columns.
+	Categorical []string
 }
+
+// isMissing reports whether a trimmed cell is a missing-value marker of mixed-type files.
+func isMissing(s string) bool { return s == "" || s == "NA" || s == "NaN" }
 
 // ReadCSV reads a numeric table with a header row from r. name labels the input in errors
 // (a file path or a dataset name). The header must be present, non-empty and free of
@@ -38,10 +53,10 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		return nil, csvErr(name, err)
 	}
 	header = append([]string(nil), header...)
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	for j := range header { // spaces and byte-order marks around names
+		header[j] = strings.TrimFunc(header[j], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
 	}
-	if len(header) == 1 && strings.TrimSpace(header[0]) == "" {
+	if len(header) == 1 && header[0] == "" {
 		return nil, &ParseError{File: name, Row: 1, Err: ErrEmpty}
 	}
 	pos := map[string]int{}
@@ -80,7 +95,22 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		}
 	}
 	p := len(keep)
+	forced := make([]bool, p)
+	for _, c := range opt.Categorical {
+		j := slices.Index(names, c)
+		if j < 0 {
+			return nil, &ParseError{File: name, Row: 1, Column: c,
+				Err: fmt.Errorf("categorical column not among the columns read (%s)", strings.Join(names, ", "))}
+		}
+		forced[j] = true
+	}
+	mixed := opt.Mixed || len(opt.Categorical) > 0
 	var data []float64
+	var text [][]string // text[c][i]: raw cells of column c, kept while it may turn categorical
+	if mixed {
+		text = make([][]string, p)
+	}
+	isText := make([]bool, p)
 	n := 0
 	for {
 		rec, err := cr.Read()
@@ -98,17 +128,34 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			return nil, &ParseError{File: name, Row: line,
 				Err: fmt.Errorf("%w: %d fields, header has %d", ErrRagged, len(rec), len(header))}
 		}
-		for _, j := range keep {
+		for c, j := range keep {
 			s := strings.TrimSpace(rec[j])
+			if mixed {
+				text[c] = append(text[c], s)
+				if forced[c] || isText[c] {
+					data = append(data, 0)
+					continue
+				}
+				if isMissing(s) {
+					data = append(data, math.NaN())
+					continue
+				}
+			}
 			v, perr := strconv.ParseFloat(s, 64)
 			if perr != nil {
-				cause := ErrNotNumber
 				if errors.Is(perr, strconv.ErrRange) && math.IsInf(v, 0) {
-					cause = ErrOutOfRange
+					// a number too large for float64 is an error even in a mixed file:
+					// reading it as a label would hide it
+					return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrOutOfRange}
 				}
-				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: cause}
+				if mixed {
+					isText[c] = true
+					data = append(data, 0)
+					continue
+				}
+				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNotNumber}
 			}
-			if !opt.AllowNonFinite && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			if !opt.AllowNonFinite && !mixed && (math.IsNaN(v) || math.IsInf(v, 0)) {
 				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNonFinite}
 			}
 			data = append(data, v)
@@ -118,7 +165,144 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if n == 0 {
 		return nil, &ParseError{File: name, Err: ErrNoRows}
 	}
-	return New(name, names, n, p, data), nil
+	d := New(name, names, n, p, data)
+	for c := 0; c < p; c++ {
+		if !mixed {
+			break
+		}
+		if forced[c] || isText[c] {
+			setCategorical(d, c, text[c])
+		} else if !opt.AllowNonFinite {
+			for i := 0; i < n; i++ {
+				if v := data[i*p+c]; math.IsInf(v, 0) || (v != v && !isMissing(text[c][i])) {
+					return nil, &ParseError{File: name, Row: i + 2, Column: names[c], Value: text[c][i], Err: ErrNonFinite}
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// setCategorical turns column c of d into a categorical column with the given raw cells
+// (one per row). Levels are sorted: numerically if every label is a number, else by bytes.
+func setCategorical(d *Dataset, c int, cells []string) {
+	seen := map[string]bool{}
+	var labels []string
+	for _, s := range cells {
+		if !isMissing(s) && !seen[s] {
+			seen[s] = true
+			labels = append(labels, s)
+		}
+	}
+	sortLevels(labels)
+	code := make(map[string]int, len(labels))
+	for k, l := range labels {
+		code[l] = k
+	}
+	if d.Levels == nil {
+		d.Levels = make([][]string, d.P)
+	}
+	d.Levels[c] = append(labels[:0:0], labels...)
+	if d.Levels[c] == nil {
+		d.Levels[c] = []string{}
+	}
+	for i, s := range cells {
+		if k, ok := code[s]; ok {
+			d.Data[i*d.P+c] = float64(k)
+		} else {
+			d.Data[i*d.P+c] = math.NaN()
+		}
+	}
+}
+
+// SortLevels sorts category labels in place as the reader orders levels: numerically when
+// all parse as numbers (as R sorts the levels of a numeric factor), otherwise in byte order.
+func SortLevels(labels []string) { sortLevels(labels) }
+
+func sortLevels(labels []string) {
+	nums := make(map[string]float64, len(labels))
+	for _, l := range labels {
+		v, err := strconv.ParseFloat(l, 64)
+		if err != nil {
+			slices.Sort(labels)
+			return
+		}
+		nums[l] = v
+	}
+	slices.SortFunc(labels, func(a, b string) int {
+		if c := cmp.Compare(nums[a], nums[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// Categorize returns a copy of d in which the named numeric columns are categorical: their
+// distinct values, sorted, become the levels (labels in shortest formatting) and NaN is
+// missing. Columns already categorical are left as they are; an unknown name is an error.
+func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
+	out := d.Clone()
+	for _, name := range cols {
+		j := d.ColIndex(name)
+		if j < 0 {
+			return nil, fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
+		}
+		if out.IsCategorical(j) {
+			continue
+		}
+		cells := make([]string, d.N)
+		for i := range cells {
+			v := d.Data[i*d.P+j]
+			if v == v {
+				cells[i] = formatFloat(v)
+			}
+		}
+		setCategorical(out, j, cells)
+	}
+	return out, nil
+}
+
+// AlignLevels returns a copy of d whose categorical columns use ref's codes for the same
+// label (matched by column name), so that an original and a release read from separate
+// files compare code by code. Labels of d unknown to ref are appended to its levels.
+// A column categorical in ref and numeric in d is categorized first.
+func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
+	out := d.Clone()
+	for j, name := range out.Names {
+		r := ref.ColIndex(name)
+		if r < 0 || !ref.IsCategorical(r) {
+			continue
+		}
+		if !out.IsCategorical(j) {
+			c, err := out.Categorize([]string{name})
+			if err != nil {
+				return nil, err
+			}
+			out = c
+		}
+		levels := append([]string{}, ref.Levels[r]...)
+		code := make(map[string]int, len(levels))
+		for k, l := range levels {
+			code[l] = k
+		}
+		remap := make([]float64, len(out.Levels[j]))
+		for k, l := range out.Levels[j] {
+			c, ok := code[l]
+			if !ok {
+				c = len(levels)
+				code[l] = c
+				levels = append(levels, l)
+			}
+			remap[k] = float64(c)
+		}
+		for i := 0; i < out.N; i++ {
+			if v := out.Data[i*out.P+j]; v == v {
+				out.Data[i*out.P+j] = remap[int(v)]
+			}
+		}
+		out.Levels[j] = levels
+	}
+	return out, nil
 }
 
 func csvErr(name string, err error) error {
@@ -149,7 +333,18 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	}
 	cw.Flush()
 	buf := make([]byte, 0, 32)
+	rec := make([]string, d.P)
 	for i := 0; i < d.N; i++ {
+		if d.Levels != nil { // labels may need quoting
+			for j := range rec {
+				rec[j] = d.Label(i, j)
+			}
+			if err := cw.Write(rec); err != nil {
+				return fmt.Errorf("datasets: write: %w", err)
+			}
+			cw.Flush()
+			continue
+		}
 		for j, v := range d.Row(i) {
 			if j > 0 {
 				bw.WriteByte(',')

@@ -131,7 +131,9 @@ func FuzzReadCSV(f *testing.F) {
 		"a,b\nNaN,1\n", "\ufeffa\n1\n", "a,b\r\n1,2\r\n"} {
 		f.Add(s)
 	}
+	f.Add("id,region,x\n1,North,2.5\n2,NA,\n3,\"S, W\",1\n")
 	f.Fuzz(func(t *testing.T, s string) {
+		fuzzMixed(t, s)
 		d, err := ReadCSV(strings.NewReader(s), "fuzz", ReadOptions{})
 		if err != nil {
 			var pe *ParseError
@@ -160,4 +162,42 @@ func FuzzReadCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzMixed checks the mixed-type reader on s: no panic, a consistent table (codes inside
+// the levels, missing only as NaN) and a write/read round trip that keeps every label.
+func fuzzMixed(t *testing.T, s string) {
+	d, err := ReadCSV(strings.NewReader(s), "fuzz", ReadOptions{Mixed: true})
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("mixed: error %T is not a *ParseError: %v", err, err)
+		}
+		return
+	}
+	if d.N < 1 || len(d.Data) != d.N*d.P || len(d.Names) != d.P {
+		t.Fatalf("mixed: inconsistent table %d×%d with %d values", d.N, d.P, len(d.Data))
+	}
+	for _, j := range d.Categorical() {
+		for i := 0; i < d.N; i++ {
+			if c := d.Code(i, j); c < -1 || c >= len(d.Levels[j]) {
+				t.Fatalf("mixed: code %d outside %d levels", c, len(d.Levels[j]))
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCSV(&buf, "fuzz", ReadOptions{Mixed: true})
+	if err != nil {
+		t.Fatalf("mixed round trip: %v\n%q", err, buf.String())
+	}
+	for i := 0; i < d.N; i++ {
+		for j := 0; j < d.P; j++ {
+			if a, b := d.Label(i, j), back.Label(i, j); a != b || d.IsCategorical(j) != back.IsCategorical(j) {
+				t.Fatalf("mixed round trip changed cell (%d,%d): %q → %q", i, j, a, b)
+			}
+		}
+	}
 }

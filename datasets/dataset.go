@@ -16,13 +16,61 @@ import (
 	"unicode/utf8"
 )
 
-// Dataset is an n×p numeric table, row-major: the value of row i, column j is Data[i*P+j].
+// Dataset is an n×p table, row-major: the value of row i, column j is Data[i*P+j].
 // Datasets handed to methods and metrics are never modified by them.
+//
+// A column is numeric unless Levels marks it categorical (docs/categorical.md): then
+// Levels[j] lists its category labels and Data holds each record's code, the index of its
+// label in Levels[j], as a float64; a missing category is NaN, and Code reports it as −1.
+// Keeping codes in the one []float64 lets every metric that compares values (frequencies,
+// risk, equality) work on categorical columns unchanged.
 type Dataset struct {
 	Name  string    // the registered name or the file it was read from
 	Names []string  // column names, len P
 	N, P  int       // rows and columns
 	Data  []float64 // row-major, len N*P
+	// Levels is nil for an all-numeric table; otherwise len P, with Levels[j] nil for a
+	// numeric column and the labels of a categorical one (codes 0..len−1).
+	Levels [][]string
+}
+
+// IsCategorical reports whether column j holds category codes.
+func (d *Dataset) IsCategorical(j int) bool { return d.Levels != nil && d.Levels[j] != nil }
+
+// Categorical returns the indices of the categorical columns.
+func (d *Dataset) Categorical() []int {
+	var out []int
+	for j := 0; j < d.P; j++ {
+		if d.IsCategorical(j) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Code returns the category code of row i, column j: 0..len(Levels[j])−1, or −1 if missing.
+func (d *Dataset) Code(i, j int) int {
+	v := d.Data[i*d.P+j]
+	if v != v {
+		return -1
+	}
+	return int(v)
+}
+
+// Label returns the label of row i, column j: the category label of a categorical column
+// ("NA" if missing) or the shortest formatting of a number ("NA" for NaN).
+func (d *Dataset) Label(i, j int) string {
+	if d.IsCategorical(j) {
+		c := d.Code(i, j)
+		if c < 0 || c >= len(d.Levels[j]) {
+			return "NA"
+		}
+		return d.Levels[j][c]
+	}
+	if v := d.Data[i*d.P+j]; v != v {
+		return "NA"
+	}
+	return formatFloat(d.Data[i*d.P+j])
 }
 
 // New returns a Dataset over data (not copied). It panics if len(data) != n*p or
@@ -55,8 +103,22 @@ func (d *Dataset) Clone() *Dataset {
 		Name:  d.Name,
 		Names: append([]string(nil), d.Names...),
 		N:     d.N, P: d.P,
-		Data: append([]float64(nil), d.Data...),
+		Data:   append([]float64(nil), d.Data...),
+		Levels: cloneLevels(d.Levels),
 	}
+}
+
+func cloneLevels(lv [][]string) [][]string {
+	if lv == nil {
+		return nil
+	}
+	out := make([][]string, len(lv))
+	for j, l := range lv {
+		if l != nil {
+			out[j] = append([]string{}, l...)
+		}
+	}
+	return out
 }
 
 // Select returns a new Dataset with the named columns, in the order given.
@@ -86,7 +148,26 @@ func (d *Dataset) Select(cols []string) (*Dataset, error) {
 			out[i*len(cols)+c] = d.Data[i*d.P+j]
 		}
 	}
-	return New(d.Name, append([]string(nil), cols...), d.N, len(cols), out), nil
+	sel := New(d.Name, append([]string(nil), cols...), d.N, len(cols), out)
+	if d.Levels != nil {
+		sel.Levels = make([][]string, len(cols))
+		for c, j := range idx {
+			if d.Levels[j] != nil {
+				sel.Levels[c] = append([]string{}, d.Levels[j]...)
+			}
+		}
+	}
+	return sel, nil
+}
+
+// ColIndex returns the index of the column named name, or −1.
+func (d *Dataset) ColIndex(name string) int {
+	for j, n := range d.Names {
+		if n == name {
+			return j
+		}
+	}
+	return -1
 }
 
 // Sentinel errors wrapped by *ParseError and the validation functions.
@@ -101,6 +182,7 @@ var (
 	ErrEmptyName      = errors.New("empty column name")
 	ErrConstantColumn = errors.New("constant column (sd = 0) cannot be standardized")
 	ErrTooFewRows     = errors.New("too few rows")
+	ErrCategorical    = errors.New("categorical column where numbers are needed (protect it with a categorical method or pass it through with --keep)")
 )
 
 // ParseError reports a problem with one cell, row or column of a CSV input.
@@ -147,8 +229,15 @@ func Clip(s string) string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// CheckFinite returns a *ParseError wrapping ErrNonFinite for the first NaN or ±Inf value.
+// CheckFinite returns a *ParseError wrapping ErrNonFinite for the first NaN or ±Inf value
+// of a numeric column, or ErrCategorical for the first categorical column: it is what a
+// method that computes with numbers calls first.
 func (d *Dataset) CheckFinite() error {
+	for j := 0; j < d.P; j++ {
+		if d.IsCategorical(j) {
+			return &ParseError{File: d.Name, Column: d.Names[j], Err: ErrCategorical}
+		}
+	}
 	for i, v := range d.Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			r, c := i/d.P, i%d.P

@@ -38,6 +38,8 @@ var builtin = []Info{
 		Description: "CASC EIA utilities, 4092×10 REVENUE/SALES columns (seed 000's EIA)"},
 	{Name: "testdata", File: "testdata.csv", Source: "original",
 		Description: "IHSN household survey (sdcMicro testdata), 4580×15 numeric columns"},
+	{Name: "francdat", File: "francdat.csv", Source: "original",
+		Description: "sdcMicro's francdat, 8×8: keys Key1-Key4, numeric Num1-Num3, weight w (categorical risk tests)"},
 	{Name: "ruspini", File: "ruspini.csv", Source: "original",
 		Description: "Ruspini's clustering example, 75×2"},
 	{Name: "iris", File: "iris.csv", Source: "original",

@@ -202,18 +202,19 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		return res, false
 	}
 	status, msg := StatusOK, ""
-	d, err := x.spec.Dataset(r.Dataset)
+	pr, err := x.spec.Prepared(r.Dataset, r.Method)
 	var rel *methods.Release
+	var full *datasets.Dataset
 	var secs float64
 	if err == nil {
-		rel, secs, err = x.protect(ctx, r, d)
+		rel, full, secs, err = x.protect(ctx, r, pr)
 		if ctx.Err() != nil {
 			return res, false
 		}
 	}
 	var values []string
 	if err == nil {
-		values, err = x.evaluate(d, rel)
+		values, err = x.evaluate(pr.Protected, rel, full, x.spec.MetricOptions(r.Dataset))
 	}
 	if err != nil {
 		status, msg = StatusError, err.Error()
@@ -241,7 +242,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 
 // protect runs the method with the run's generator, thread budget and time limit. A panic
 // becomes an error carrying the message and the top of the stack.
-func (x *executor) protect(ctx context.Context, r Run, d *datasets.Dataset) (*methods.Release, float64, error) {
+func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*methods.Release, *datasets.Dataset, float64, error) {
 	rctx := methods.WithThreads(ctx, x.threads)
 	if x.limit > 0 {
 		var cancel context.CancelFunc
@@ -251,6 +252,7 @@ func (x *executor) protect(ctx context.Context, r Run, d *datasets.Dataset) (*me
 	rng := rand.New(rand.NewPCG(r.Seed, r.Seed^0x9e3779b97f4a7c15))
 	type out struct {
 		rel  *methods.Release
+		full *datasets.Dataset
 		err  error
 		secs float64
 	}
@@ -264,21 +266,18 @@ func (x *executor) protect(ctx context.Context, r Run, d *datasets.Dataset) (*me
 			ch <- o
 		}()
 		t0 := time.Now()
-		o.rel, o.err = r.method.Protect(rctx, d, r.Params, rng)
+		o.rel, o.full, o.err = pr.Protect(rctx, r.method, r.Params, rng)
 		o.secs = time.Since(t0).Seconds()
-		if o.err == nil && (o.rel == nil || o.rel.Masked == nil || o.rel.Masked.N != d.N || o.rel.Masked.P != d.P) {
-			o.err = fmt.Errorf("%s: release does not have the input's %d×%d shape", r.Method, d.N, d.P)
-		}
 		if o.err == nil {
-			o.err = methods.CheckOverflow(r.Method, d, o.rel.Masked)
+			o.err = methods.CheckOverflow(r.Method, pr.Protected, o.rel.Masked)
 		}
 	}()
 	select {
 	case o := <-ch:
-		return o.rel, o.secs, o.err
+		return o.rel, o.full, o.secs, o.err
 	case <-rctx.Done():
 		// The method did not stop in time; it is abandoned (it stops at its next ctx check).
-		return nil, x.limit.Seconds(), rctx.Err()
+		return nil, nil, x.limit.Seconds(), rctx.Err()
 	}
 }
 
@@ -288,9 +287,10 @@ func (x *executor) metricColumns() []string {
 	return h[i : len(h)-3]
 }
 
-// evaluate computes the spec's metrics on a release, in column order.
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release) (vals []string, err error) {
-	in := &metrics.Input{Orig: d, Masked: rel.Masked, Labels: rel.Labels, Info: rel.Info}
+// evaluate computes the spec's metrics on a release, in column order: d and rel.Masked are
+// the protected columns, full the whole released table.
+func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
+	in := &metrics.Input{Orig: d, Masked: rel.Masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		res, err := evalMetric(m, in)

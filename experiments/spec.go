@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -60,14 +61,50 @@ type Spec struct {
 	methods   []methods.Method
 	labels    []string                     // dataset labels in spec order
 	data      map[string]*datasets.Dataset // by label
+	entries   map[string]DatasetEntry      // by label
+	prepared  map[string]*methods.Prepared // by label + "\x00" + method name
+	dir       string                       // folder that relative dataset paths start from
+	// Inputs maps the label of every dataset read from a file to the file's SHA-256 (hex);
+	// manifest.json records it and a resume refuses a changed file.
+	Inputs map[string]string
 }
 
-// DatasetEntry is one entry of the datasets list in its table form.
+// DatasetEntry is one entry of the datasets list in its table form (docs/own-data.md).
 type DatasetEntry struct {
 	Name    string   // registered dataset
-	Label   string   // the name runs.csv uses; default Name
-	Columns []string // keep only these columns, in this order
+	Path    string   // or a CSV file (mixed types), relative to the spec file
+	Label   string   // the name runs.csv uses; default Name, or the file's base name
+	Columns []string // the columns methods protect (without keep: the released table)
 	Drop    []string // drop these columns
+	Keep    []string // columns passed through unchanged, in their original position
+	Strata  string   // methods run within each stratum of this column
+	Keys    []string // key variables of the categorical risk measures (read as categories)
+	// Categorical lists further columns read as categories.
+	Categorical []string
+	// Weight, Household and Sensitive name the columns of the weighted risk, hier_risk_* and
+	// ldiv_distinct_* (they must be released: kept or protected).
+	Weight, Household, Sensitive string
+}
+
+// selection returns the entry's column selection.
+func (e DatasetEntry) selection() methods.Selection {
+	return methods.Selection{Columns: e.Columns, Keep: e.Keep, Strata: e.Strata, Keys: e.Keys, Categorical: e.Categorical}
+}
+
+// MetricOptions returns the metric options of a dataset: its keys, weight, household and
+// sensitive columns.
+func (s *Spec) MetricOptions(label string) metrics.Options {
+	e := s.entries[label]
+	return metrics.Options{Keys: e.Keys, Weight: e.Weight, Household: e.Household, Sensitive: e.Sensitive}
+}
+
+// Prepared returns the column selection of a dataset resolved for a method.
+func (s *Spec) Prepared(label, method string) (*methods.Prepared, error) {
+	pr, ok := s.prepared[label+"\x00"+method]
+	if !ok {
+		return nil, fmt.Errorf("experiments: spec %q has no dataset %q for method %s", s.Name, label, method)
+	}
+	return pr, nil
 }
 
 // Dataset returns the (column-selected) dataset of a label.
@@ -88,6 +125,8 @@ func (s *Spec) loadDatasets() error {
 		return &SpecError{Key: "datasets", Err: errors.New("empty: name at least one dataset")}
 	}
 	s.data = map[string]*datasets.Dataset{}
+	s.entries = map[string]DatasetEntry{}
+	s.prepared = map[string]*methods.Prepared{}
 	for i, raw := range s.Datasets {
 		key := fmt.Sprintf("datasets[%d]", i)
 		var e DatasetEntry
@@ -100,26 +139,54 @@ func (s *Spec) loadDatasets() error {
 				switch k {
 				case "name":
 					e.Name, err = asString(x)
+				case "path":
+					e.Path, err = asString(x)
 				case "label":
 					e.Label, err = asString(x)
 				case "columns":
 					e.Columns, err = asStrings(x)
 				case "drop":
 					e.Drop, err = asStrings(x)
+				case "keep":
+					e.Keep, err = asStrings(x)
+				case "strata":
+					e.Strata, err = asString(x)
+				case "keys":
+					e.Keys, err = asStrings(x)
+				case "categorical":
+					e.Categorical, err = asStrings(x)
+				case "weight":
+					e.Weight, err = asString(x)
+				case "household":
+					e.Household, err = asString(x)
+				case "sensitive":
+					e.Sensitive, err = asString(x)
 				default:
-					err = fmt.Errorf("unknown key %q (want name, label, columns, drop)", k)
+					err = fmt.Errorf("unknown key %q (want name or path, label, columns, keep, drop, strata, keys, categorical, weight, household, sensitive)", k)
 				}
 				if err != nil {
 					return &SpecError{Key: key + "." + k, Err: err}
 				}
 			}
 		default:
-			return &SpecError{Key: key, Err: fmt.Errorf("want a dataset name or a table {name, columns, drop}, got %v", raw)}
+			return &SpecError{Key: key, Err: fmt.Errorf("want a dataset name or a table {name or path, columns, keep, ...}, got %v", raw)}
+		}
+		if (e.Name == "") == (e.Path == "") {
+			return &SpecError{Key: key, Err: errors.New("give name (a registered dataset) or path (a CSV file), not both or neither")}
 		}
 		if e.Label == "" {
 			e.Label = e.Name
+			if e.Path != "" {
+				e.Label = strings.TrimSuffix(filepath.Base(e.Path), filepath.Ext(e.Path))
+			}
 		}
-		d, err := datasets.Load(e.Name)
+		var d *datasets.Dataset
+		var err error
+		if e.Path != "" {
+			d, err = s.readFile(e)
+		} else {
+			d, err = datasets.Load(e.Name)
+		}
 		if err != nil {
 			return &SpecError{Key: key, Err: err}
 		}
@@ -133,20 +200,59 @@ func (s *Spec) loadDatasets() error {
 		for _, c := range e.Drop {
 			j := slices.Index(cols, c)
 			if j < 0 {
-				return &SpecError{Key: key + ".drop", Err: fmt.Errorf("dataset %s has no column %q", e.Name, c)}
+				return &SpecError{Key: key + ".drop", Err: fmt.Errorf("dataset %s has no column %q", e.Label, c)}
 			}
 			cols = slices.Delete(cols, j, j+1)
 		}
-		if cols != nil {
+		// Without keep and strata, columns (or drop) simply selects the table, in the order
+		// given, and the method protects all of it.
+		if e.Drop != nil || (e.Columns != nil && e.Keep == nil && e.Strata == "") {
 			if d, err = d.Select(cols); err != nil {
 				return &SpecError{Key: key, Err: err}
 			}
+			e.Columns = nil
+		}
+		if d.Name != e.Label {
+			d = d.Clone()
 			d.Name = e.Label
 		}
+		// Check the selection once with a method-neutral kind; each method resolves it again.
+		if _, err := methods.Prepare(d, e.selection(), methods.Info{Name: "spec", Columns: methods.AnyColumns}); err != nil {
+			return &SpecError{Key: key, Err: err}
+		}
+		for _, c := range []string{e.Weight, e.Household, e.Sensitive} {
+			if c != "" && !slices.Contains(e.Keep, c) && !slices.Contains(e.Columns, c) && e.Columns != nil {
+				return &SpecError{Key: key, Err: fmt.Errorf("column %q (weight, household or sensitive) is not released: add it to keep", c)}
+			}
+		}
+		s.entries[e.Label] = e
 		s.data[e.Label] = d
 		s.labels = append(s.labels, e.Label)
 	}
 	return nil
+}
+
+// readFile reads a dataset entry's CSV file (relative to the spec's folder) as a mixed-type
+// table and records its SHA-256 in s.Inputs.
+func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
+	path := e.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.dir, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset file: %w", err)
+	}
+	d, err := datasets.ReadCSV(bytes.NewReader(b), path, datasets.ReadOptions{Mixed: true, Categorical: nil})
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	if s.Inputs == nil {
+		s.Inputs = map[string]string{}
+	}
+	s.Inputs[e.Label] = hex.EncodeToString(sum[:])
+	return d, nil
 }
 
 func asString(v any) (string, error) {
@@ -216,6 +322,9 @@ func Parse(data []byte, file string) (*Spec, error) {
 	}
 	s.meta = md
 	s.Text = string(data)
+	if st, err := os.Stat(file); err == nil && !st.IsDir() {
+		s.dir = filepath.Dir(file)
+	}
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
@@ -339,14 +448,23 @@ func (s *Spec) validate() error {
 		if err != nil {
 			return bad(key, "%v", err)
 		}
-		// Validate every (dataset, parameter set) pair before anything runs.
+		// Resolve the column selection for the method, then validate every (dataset,
+		// parameter set) pair before anything runs.
+		for _, dname := range s.methodDatasets(i) {
+			pk := dname + "\x00" + ms.Name
+			if _, ok := s.prepared[pk]; ok {
+				continue
+			}
+			pr, err := methods.Prepare(s.data[dname], s.entries[dname].selection(), m.Info())
+			if err != nil {
+				return bad(key, "on dataset %s: %v", dname, err)
+			}
+			s.prepared[pk] = pr
+		}
 		for _, p := range sets {
 			for _, dname := range s.methodDatasets(i) {
-				d := s.data[dname]
-				if v, ok := m.(methods.Validator); ok {
-					if err := v.Validate(d, p); err != nil {
-						return bad(key, "on dataset %s: %v", dname, err)
-					}
+				if err := s.prepared[dname+"\x00"+ms.Name].Validate(m, p); err != nil {
+					return bad(key, "on dataset %s: %v", dname, err)
 				}
 			}
 		}

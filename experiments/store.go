@@ -148,12 +148,14 @@ type Manifest struct {
 	Runs       int       `json:"runs"`
 	Complete   bool      `json:"complete"`
 	Cumulative float64   `json:"run_seconds_total"`
+	// Inputs maps each dataset read from a file to the file's SHA-256.
+	Inputs map[string]string `json:"inputs,omitempty"`
 }
 
 func newManifest(s *Spec, sh Shard, workers, runs int) *Manifest {
 	return &Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
-		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs}
 }
 
 // ReadManifest reads dir/manifest.json.
@@ -205,6 +207,14 @@ func openStore(dir string, s *Spec, fresh bool) (*store, map[string]bool, error)
 	if m, err := ReadManifest(dir); err == nil && m.SpecHash != s.Hash && m.SpecHash != fileHash(s.Text) {
 		return nil, nil, fmt.Errorf("experiments: %s holds results of a different version of spec %q; "+
 			"use --fresh to discard them or another --out", dir, m.Name)
+	}
+	if m, err := ReadManifest(dir); err == nil {
+		for label, old := range m.Inputs {
+			if now, ok := s.Inputs[label]; ok && now != old {
+				return nil, nil, fmt.Errorf("experiments: the file of dataset %q changed since the results in %s were made "+
+					"(SHA-256 %.12s… then, %.12s… now); use --fresh to discard them or another --out", label, dir, old, now)
+			}
+		}
 	}
 	done := map[string]bool{}
 	for _, path := range []string{runsPath, tracesPath} {

@@ -44,7 +44,18 @@ type Info struct {
 	Params      []ParamSpec
 	Randomized  bool // draws from the run's *rand.Rand
 	Partitions  bool // returns Labels
+	// Columns is the kind of column the method protects: "" (numeric), "categorical" or
+	// "any". The harness turns numeric columns given to a categorical method into categories
+	// and refuses categorical columns for a numeric one (docs/own-data.md).
+	Columns string
 }
+
+// Column kinds of Info.Columns.
+const (
+	NumericColumns     = ""
+	CategoricalColumns = "categorical"
+	AnyColumns         = "any"
+)
 
 // Method is a protection method. Protect must not modify d, must draw randomness only from
 // rng, and should return ctx.Err() promptly once ctx is done.

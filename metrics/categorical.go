@@ -10,7 +10,7 @@ import (
 func init() {
 	for _, k := range []int{2, 3, 5} {
 		k := k
-		Register(Func(Info{ID: "kanon_viol_" + itoa(k), Unit: "count", Better: Lower,
+		Register(Func(Info{ID: "kanon_viol_" + itoa(k), Unit: "count", Better: Lower, Components: []string{"pct"},
 			Description: "records whose key combination has sample frequency < " + itoa(k) + " (seed 003 k-anonymity; metrics.md §4.2)"},
 			func(in *Input) Result { return KAnonViolations(in, k) }))
 	}
@@ -40,7 +40,7 @@ func init() {
 // keyColumns returns the indices of the key columns of the release: Opt.Keys, or every
 // column except Weight, Household and Sensitive. note is non-empty if a name is unknown.
 func keyColumns(in *Input) (cols []int, note string) {
-	names := in.Masked.Names
+	names := in.keyTable().Names
 	if len(in.Opt.Keys) == 0 {
 		for j, n := range names {
 			if n != in.Opt.Weight && n != in.Opt.Household && n != in.Opt.Sensitive {
@@ -91,7 +91,7 @@ func tupleKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // missing (NaN). With Opt.Weight "" F = f. Cost O(nm + u·c·m) for u distinct key tuples with a
 // missing value and c distinct tuples in all.
 func frequencies(in *Input) *catRisk {
-	d, n, p := in.Masked.Data, in.Masked.N, in.Masked.P
+	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
 	cols, note := keyColumns(in)
 	if note != "" || len(cols) == 0 || n == 0 {
 		if note == "" {
@@ -101,11 +101,11 @@ func frequencies(in *Input) *catRisk {
 	}
 	var w []float64
 	if in.Opt.Weight != "" {
-		wc := colIndex(in.Masked.Names, in.Opt.Weight)
+		wc := colIndex(in.keyTable().Names, in.Opt.Weight)
 		if wc < 0 {
 			return &catRisk{note: "weight column " + in.Opt.Weight + " not found"}
 		}
-		w = in.Masked.Col(wc)
+		w = in.keyTable().Col(wc)
 		if hasNaN(w) {
 			return &catRisk{note: "missing weights"}
 		}
@@ -267,11 +267,11 @@ func hierRisk(in *Input) ([]float64, string) {
 	if in.Opt.Household == "" {
 		return nil, "no household column"
 	}
-	hc := colIndex(in.Masked.Names, in.Opt.Household)
+	hc := colIndex(in.keyTable().Names, in.Opt.Household)
 	if hc < 0 {
 		return nil, "household column " + in.Opt.Household + " not found"
 	}
-	h := in.Masked.Col(hc)
+	h := in.keyTable().Col(hc)
 	prod := map[uint64]float64{}
 	for i, v := range h {
 		if v != v {
@@ -346,7 +346,7 @@ func RiskyObs(in *Input) Result {
 // lDiversity returns l_j, the number of distinct values of Opt.Sensitive in the class of
 // records whose key tuple equals j's exactly (a missing value is its own category).
 func lDiversity(in *Input) ([]float64, string) {
-	d, n, p := in.Masked.Data, in.Masked.N, in.Masked.P
+	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
 	cols, note := keyColumns(in)
 	switch {
 	case note != "":
@@ -356,7 +356,7 @@ func lDiversity(in *Input) ([]float64, string) {
 	case in.Opt.Sensitive == "":
 		return nil, "no sensitive column"
 	}
-	sc := colIndex(in.Masked.Names, in.Opt.Sensitive)
+	sc := colIndex(in.keyTable().Names, in.Opt.Sensitive)
 	if sc < 0 {
 		return nil, "sensitive column " + in.Opt.Sensitive + " not found"
 	}

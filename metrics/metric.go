@@ -114,6 +114,11 @@ type Input struct {
 	Labels []int32        // optional partition behind Masked (canonical labels)
 	Info   map[string]any // the release's diagnostics (methods.Release.Info), may be nil
 	Opt    Options
+	// MaskedAll is the whole release when Masked holds only the protected columns: the
+	// protected and the passed-through columns in file order (docs/own-data.md). The
+	// categorical risk measures (§4) read their key, weight, household and sensitive columns
+	// from it, so keys need not be protected. Nil means Masked.
+	MaskedAll *datasets.Dataset
 
 	once     sync.Once
 	scaling  datasets.Scaling
@@ -144,6 +149,14 @@ func (in *Input) prepare() {
 		in.zOrig = in.scaling.Apply(nil, in.Orig)
 		in.zMasked = in.scaling.Apply(nil, in.Masked)
 	})
+}
+
+// keyTable returns the table the categorical risk measures read: MaskedAll, else Masked.
+func (in *Input) keyTable() *datasets.Dataset {
+	if in.MaskedAll != nil {
+		return in.MaskedAll
+	}
+	return in.Masked
 }
 
 // Scaling returns the means and sample SDs of the original columns.

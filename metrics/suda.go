@@ -8,6 +8,7 @@ import (
 // SUDA2 / DIS-SUDA of metrics.md §4.6 (sdcMicro suda2 semantics).
 func init() {
 	Register(Func(Info{ID: "dis_suda_mean", Unit: "frac", Better: Lower,
+		Components:  []string{"bin_0", "bin_0.1", "bin_0.2", "bin_0.3", "bin_0.4", "bin_0.5", "bin_0.6", "bin_0.7", "bin_gt0.7"},
 		Description: "mean DIS-SUDA score over records (sdcMicro suda2; seed 003; metrics.md §4.6)"},
 		func(in *Input) Result { return disSUDA(in, false) }))
 	Register(Func(Info{ID: "dis_suda_max", Unit: "frac", Better: Lower,
@@ -42,7 +43,7 @@ type suda struct {
 //
 // Cost O(n·2^m·m): every subset of keys is enumerated, so m must be small (n·2^m ≤ 2^27).
 func sudaOf(in *Input) *suda {
-	d, n, p := in.Masked.Data, in.Masked.N, in.Masked.P
+	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
 	cols, note := keyColumns(in)
 	switch {
 	case note != "":

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,11 +19,11 @@ import (
 
 func init() {
 	commands["protect"] = command{
-		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--seed S] [--groups FILE]",
+		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE]",
 		run:   runProtect,
 	}
 	commands["eval"] = command{
-		usage: "eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...",
+		usage: "eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W]",
 		run:   runEval,
 	}
 }
@@ -44,17 +46,66 @@ func (p paramFlag) Set(s string) error {
 	return nil
 }
 
-// loadInput returns the registered dataset or the CSV file (exactly one must be given).
-func loadInput(cmd, dataset, file, fileFlag string, cols []string) (*datasets.Dataset, error) {
+// selectionFlags are the column flags protect and eval share (docs/own-data.md).
+type selectionFlags struct {
+	columns, keep, strata, keys, categorical *string
+	weight, household, sensitive             *string
+}
+
+func addSelectionFlags(fs *flag.FlagSet) selectionFlags {
+	return selectionFlags{
+		columns:     fs.String("columns", "", "comma-separated columns the method protects (default: all not kept)"),
+		keep:        fs.String("keep", "", "comma-separated columns passed through unchanged, in their original position"),
+		strata:      fs.String("strata", "", "`column` whose values split the records; the method runs within each stratum"),
+		keys:        fs.String("keys", "", "comma-separated key variables of the categorical risk measures (read as categories)"),
+		categorical: fs.String("categorical", "", "comma-separated further columns read as categories even if numeric"),
+		weight:      fs.String("weight", "", "sampling-weight `column` of the risk measures (must be kept)"),
+		household:   fs.String("household", "", "household-ID `column` of hier_risk_* (must be kept)"),
+		sensitive:   fs.String("sensitive", "", "sensitive `column` of ldiv_distinct_* (must be kept)"),
+	}
+}
+
+func (f selectionFlags) selection() methods.Selection {
+	return methods.Selection{Columns: csvList(*f.columns), Keep: csvList(*f.keep), Strata: *f.strata,
+		Keys: csvList(*f.keys), Categorical: csvList(*f.categorical)}
+}
+
+func (f selectionFlags) options() metrics.Options {
+	return metrics.Options{Keys: csvList(*f.keys), Weight: *f.weight, Household: *f.household, Sensitive: *f.sensitive}
+}
+
+// loadInput returns the registered dataset or the CSV file (exactly one must be given); a
+// file is read as a mixed-type table (text columns become categorical).
+func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, error) {
 	switch {
 	case dataset != "" && file != "":
 		return nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
 	case dataset != "":
 		return datasets.Load(dataset)
 	case file != "":
-		return datasets.ReadFile(file, datasets.ReadOptions{Columns: cols})
+		return datasets.ReadFile(file, datasets.ReadOptions{Mixed: true})
 	}
 	return nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
+}
+
+// prepare resolves the column flags on d. A text column given to a numeric method is
+// reported as the strict reader would: file, row, column and the first text value; so is a
+// missing number in a column a numeric method protects.
+func prepare(d *datasets.Dataset, file string, sel methods.Selection, info methods.Info) (*methods.Prepared, error) {
+	pr, err := methods.Prepare(d, sel, info)
+	var ce *methods.ColumnKindError
+	if errors.As(err, &ce) && file != "" {
+		if _, rerr := datasets.ReadFile(file, datasets.ReadOptions{Columns: []string{ce.Column}}); rerr != nil {
+			return nil, fmt.Errorf("%s: %w (a numeric method needs numbers; pass the column through with --keep)", info.Name, rerr)
+		}
+	}
+	if err == nil && file != "" && info.Columns == methods.NumericColumns {
+		// The strict reader names the file, row, column and value of a missing number.
+		if _, rerr := datasets.ReadFile(file, datasets.ReadOptions{Columns: pr.Protected.Names}); rerr != nil {
+			return nil, fmt.Errorf("%s: %w", info.Name, rerr)
+		}
+	}
+	return pr, err
 }
 
 func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -63,8 +114,8 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	params := paramFlag{}
 	fs.Var(params, "param", "method parameter `name=value` (repeatable)")
 	dataset := fs.String("dataset", "", "embedded dataset name (see: sdcbench list datasets)")
-	in := fs.String("in", "", "input CSV `file` with a header row")
-	columns := fs.String("columns", "", "with --in: comma-separated columns to protect (default all)")
+	in := fs.String("in", "", "input CSV `file` with a header row (text columns are categorical)")
+	sf := addSelectionFlags(fs)
 	out := fs.String("out", "", "masked CSV `file` to write")
 	seed := fs.Uint64("seed", 1, "random seed for randomized methods")
 	groups := fs.String("groups", "", "also write one group id per record to `file` (partitioning methods)")
@@ -92,23 +143,25 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *groups != "" && samePath(*groups, *out) {
 		return usageErr("protect", "--groups and --out name the same file %q: the group list would replace the masked data", *out)
 	}
-	d, err := loadInput("protect", *dataset, *in, "in", csvList(*columns))
+	d, err := loadInput("protect", *dataset, *in, "in")
 	if err != nil {
 		return err
 	}
-	if v, ok := m.(methods.Validator); ok {
-		if err := v.Validate(d, p); err != nil {
-			return err
-		}
-	}
-	rel, err := m.Protect(ctx, d, p, rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)))
+	pr, err := prepare(d, *in, sf.selection(), info)
 	if err != nil {
 		return err
 	}
-	if err := methods.CheckOverflow(info.Name, d, rel.Masked); err != nil {
+	if err := pr.Validate(m, p); err != nil {
 		return err
 	}
-	if err := datasets.WriteFile(*out, rel.Masked); err != nil {
+	rel, full, err := pr.Protect(ctx, m, p, rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)))
+	if err != nil {
+		return err
+	}
+	if err := methods.CheckOverflow(info.Name, pr.Protected, rel.Masked); err != nil {
+		return err
+	}
+	if err := datasets.WriteFile(*out, full); err != nil {
 		return err
 	}
 	if *groups != "" {
@@ -133,8 +186,8 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", commands["eval"].usage, stderr)
 	dataset := fs.String("dataset", "", "embedded original dataset name")
 	orig := fs.String("orig", "", "original CSV `file`")
-	columns := fs.String("columns", "", "with --orig: comma-separated columns to compare (default all)")
-	masked := fs.String("masked", "", "masked CSV `file` (same columns as the original; extra columns ignored)")
+	sf := addSelectionFlags(fs)
+	masked := fs.String("masked", "", "masked CSV `file` (the original's released columns; extra columns ignored)")
 	list := fs.String("metrics", "", "comma-separated metric IDs (see: sdcbench list metrics)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -154,18 +207,40 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ms[i] = m
 	}
-	d, err := loadInput("eval", *dataset, *orig, "orig", csvList(*columns))
+	d, err := loadInput("eval", *dataset, *orig, "orig")
 	if err != nil {
 		return err
 	}
-	rel, err := datasets.ReadFile(*masked, datasets.ReadOptions{Columns: d.Names})
+	// The protected columns are compared whatever their kind.
+	pr, err := methods.Prepare(d, sf.selection(), methods.Info{Name: "eval", Columns: methods.AnyColumns})
+	if err != nil {
+		return err
+	}
+	for _, c := range []struct{ flag, col string }{{"weight", *sf.weight}, {"household", *sf.household}, {"sensitive", *sf.sensitive}} {
+		if c.col != "" && pr.Full.ColIndex(c.col) < 0 {
+			return usageErr("eval", "--%s %s: not a released column (add it to --keep; released: %s)", c.flag, c.col, strings.Join(pr.Full.Names, ", "))
+		}
+	}
+	rel, err := datasets.ReadFile(*masked, datasets.ReadOptions{Columns: pr.Full.Names, Mixed: true})
 	if err != nil {
 		return err
 	}
 	if rel.N != d.N {
 		return fmt.Errorf("eval: %s has %d rows, the original %s has %d", *masked, rel.N, d.Name, d.N)
 	}
-	input := &metrics.Input{Orig: d, Masked: rel}
+	if rel, err = rel.AlignLevels(pr.Full); err != nil {
+		return err
+	}
+	relProt, err := rel.Select(pr.Protected.Names)
+	if err != nil {
+		return err
+	}
+	for j := 0; j < relProt.P; j++ {
+		if relProt.IsCategorical(j) != pr.Protected.IsCategorical(j) {
+			return fmt.Errorf("eval: %s: column %q is categorical in one file and numeric in the other", *masked, relProt.Names[j])
+		}
+	}
+	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options()}
 	var b strings.Builder
 	for _, m := range ms {
 		res := m.Eval(input)
