@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	suggest "github.com/sdcbench/sdcbench/internal/registry"
 )
 
 //go:embed data/*.csv
@@ -96,7 +98,7 @@ func Load(name string) (*Dataset, error) {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("datasets: unknown dataset %q (have %v)", name, names)
+		return nil, fmt.Errorf("datasets: unknown dataset %q%s (have %v)", name, suggest.DidYouMean(name, names), names)
 	}
 	e.once.Do(func() {
 		if e.gen != nil {

@@ -203,6 +203,10 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	}
 	status, msg := StatusOK, ""
 	pr, err := x.spec.Prepared(r.Dataset, r.Method)
+	var ctl *datasets.Dataset // held-out control rows (spec key holdout)
+	if err == nil {
+		pr, ctl, err = x.spec.holdoutSplit(pr, r.method, r.Dataset, r.Seed)
+	}
 	var rel *methods.Release
 	var full *datasets.Dataset
 	var secs float64
@@ -214,7 +218,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	}
 	var values []string
 	if err == nil {
-		values, err = x.evaluate(pr.Protected, rel, full, x.spec.MetricOptions(r.Dataset))
+		values, err = x.evaluate(pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
 	}
 	if err != nil {
 		status, msg = StatusError, err.Error()
@@ -288,9 +292,10 @@ func (x *executor) metricColumns() []string {
 }
 
 // evaluate computes the spec's metrics on a release, in column order: d and rel.Masked are
-// the protected columns, full the whole released table.
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
-	in := &metrics.Input{Orig: d, Masked: rel.Masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt}
+// the protected columns, full the whole released table, ctl the held-out control rows of the
+// protected columns (nil without holdout).
+func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
+	in := &metrics.Input{Orig: d, Masked: rel.Masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		res, err := evalMetric(m, in)

@@ -45,6 +45,11 @@ type Spec struct {
 	// such as magga-calibration would dwarf runs.csv.
 	Traces  *bool        `toml:"traces"`
 	Methods []MethodSpec `toml:"methods"`
+	// Holdout, in (0, 0.5], makes every run protect a random part of the dataset and pass
+	// the held-out rows to the attack metrics as their control set (holdout.go).
+	Holdout float64 `toml:"holdout"`
+	// MetricOptions is the [metric_options] table (metrics.Options.SetOption keys).
+	MetricOptions map[string]any `toml:"metric_options"`
 	// Analysis is the [analysis] table, passed as is to the analysis step.
 	Analysis toml.Primitive `toml:"analysis"`
 
@@ -64,6 +69,7 @@ type Spec struct {
 	entries   map[string]DatasetEntry      // by label
 	prepared  map[string]*methods.Prepared // by label + "\x00" + method name
 	dir       string                       // folder that relative dataset paths start from
+	metricOpt metrics.Options              // resolved [metric_options]
 	// Inputs maps the label of every dataset read from a file to the file's SHA-256 (hex);
 	// manifest.json records it and a resume refuses a changed file.
 	Inputs map[string]string
@@ -91,11 +97,13 @@ func (e DatasetEntry) selection() methods.Selection {
 	return methods.Selection{Columns: e.Columns, Keep: e.Keep, Strata: e.Strata, Keys: e.Keys, Categorical: e.Categorical}
 }
 
-// MetricOptions returns the metric options of a dataset: its keys, weight, household and
+// EvalOptions returns the metric options of a dataset: its keys, weight, household and
 // sensitive columns.
-func (s *Spec) MetricOptions(label string) metrics.Options {
+func (s *Spec) EvalOptions(label string) metrics.Options {
 	e := s.entries[label]
-	return metrics.Options{Keys: e.Keys, Weight: e.Weight, Household: e.Household, Sensitive: e.Sensitive}
+	opt := s.metricOpt
+	opt.Keys, opt.Weight, opt.Household, opt.Sensitive = e.Keys, e.Weight, e.Household, e.Sensitive
+	return opt
 }
 
 // Prepared returns the column selection of a dataset resolved for a method.
@@ -359,6 +367,7 @@ func Parse(data []byte, file string) (*Spec, error) {
 func (s *Spec) gridHash() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q\n%s\n", s.Header(), s.timeLimit)
+	s.hashAttack(h)
 	for _, r := range s.runs {
 		fmt.Fprintf(h, "%s %d\n", r.ID, r.Seed)
 	}
@@ -413,6 +422,9 @@ func (s *Spec) validate() error {
 		if slices.Index(s.Metrics, id) != i {
 			return bad(fmt.Sprintf("metrics[%d]", i), "metric %q listed twice", id)
 		}
+	}
+	if err := s.validateAttack(); err != nil {
+		return err
 	}
 	if s.TimeLimit != "" {
 		d, err := time.ParseDuration(s.TimeLimit)

@@ -94,7 +94,8 @@ var ErrUnknownMethod = errors.New("unknown method")
 func Lookup(name string) (Method, error) {
 	m, ok := methodTable.Get(name)
 	if !ok {
-		return nil, fmt.Errorf("methods: %w %q (have %v)", ErrUnknownMethod, name, methodTable.Names())
+		return nil, fmt.Errorf("methods: %w %q%s (have %v)", ErrUnknownMethod, name,
+			registry.DidYouMean(name, methodTable.Names()), methodTable.Names())
 	}
 	return m, nil
 }

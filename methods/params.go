@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
 // Kind is the type of a parameter.
@@ -138,7 +140,8 @@ func (in Info) Resolve(raw map[string]string) (Params, error) {
 			for i, ps := range in.Params {
 				names[i] = ps.Name
 			}
-			return Params{}, fmt.Errorf("%s: %w: unknown parameter %q (have %v)", in.Name, ErrBadParam, clip(name), names)
+			return Params{}, fmt.Errorf("%s: %w: unknown parameter %q%s (have %v)", in.Name, ErrBadParam, clip(name),
+				registry.DidYouMean(name, names), names)
 		}
 	}
 	for _, ps := range in.Params {

@@ -96,6 +96,8 @@ type Options struct {
 	RiskyMAD string
 	// SUDAScores is "" (original scores, (m−k)!) or "normalized" for dis_suda_*.
 	SUDAScores string
+	// Attack configures the attack metrics singling_out, linkability and inference (attack.go).
+	Attack AttackOptions
 }
 
 func (o Options) intervalK() float64 {
@@ -119,6 +121,9 @@ type Input struct {
 	// categorical risk measures (§4) read their key, weight, household and sensitive columns
 	// from it, so keys need not be protected. Nil means Masked.
 	MaskedAll *datasets.Dataset
+	// Control holds original records held out of the protection (same columns as Orig), the
+	// control set of the attack metrics; nil means none (they then compare with a baseline).
+	Control *datasets.Dataset
 
 	once     sync.Once
 	scaling  datasets.Scaling
@@ -199,7 +204,8 @@ var ErrUnknownMetric = errors.New("unknown metric")
 func Lookup(id string) (Metric, error) {
 	m, ok := metricTable.Get(id)
 	if !ok {
-		return nil, fmt.Errorf("metrics: %w %q (have %v)", ErrUnknownMetric, id, metricTable.Names())
+		return nil, fmt.Errorf("metrics: %w %q%s (have %v)", ErrUnknownMetric, id,
+			registry.DidYouMean(id, metricTable.Names()), metricTable.Names())
 	}
 	return m, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/specs"
+	"github.com/sdcbench/sdcbench/internal/registry"
 	"github.com/sdcbench/sdcbench/methods"
 	_ "github.com/sdcbench/sdcbench/methods/all" // register every method
 	"github.com/sdcbench/sdcbench/metrics"
@@ -39,16 +40,31 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%d×%d\t%s\t%s\n", in.Name, d.N, d.P, in.Source, in.Description)
 		}
 	case "methods":
-		for _, in := range methods.List() {
-			fmt.Fprintf(tw, "%s\t%s\n", in.Name, in.Description)
-			for _, ps := range in.Params {
-				fmt.Fprintf(tw, "  %s\t%s, default %s, range %s: %s\n", ps.Name, ps.Kind, ps.Default, ps.Range(), ps.Doc)
+		fams, by := methods.Families()
+		for i, f := range fams {
+			if i > 0 {
+				fmt.Fprintln(tw)
+			}
+			fmt.Fprintf(tw, "== %s: use when %s\n", f.Title, f.UseWhen)
+			for _, in := range by[f.Key] {
+				fmt.Fprintf(tw, "%s\t%s\n", in.Name, plain(in.Description))
+				for _, ps := range in.Params {
+					fmt.Fprintf(tw, "  %s\t%s, default %s, range %s: %s\n", ps.Name, ps.Kind, ps.Default, ps.Range(), ps.Doc)
+				}
 			}
 		}
 	case "metrics":
-		fmt.Fprintln(tw, "ID\tUNIT\tBETTER\tDESCRIPTION")
-		for _, in := range metrics.List() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.ID, in.Unit, in.Better, in.Description)
+		for i, k := range metrics.Kinds {
+			if i > 0 {
+				fmt.Fprintln(tw)
+			}
+			fmt.Fprintf(tw, "== %s: use when %s\n", k.Title, k.UseWhen)
+			fmt.Fprintln(tw, "ID\tUNIT\tBETTER\tDESCRIPTION")
+			for _, in := range metrics.List() {
+				if metrics.KindOf(in) == k.Key {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.ID, in.Unit, in.Better, plain(in.Description))
+				}
+			}
 		}
 	case "experiments":
 		fmt.Fprintln(tw, "NAME\tRUNS\tDESCRIPTION")
@@ -60,7 +76,8 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, s.NumRuns(), s.Description)
 		}
 	default:
-		return usageErr("list", "unknown list %q: want one of datasets, methods, metrics, experiments", fs.Arg(0))
+		return usageErr("list", "unknown list %q%s: want one of datasets, methods, metrics, experiments", fs.Arg(0),
+			registry.DidYouMean(fs.Arg(0), []string{"datasets", "methods", "metrics", "experiments"}))
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func init() {
 		run:   runProtect,
 	}
 	commands["eval"] = command{
-		usage: "eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W]",
+		usage: "eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...",
 		run:   runEval,
 	}
 }
@@ -189,6 +189,9 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	sf := addSelectionFlags(fs)
 	masked := fs.String("masked", "", "masked CSV `file` (the original's released columns; extra columns ignored)")
 	list := fs.String("metrics", "", "comma-separated metric IDs (see: sdcbench list metrics)")
+	control := fs.String("control", "", "original records held out of the protection, the attack metrics' control set (CSV `file`)")
+	mopts := paramFlag{}
+	fs.Var(mopts, "metric-opt", "metric option `key=value`, e.g. aux=a,b (repeatable; see docs/attacks.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -241,6 +244,9 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options()}
+	if err := evalOptions(input, ids, mopts, *control); err != nil {
+		return err
+	}
 	var b strings.Builder
 	for _, m := range ms {
 		res := m.Eval(input)

@@ -35,7 +35,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: %s report and %s written\n", dir, name, reports.VerdictsFile)
+		fmt.Fprintf(stdout, "%s: %s report written\n", dir, name)
 	}
 	return nil
 }

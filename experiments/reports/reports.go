@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -109,7 +110,7 @@ var verdictsHeader = []string{"study", "table", "item", "verdict"}
 var ErrNoReporter = errors.New("no study report for this experiment")
 
 // Write runs the study report of the results folder dir, found by the experiment name in
-// dir/manifest.json, and stores its verdicts in dir/verdicts.csv. It returns the reporter's
+// dir/manifest.json, and stores its verdicts in dir/verdicts.csv (none when it gave none). It returns the reporter's
 // name, or an error wrapping ErrNoReporter when none matches.
 func Write(dir string) (string, error) {
 	m, err := experiments.ReadManifest(dir)
@@ -124,7 +125,14 @@ func Write(dir string) (string, error) {
 	if err := r.Write(dir, m.Name, &t); err != nil {
 		return name, fmt.Errorf("reports: %s: %w", name, err)
 	}
-	return name, writeVerdicts(filepath.Join(dir, VerdictsFile), r.Study(), t.Rows())
+	path := filepath.Join(dir, VerdictsFile)
+	if len(t.Rows()) == 0 { // a report that reproduces no publication (e.g. the attacks)
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return name, fmt.Errorf("reports: %w", err)
+		}
+		return name, nil
+	}
+	return name, writeVerdicts(path, r.Study(), t.Rows())
 }
 
 func writeVerdicts(path, study string, rows []Verdict) error {

@@ -21,7 +21,12 @@ func registerCategorical() {
 			{Name: "burn", Kind: methods.Int, Default: "5000", Doc: "burn-in iterations"},
 			{Name: "step", Kind: methods.Int, Default: "0", Doc: "maximal move D; 0 means max(1, round(√n/2))"},
 			essParam(),
-		}, func(p methods.Params) error { return iterCheck(p.Int("niter"), p.Int("burn")) },
+		}, func(p methods.Params) error {
+			if p.Int("step") < 0 {
+				return invalid("step must be ≥ 0 (got %d)", p.Int("step"))
+			}
+			return iterCheck(p.Int("niter"), p.Int("burn"))
+		},
 		func(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			m := s.catModel(rng)
 			out := m.Collapsed(p.Int("burn"), p.Int("niter")-p.Int("burn"), p.Int("step"), rng)

@@ -36,7 +36,10 @@ func (onedimsMethod) Validate(d *datasets.Dataset, p methods.Params) error {
 	return validateK("onedims", d, p, 2)
 }
 
-func (m onedimsMethod) Protect(_ context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+func (m onedimsMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(d, p); err != nil {
 		return nil, err
 	}

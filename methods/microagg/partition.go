@@ -36,6 +36,9 @@ func (m partitionMethod) Validate(d *datasets.Dataset, p methods.Params) error {
 
 func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	name := m.info.Name
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(d, p); err != nil {
 		return nil, err
 	}

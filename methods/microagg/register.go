@@ -32,6 +32,9 @@ func (mdavMethod) Validate(d *datasets.Dataset, p methods.Params) error {
 }
 
 func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(d, p); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEvalAttack: eval with a control file and metric options prints the attack's columns;
+// a missing aux option and a bad value are one-line errors.
+func TestEvalAttack(t *testing.T) {
+	dir := t.TempDir()
+	var orig, ctl strings.Builder
+	orig.WriteString("a,b,c\n")
+	ctl.WriteString("a,b,c\n")
+	for i := 0; i < 40; i++ {
+		b := &orig
+		if i%4 == 0 {
+			b = &ctl
+		}
+		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa((i * 7) % 13), strconv.Itoa((i * 5) % 11)}, ",") + "\n")
+	}
+	os.WriteFile(filepath.Join(dir, "o.csv"), []byte(orig.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.csv"), []byte(ctl.String()), 0o644)
+	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--in", "o.csv", "--out", "m.csv"); code != 0 {
+		t.Fatal(e)
+	}
+	out, e, code := sdcbench(t, dir, "eval", "--orig", "o.csv", "--masked", "m.csv", "--metrics", "inference,linkability",
+		"--control", "c.csv", "--metric-opt", "aux=a", "--metric-opt", "attacks=10")
+	if code != 0 {
+		t.Fatal(e)
+	}
+	for _, col := range []string{"inference,", "inference_ci_low,", "inference_control,", "linkability_n_attacks,10"} {
+		if !strings.Contains(out, col) || strings.Contains(out, "inference_control,NaN") {
+			t.Errorf("eval output lacks %q or has no control rate:\n%s", col, out)
+		}
+	}
+	_, e, code = sdcbench(t, dir, "eval", "--orig", "o.csv", "--masked", "m.csv", "--metrics", "inference")
+	checkError(t, "no aux", e, code, []string{"auxiliary columns", "aux"})
+	_, e, code = sdcbench(t, dir, "eval", "--orig", "o.csv", "--masked", "m.csv", "--metrics", "inference", "--metric-opt", "aux=zz")
+	checkError(t, "unknown aux", e, code, []string{`no column "zz"`})
+}

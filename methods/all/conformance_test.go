@@ -1,0 +1,87 @@
+package all_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+	_ "github.com/sdcbench/sdcbench/methods/all"
+	"github.com/sdcbench/sdcbench/methods/methodtest"
+)
+
+// fast lists parameters that keep the slow methods' conformance runs short.
+var fast = map[string]map[string]string{
+	"magga":         {"pop": "8", "gens": "3"},
+	"rmdm":          {"mcd_starts": "10"},
+	"charest_gibbs": {"burn": "20", "keep": "20", "thin": "1"},
+	"charest_mhl":   {"burn": "20", "keep": "20", "thin": "1"},
+	"dm_alg6":       {"niter": "200", "burn": "50"},
+	"dm_collapsed":  {"niter": "200", "burn": "50"},
+	"dp_audit":      {"releases": "40"},
+	// the categorical methods with a required setting, on the testdata300 keys
+	"global_recode": {"map": "1:1-2;2:1-2"},
+	"local_supp":    {"key_var": "water"},
+	"topbot_code":   {"value": "2"},
+}
+
+// TestConformance runs methodtest.Check on every registered method, on the first of a few
+// small datasets it accepts: a new method is checked without editing this test.
+func TestConformance(t *testing.T) {
+	census, err := datasets.Load("census")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := datasets.New("census60", census.Names, 60, census.P, census.Data[:60*census.P])
+	var candidates []*datasets.Dataset
+	candidates = append(candidates, small)
+	for _, name := range []string{"dp_bin_n100_x30", "dp_cat4_n100"} {
+		d, err := datasets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		candidates = append(candidates, d)
+	}
+	// the categorical methods protect categorical key variables: testdata's first 300 records
+	// with five of its keys as categories
+	td, err := datasets.Load("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"urbrur", "roof", "walls", "water", "sex"}
+	tdk, err := td.Select(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tdk = datasets.New("testdata300", tdk.Names, 300, tdk.P, tdk.Data[:300*tdk.P])
+	if tdk, err = tdk.Categorize(keys); err != nil {
+		t.Fatal(err)
+	}
+	candidates = append(candidates, tdk)
+	// external reads its release from a file: give it one (the dataset itself).
+	dir := t.TempDir()
+	if err := datasets.WriteFile(filepath.Join(dir, "census60.csv"), small); err != nil {
+		t.Fatal(err)
+	}
+	fast["external"] = map[string]string{"pattern": filepath.Join(dir, "{dataset}.csv")}
+	for _, in := range methods.List() {
+		if in.Name == "test_hook" {
+			continue
+		}
+		m, _ := methods.Lookup(in.Name)
+		t.Run(in.Name, func(t *testing.T) {
+			p, err := in.Resolve(fast[in.Name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range candidates {
+				if v, ok := m.(methods.Validator); ok && v.Validate(d, p) != nil {
+					continue
+				}
+				methodtest.Check(t, m, fast[in.Name], d)
+				return
+			}
+			t.Errorf("no conformance dataset is accepted by %s: add one to this test", in.Name)
+		})
+	}
+}
