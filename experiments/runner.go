@@ -84,6 +84,10 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	man := newManifest(s, opt.Shard, workers, len(mine))
 	if old, err := ReadManifest(opt.Out); err == nil {
 		man.Started, man.Cumulative = old.Started, old.Cumulative
+		if err := sameDefinitions(old, man); len(done) > 0 && err != nil {
+			st.close()
+			return Summary{}, fmt.Errorf("experiments: %s holds runs of other definitions (%v); resume would mix them: use a fresh folder", opt.Out, err)
+		}
 	}
 	if err := writeManifest(opt.Out, man); err != nil {
 		st.close()
@@ -274,6 +278,9 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 		o.secs = time.Since(t0).Seconds()
 		if o.err == nil {
 			o.err = methods.CheckOverflow(r.Method, pr.Protected, o.rel.Masked)
+		}
+		if o.err == nil {
+			o.err = methods.CheckPartition(r.method.Info(), r.Params, o.rel.Masked.N, o.rel.Labels)
 		}
 	}()
 	select {

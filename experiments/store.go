@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -150,12 +153,51 @@ type Manifest struct {
 	Cumulative float64   `json:"run_seconds_total"`
 	// Inputs maps each dataset read from a file to the file's SHA-256.
 	Inputs map[string]string `json:"inputs,omitempty"`
+	// MetricVersions is the definition version of every metric of the spec
+	// (metrics.Info.DefinitionVersion); DatasetHashes the content hash of every dataset, by
+	// label (DatasetHash). Folders written before sdcbench recorded them have neither.
+	MetricVersions map[string]int    `json:"metric_versions,omitempty"`
+	DatasetHashes  map[string]string `json:"dataset_hashes,omitempty"`
+}
+
+// DatasetHash returns the content hash of a dataset as the runner sees it (after column
+// selection): SHA-256 over the column names, the IEEE-754 bits of every value, row-major,
+// and the category labels of categorical columns, in hex. Two folders with equal hashes ran on identical data.
+func DatasetHash(d *datasets.Dataset) string {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(d.N))
+	h.Write(b[:])
+	for _, n := range d.Names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	for _, v := range d.Data {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	for j, lv := range d.Levels { // the labels behind a categorical column's codes
+		for _, l := range lv {
+			fmt.Fprintf(h, "%d\x00%s\x00", j, l)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func newManifest(s *Spec, sh Shard, workers, runs int) *Manifest {
-	return &Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
+	m := &Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
-		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
+		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{}}
+	for _, id := range s.Metrics {
+		if mt, err := metrics.Lookup(id); err == nil {
+			m.MetricVersions[id] = mt.Info().DefinitionVersion()
+		}
+	}
+	for label, d := range s.data {
+		m.DatasetHashes[label] = DatasetHash(d)
+	}
+	return m
 }
 
 // ReadManifest reads dir/manifest.json.
@@ -414,3 +456,23 @@ func fileHash(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
 }
+
+// sameDefinitions returns an error naming the first metric whose version, or dataset whose
+// content hash, differs between two manifests; entries missing from either are not compared.
+func sameDefinitions(a, b *Manifest) error {
+	for _, id := range slices.Sorted(maps.Keys(a.MetricVersions)) {
+		if v, ok := b.MetricVersions[id]; ok && v != a.MetricVersions[id] {
+			return fmt.Errorf("metric %s: version %d vs %d", id, a.MetricVersions[id], v)
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(a.DatasetHashes)) {
+		if h, ok := b.DatasetHashes[d]; ok && h != a.DatasetHashes[d] {
+			return fmt.Errorf("dataset %s: content hash %.12s vs %.12s", d, a.DatasetHashes[d], h)
+		}
+	}
+	return nil
+}
+
+// SameDefinitions is sameDefinitions for other packages: nil when the two folders' metric
+// versions and dataset hashes agree wherever both record them.
+func SameDefinitions(a, b *Manifest) error { return sameDefinitions(a, b) }

@@ -48,6 +48,9 @@ type Info struct {
 	// "any". The harness turns numeric columns given to a categorical method into categories
 	// and refuses categorical columns for a numeric one (docs/own-data.md).
 	Columns string
+	// BoundedGroups promises groups of at most 2k−1 records (with the "k" parameter); the
+	// runner and protect check it, and every partition's minimum k, with CheckPartition.
+	BoundedGroups bool
 }
 
 // Column kinds of Info.Columns.

@@ -36,7 +36,14 @@ type Info struct {
 	Description string  // one line
 	// Components lists the Result.Aux keys written as extra runs.csv columns <ID>_<name>.
 	Components []string
+	// Version numbers the metric's definition; 0 means 1. Bump it whenever a change alters the
+	// values the metric returns: results folders record it (manifest.json metric_versions) and
+	// `sdcbench analyze --baseline` refuses to compare folders whose versions differ.
+	Version int
 }
+
+// DefinitionVersion returns in.Version, or 1 when it is not set.
+func (in Info) DefinitionVersion() int { return max(1, in.Version) }
 
 // Options holds the metric knobs of metrics.md. The zero value means the documented defaults.
 type Options struct {

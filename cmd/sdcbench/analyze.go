@@ -13,7 +13,7 @@ import (
 
 func init() {
 	commands["analyze"] = command{
-		usage: "analyze [--metrics a,b] [--blocks a,b|none] [--configs a,b] [--test auto|signed-rank|rank-sum] [--alpha A] [--adjust none|holm|BH] [--no-plots] [--seed FILE] [--out DIR] [more: analyze -h] DIR",
+		usage: "analyze [--metrics a,b] [--blocks a,b|none] [--configs a,b] [--test auto|signed-rank|rank-sum] [--alpha A] [--adjust none|holm|BH] [--replicate-agg mean|median] [--tradeoff loss,risk] [--baseline OLD_DIR]... [--no-plots] [--seed FILE] [--out DIR] [more: analyze -h] DIR",
 		run:   runAnalyze,
 	}
 }
@@ -25,7 +25,16 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("analyze", commands["analyze"].usage, stderr)
 	list := func(name, help string) *string { return fs.String(name, "", help) }
 	metrics := list("metrics", "value columns to analyse, comma-separated (default: the spec's metrics)")
-	blocks := list("blocks", "blocking factors for pairing, comma-separated, or `none` (default: dataset, k, replicate)")
+	blocks := list("blocks", "blocking factors for pairing, comma-separated, or `none` (default: dataset, k)")
+	repAgg := fs.String("replicate-agg", "", "how a configuration's replicates in a block are reduced: mean or median (default mean)")
+	tradeoff := list("tradeoff", "`loss,risk` metrics of the Pareto fronts (default: the spec's first loss and first risk metric)")
+	var baselines []string
+	fs.Func("baseline", "archived results `OLD_DIR` to test DIR's configurations against (repeatable); written to DIR/baseline-NAME/", func(s string) error {
+		baselines = append(baselines, s)
+		return nil
+	})
+	reanalysis := fs.Bool("reanalysis", false, "write reanalysis.md: what changed against the tables this analysis replaces")
+	trust := fs.Bool("trust-unversioned", false, "with --baseline: accept folders that record no metric versions or dataset hashes")
 	configs := list("configs", "columns that define a configuration (default: method and its non-block parameters)")
 	test := fs.String("test", "", "pairwise test: auto, signed-rank or rank-sum (default auto)")
 	alpha := fs.Float64("alpha", 0, "significance level in (0, 1) (default 0.05)")
@@ -36,6 +45,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	scatter := list("scatter", "`loss,risk` metrics of the scatter plot")
 	curves := list("curves", "parameters of the metric-vs-parameter plots (default: numeric parameters)")
 	noPlots := fs.Bool("no-plots", false, "skip the plots")
+	noSVG := fs.Bool("no-svg", false, "PNG plots only, no SVG copies")
 	noWins := fs.Bool("no-wins", false, "skip wins.csv")
 	noGaps := fs.Bool("no-gaps", false, "skip gaps.csv")
 	noFriedman := fs.Bool("no-friedman", false, "skip friedman.csv")
@@ -80,6 +90,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cfg.Metrics = split(*metrics)
 		case "blocks":
 			cfg.Blocks = split(*blocks)
+		case "replicate-agg":
+			cfg.ReplicateAgg = *repAgg
+		case "tradeoff":
+			cfg.Tradeoff = split(*tradeoff)
 		case "configs":
 			cfg.Configs = split(*configs)
 		case "test":
@@ -100,6 +114,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cfg.Curves = split(*curves)
 		case "no-plots":
 			cfg.Plots = analysis.Bool(!*noPlots)
+		case "no-svg":
+			cfg.SVG = analysis.Bool(!*noSVG)
 		case "no-wins":
 			cfg.Wins = analysis.Bool(!*noWins)
 		case "no-gaps":
@@ -122,14 +138,37 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *out == "" {
 		*out = dir
 	}
+	var prev *analysis.Previous
+	if *reanalysis {
+		if prev, err = analysis.ReadPrevious(*out); err != nil {
+			return err
+		}
+		if prev == nil {
+			return fmt.Errorf("analyze: --reanalysis: %s has no previous wilcoxon.csv", *out)
+		}
+	}
 	if err := res.Write(ctx, *out); err != nil {
 		return err
+	}
+	if prev != nil {
+		if err := res.WriteReanalysis(*out, prev); err != nil {
+			return err
+		}
 	}
 	if !*quiet {
 		if err := res.WriteBrief(stdout); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, "REPORT.md"))
+	}
+	for _, old := range baselines {
+		bres, err := analysis.RunBaseline(ctx, old, dir, cfg, analysis.BaselineOptions{TrustUnversioned: *trust})
+		if err != nil {
+			return err
+		}
+		if !*quiet {
+			fmt.Fprintf(stdout, "baseline %s: %d configurations, report: %s\n", old, len(bres.Plan.Configs), filepath.Join(analysis.BaselineDir(old, dir), "REPORT.md"))
+		}
 	}
 	return nil
 }

@@ -216,6 +216,21 @@ func TestStatsWilcoxon(t *testing.T) {
 	if res.Statistic != 40 || math.Abs(res.PValue-0.0390625) > 1e-9 || !strings.Contains(res.Method, "signed rank") {
 		t.Fatalf("got %+v", res)
 	}
+	// wilcox.test(x, y, paired = TRUE, conf.int = TRUE): 0.46000000000000008 [0.010000000000000009, 0.78600000000000003]
+	out, e, code = sdcbench(t, dir, "stats", "wilcoxon", "--paired", "--conf-int", "xy.csv")
+	if code != 0 {
+		t.Fatalf("stats wilcoxon --conf-int: %s", e)
+	}
+	var ci struct {
+		Estimate float64    `json:"estimate"`
+		ConfInt  [2]float64 `json:"conf_int"`
+	}
+	if err := json.Unmarshal([]byte(out), &ci); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if ci.Estimate != 0.46000000000000008 || ci.ConfInt != [2]float64{0.010000000000000009, 0.78600000000000003} {
+		t.Errorf("--conf-int: got %+v", ci)
+	}
 	_, stderr, code := sdcbench(t, dir, "stats", "wilcoxon", "missing.csv")
 	checkError(t, "stats on a missing file", stderr, code, []string{"missing.csv"})
 }

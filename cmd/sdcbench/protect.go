@@ -161,6 +161,9 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := methods.CheckOverflow(info.Name, pr.Protected, rel.Masked); err != nil {
 		return err
 	}
+	if err := methods.CheckPartition(info, p, rel.Masked.N, rel.Labels); err != nil {
+		return err
+	}
 	if err := datasets.WriteFile(*out, full); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 
 func init() {
 	commands["stats"] = command{
-		usage: "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] FILE | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE",
+		usage: "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE",
 		run:   runStats,
 	}
 }
@@ -120,19 +120,24 @@ func column(path string, header []string, cols [][]float64, name string) ([]floa
 }
 
 func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
-	usage := "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] FILE"
+	usage := "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE"
 	fs := newFlags("stats wilcoxon", usage, stderr)
 	paired := fs.Bool("paired", false, "signed-rank test of the pairs (x, y) instead of the rank-sum test")
 	exact := fs.String("exact", "auto", "exact p-value: auto (R's exact = NULL), yes or no")
 	noCorrect := fs.Bool("no-correct", false, "no continuity correction (R's correct = FALSE)")
 	alpha := fs.Float64("alpha", 0.05, "level for the warnings")
+	confInt := fs.Bool("conf-int", false, "Hodges–Lehmann estimate and confidence interval (R's conf.int = TRUE)")
+	confLevel := fs.Float64("conf-level", 0.95, "confidence level of --conf-int")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if !(*confLevel > 0 && *confLevel < 1) {
+		return usageErr("stats wilcoxon", "--conf-level must be in (0, 1) (got %v)", *confLevel)
 	}
 	if fs.NArg() != 1 {
 		return usageErr("stats wilcoxon", "want one CSV FILE with columns x and y (\"-\" for stdin)")
 	}
-	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha}
+	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha, ConfInt: *confInt, ConfLevel: *confLevel}
 	switch *exact {
 	case "auto":
 	case "yes":
@@ -169,7 +174,7 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 	for _, w := range c.Warnings {
 		warnings = append(warnings, strings.TrimPrefix(w.Error(), "stats: "))
 	}
-	return printJSON(stdout, struct {
+	out := struct {
 		Method        string   `json:"method"`
 		StatisticName string   `json:"statistic_name"`
 		Statistic     jnum     `json:"statistic"`
@@ -178,8 +183,18 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 		Exact         bool     `json:"exact"`
 		N1            int      `json:"n1"`
 		N2            int      `json:"n2"`
+		A12           jnum     `json:"a12"`
+		Estimate      *jnum    `json:"estimate,omitempty"`
+		ConfInt       []jnum   `json:"conf_int,omitempty"`
+		ConfLevel     *jnum    `json:"conf_level,omitempty"`
 		Warnings      []string `json:"warnings"`
-	}{c.Method, name, jnum(c.Statistic), jnum(c.P), jnum(c.Z), c.Exact, c.N1, c.N2, warnings})
+	}{Method: c.Method, StatisticName: name, Statistic: jnum(c.Statistic), P: jnum(c.P), Z: jnum(c.Z),
+		Exact: c.Exact, N1: c.N1, N2: c.N2, A12: jnum(c.A12), Warnings: warnings}
+	if s := c.Shift; s != nil {
+		est, lvl := jnum(s.Estimate), jnum(s.Level)
+		out.Estimate, out.ConfInt, out.ConfLevel = &est, []jnum{jnum(s.Lo), jnum(s.Hi)}, &lvl
+	}
+	return printJSON(stdout, out)
 }
 
 func statsAdjust(args []string, stdout, stderr io.Writer) error {

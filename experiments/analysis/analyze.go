@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -31,6 +33,12 @@ type Result struct {
 	Wins     []WinRow
 	Gaps     []GapRow
 	Friedman []FriedmanRow
+	// Pareto holds every configuration's (loss, risk) per block with its non-domination rank;
+	// ParetoWins how often each is on the front (Plan.Tradeoff).
+	Pareto     []ParetoRow
+	ParetoWins []ParetoWin
+	// Profiles are the performance profiles per metric.
+	Profiles map[string][]ProfileRow
 	// Seed is the comparison with the seed's published numbers; SeedFile is where they came from.
 	Seed     []SeedRow
 	SeedFile string
@@ -38,6 +46,8 @@ type Result struct {
 	Pivots []Pivot
 	// Plots are the figures written by Write, by base name (without extension) under plots/.
 	Plots []Figure
+	// gzipped lists the tables Write stored as NAME.csv.gz (over gzipAbove).
+	gzipped []string
 }
 
 // LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json, or the zero
@@ -62,8 +72,15 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return analyzeRuns(ctx, dir, runs, man, cfg, nil)
+}
+
+// analyzeRuns is Analyze on runs already read; pairs, when not nil, restricts the pairwise
+// tests to the configuration pairs it accepts.
+func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *Manifest, cfg Config, pairs func(a, b string) bool) (*Result, error) {
+	var err error
 	res := &Result{Dir: dir, Manifest: man, Runs: runs, Name: filepath.Base(filepath.Clean(dir)),
-		Status: map[string]int{}, Cells: map[string][]Cell{}}
+		Status: map[string]int{}, Cells: map[string][]Cell{}, Profiles: map[string][]ProfileRow{}}
 	var specMetrics []string
 	if man != nil {
 		if man.Name != "" {
@@ -82,7 +99,7 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 	if res.Status["ok"] == 0 {
 		return nil, fmt.Errorf("analysis: %s: no run finished ok", dir)
 	}
-	if res.Traces, err = ReadTraces(dir); err != nil {
+	if res.Traces, err = ReadTraces(dir); err != nil && pairs == nil {
 		return nil, err
 	}
 	p, err := cfg.Resolve(runs, specMetrics)
@@ -90,6 +107,7 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Plan = p
+	p.pairs = pairs
 	all := append([]string(nil), p.Metrics...)
 	for _, m := range p.BestBy {
 		if !contains(all, m) {
@@ -123,11 +141,18 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 		if p.Friedman && len(p.Configs) >= 2 {
 			res.Friedman = append(res.Friedman, FriedmanTable(p, runs, m)...)
 		}
+		res.Profiles[m] = Profiles(p, runs, m)
+	}
+	res.Pareto, res.ParetoWins = Pareto(p, runs)
+	res.Best = bestRisk(p, res.Best, res.Summary)
+	for i := range res.Best {
+		res.Best[i].ParetoWins, res.Best[i].ParetoInstances = res.paretoWinsOf(nil, res.Best[i].Config)
 	}
 	if res.Pivots, err = Pivots(res.Runs, cfg.Table); err != nil {
 		return nil, err
 	}
-	if res.SeedFile = findSeed(dir, res.Name, cfg.Seed); res.SeedFile != "" {
+	if pairs != nil { // a baseline comparison: no seed table, no traces
+	} else if res.SeedFile = findSeed(dir, res.Name, cfg.Seed); res.SeedFile != "" {
 		if res.Seed, err = CompareSeed(res, res.SeedFile); err != nil {
 			return nil, err
 		}
@@ -185,6 +210,7 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
+	r.gzipped = nil
 	byCols := make([]string, len(r.Plan.WinsBy))
 	for i, c := range r.Plan.WinsBy {
 		byCols[i] = short(c)
@@ -202,27 +228,48 @@ func (r *Result) Write(ctx context.Context, out string) error {
 			}
 			return rows
 		}, true},
-		{"wilcoxon.csv", []string{"metric", "config_a", "config_b", "test", "n_a", "n_b", "median_a", "median_b", "statistic", "z", "p_value", "p_holm", "p_bh", "method", "warnings"}, func() [][]string {
+		{"wilcoxon.csv", []string{"metric", "config_a", "config_b", "test", "n_a", "n_b", "median_a", "median_b", "statistic", "z", "p_value", "p_holm", "p_bh", "estimate", "ci_low", "ci_high", "conf_level", "a12", "method", "warnings"}, func() [][]string {
 			var rows [][]string
 			for _, p := range r.Pairs {
-				rows = append(rows, []string{p.Metric, p.A, p.B, r.Plan.Test, itoa(p.N1), itoa(p.N2), ftoa(p.MedianA), ftoa(p.MedianB), ftoa(p.Statistic), ftoa(p.Z), ftoa(p.P), ftoa(p.PHolm), ftoa(p.PBH), p.Method, joinErrs(p.Warnings)})
+				est, lo, hi, lvl := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+				if s := p.Shift; s != nil {
+					est, lo, hi, lvl = s.Estimate, s.Lo, s.Hi, s.Level
+				}
+				rows = append(rows, []string{p.Metric, p.A, p.B, r.Plan.Test, itoa(p.N1), itoa(p.N2), ftoa(p.MedianA), ftoa(p.MedianB), ftoa(p.Statistic), ftoa(p.Z), ftoa(p.P), ftoa(p.PHolm), ftoa(p.PBH), ftoa(est), ftoa(lo), ftoa(hi), ftoa(lvl), ftoa(p.A12), p.Method, joinErrs(p.Warnings)})
 			}
 			return rows
 		}, true},
-		{"best.csv", []string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best"}, func() [][]string {
+		{"best.csv", []string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best", "risk_metric", "risk_median", "pareto_wins", "pareto_instances"}, func() [][]string {
 			var rows [][]string
 			for _, b := range r.Best {
-				rows = append(rows, []string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest)})
+				rows = append(rows, []string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest), b.RiskMetric, ftoa(b.RiskMedian), itoa(b.ParetoWins), itoa(b.ParetoInstances)})
 			}
 			return rows
 		}, true},
-		{"wins.csv", append(append([]string{"metric"}, byCols...), "config", "wins", "instances", "win_pct", "n_nan", "n_missing"), func() [][]string {
+		{"wins.csv", append(append([]string{"metric"}, byCols...), "config", "wins", "instances", "win_pct", "n_nan", "n_missing", "pareto_wins", "pareto_instances"), func() [][]string {
 			var rows [][]string
 			for _, w := range r.Wins {
-				rows = append(rows, append(append([]string{w.Metric}, w.By...), w.Config, itoa(w.Wins), itoa(w.Instances), ftoa(w.Pct), itoa(w.Missing), itoa(w.NoWinner)))
+				pw, pi := r.paretoWinsOf(w.By, w.Config)
+				rows = append(rows, append(append([]string{w.Metric}, w.By...), w.Config, itoa(w.Wins), itoa(w.Instances), ftoa(w.Pct), itoa(w.Missing), itoa(w.NoWinner), itoa(pw), itoa(pi)))
 			}
 			return rows
 		}, r.Plan.Wins},
+		{"pareto.csv", append(shortAll(r.Plan.TradeoffBy()), "config", "loss_metric", "loss", "risk_metric", "risk", "rank", "front"), func() [][]string {
+			var rows [][]string
+			for _, pr := range r.Pareto {
+				rows = append(rows, append(append([]string(nil), pr.By...), pr.Config, r.Plan.Tradeoff[0], ftoa(pr.Loss), r.Plan.Tradeoff[1], ftoa(pr.Risk), itoa(pr.Rank), strconv.FormatBool(pr.Front)))
+			}
+			return rows
+		}, len(r.Pareto) > 0},
+		{"profiles.csv", []string{"metric", "config", "instances", "rho_1", "rho_2", "rho_10"}, func() [][]string {
+			var rows [][]string
+			for _, m := range r.Plan.Metrics {
+				for _, pr := range r.Profiles[m] {
+					rows = append(rows, []string{pr.Metric, pr.Config, itoa(pr.Instances), ftoa(pr.Rho1), ftoa(pr.Rho2), ftoa(pr.Rho10)})
+				}
+			}
+			return rows
+		}, len(r.Profiles) > 0},
 		{"gaps.csv", append(append([]string{"metric"}, byCols...), "config", "n", "n_nan", "gapmin", "median", "mean", "sd", "gapmax"), func() [][]string {
 			var rows [][]string
 			for _, g := range r.Gaps {
@@ -242,8 +289,12 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		if !t.on {
 			continue
 		}
-		if err := writeCSV(filepath.Join(out, t.name), t.header, t.rows()); err != nil {
+		gz, err := writeTableCSV(filepath.Join(out, t.name), t.header, t.rows())
+		if err != nil {
 			return err
+		}
+		if gz {
+			r.gzipped = append(r.gzipped, t.name)
 		}
 	}
 	if len(r.Seed) > 0 {
@@ -259,6 +310,11 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if !r.Plan.SVG {
+			for i := range figs {
+				figs[i].noSVG = true
+			}
 		}
 		if r.Plots, err = SaveFigures(filepath.Join(out, "plots"), figs); err != nil {
 			return err
@@ -295,6 +351,40 @@ func Quick(ctx context.Context, dir string, w io.Writer) (*Result, error) {
 		return res, res.WriteBrief(w)
 	}
 	return res, nil
+}
+
+// gzipAbove is the size above which an analysis table is written gzipped (NAME.csv.gz), as
+// runs.csv is, to keep results folders small.
+const gzipAbove = 1 << 20
+
+// writeTableCSV writes an analysis table as path, or as path.gz when its text exceeds gzipAbove;
+// the other of the two is removed so that a folder never holds both.
+func writeTableCSV(path string, header []string, rows [][]string) (gzipped bool, err error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(header)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		return false, fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	if buf.Len() <= gzipAbove {
+		os.Remove(path + ".gz")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return false, fmt.Errorf("analysis: %w", err)
+		}
+		return false, nil
+	}
+	os.Remove(path)
+	var z bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	zw.Write(buf.Bytes())
+	if err := zw.Close(); err != nil {
+		return false, fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	if err := os.WriteFile(path+".gz", z.Bytes(), 0o644); err != nil {
+		return false, fmt.Errorf("analysis: %w", err)
+	}
+	return true, nil
 }
 
 func writeCSV(path string, header []string, rows [][]string) error {

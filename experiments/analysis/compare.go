@@ -2,10 +2,13 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
@@ -17,29 +20,94 @@ type SummaryRow struct {
 	stats.Summary
 }
 
-// values returns the values of metric m per configuration (all ok runs, NaN included).
-func (p *Plan) values(runs *Runs, m string) [][]float64 {
+// values returns the observations of metric m per configuration: for every setting (dataset
+// and parameters) the finite values of its replicates, counted once when they are all equal
+// (a deterministic method's replicates repeat one run, docs/analysis.md "Replicates"), each
+// when they differ. A setting without a finite value contributes one NaN, so that the missing
+// count stays visible.
+func (p *Plan) values(runs *Runs, m string) [][]float64 { return p.valuesWhere(runs, m, nil) }
+
+// valuesWhere is values restricted to the runs i with keep(i) (all when keep is nil).
+func (p *Plan) valuesWhere(runs *Runs, m string, keep func(i int) bool) [][]float64 {
 	j := runs.ValueCol(m)
-	out := make([][]float64, len(p.Configs))
+	type group struct {
+		c    int
+		vals []float64
+	}
+	idx := map[string]int{}
+	var groups []group
 	for i, r := range runs.Rows {
-		if c := p.config[i]; c >= 0 {
-			out[c] = append(out[c], r.Values[j])
+		c := p.config[i]
+		if c < 0 || keep != nil && !keep(i) {
+			continue
+		}
+		k := fmt.Sprint(c, "\x1e", p.cell[i])
+		g, ok := idx[k]
+		if !ok {
+			g = len(groups)
+			idx[k] = g
+			groups = append(groups, group{c: c})
+		}
+		groups[g].vals = append(groups[g].vals, r.Values[j])
+	}
+	out := make([][]float64, len(p.Configs))
+	for _, g := range groups {
+		f := finite(g.vals)
+		switch {
+		case len(f) == 0:
+			out[g.c] = append(out[g.c], math.NaN())
+		case allEqual(f):
+			out[g.c] = append(out[g.c], f[0])
+		default:
+			out[g.c] = append(out[g.c], f...)
 		}
 	}
 	return out
 }
 
-// byBlock returns, per configuration, metric m's value in each block (the last run wins if a
-// block has several; Resolve prevents that for the paired test).
+func allEqual(x []float64) bool {
+	for _, v := range x[1:] {
+		if v != x[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// aggregate reduces the replicates of one configuration in one block by the plan's
+// ReplicateAgg over the finite values; NaN when there is none.
+func (p *Plan) aggregate(x []float64) float64 {
+	f := finite(x)
+	switch {
+	case len(f) == 0:
+		return math.NaN()
+	case allEqual(f):
+		return f[0]
+	case p.ReplicateAgg == AggMedian:
+		return stats.NewSample(f).Median()
+	}
+	return stat.Mean(f, nil)
+}
+
+// byBlock returns, per configuration, metric m's value in each block: its replicates there
+// aggregated by the plan's ReplicateAgg (Resolve makes sure a block holds one setting of a
+// configuration before it chooses the paired test).
 func (p *Plan) byBlock(runs *Runs, m string) []map[string]float64 {
 	j := runs.ValueCol(m)
-	out := make([]map[string]float64, len(p.Configs))
-	for c := range out {
-		out[c] = map[string]float64{}
+	raw := make([]map[string][]float64, len(p.Configs))
+	for c := range raw {
+		raw[c] = map[string][]float64{}
 	}
 	for i, r := range runs.Rows {
 		if c := p.config[i]; c >= 0 {
-			out[c][p.block[i]] = r.Values[j]
+			raw[c][p.block[i]] = append(raw[c][p.block[i]], r.Values[j])
+		}
+	}
+	out := make([]map[string]float64, len(p.Configs))
+	for c := range out {
+		out[c] = make(map[string]float64, len(raw[c]))
+		for b, x := range raw[c] {
+			out[c][b] = p.aggregate(x)
 		}
 	}
 	return out
@@ -68,7 +136,9 @@ type PairRow struct {
 
 // Pairwise runs the test of the plan between every pair of configurations, for each metric,
 // and adjusts the p-values per metric with Holm and BH. Paired tests use the blocks where both
-// configurations have a finite value; unpaired ones all finite values. Tests run in parallel on
+// configurations have a finite value (each configuration's replicates in a block aggregated);
+// unpaired ones the observations of values (identical replicates counted once). Every row
+// carries the Hodges–Lehmann shift of A − B with its 95 % interval and the A12 effect size. Tests run in parallel on
 // GOMAXPROCS goroutines, each writing its own slot, so the result does not depend on scheduling.
 func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
 	type job struct {
@@ -85,12 +155,14 @@ func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
 		}
 		for a := range p.Configs {
 			for b := a + 1; b < len(p.Configs); b++ {
-				jobs = append(jobs, job{m, a, b})
+				if p.pairs == nil || p.pairs(p.Configs[a], p.Configs[b]) {
+					jobs = append(jobs, job{m, a, b})
+				}
 			}
 		}
 	}
 	out := make([]PairRow, len(jobs))
-	opt := &stats.WilcoxonOptions{Alpha: p.Alpha}
+	opt := &stats.WilcoxonOptions{Alpha: p.Alpha, ConfInt: true, ExactTies: true}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for k, jb := range jobs {
@@ -173,6 +245,31 @@ type BestRow struct {
 	// SameAsBest reports that the p-value chosen by the plan's Adjust is ≥ alpha (or undefined):
 	// the configuration is not significantly different from the best.
 	SameAsBest bool
+	// RiskMetric and RiskMedian give the configuration's disclosure risk (the plan's Tradeoff
+	// risk metric) beside a loss ranking, so that the best loss is never read without its
+	// risk; empty and NaN for the risk metric's own ranking or without a trade-off pair.
+	RiskMetric string
+	RiskMedian float64
+	// ParetoWins and ParetoInstances: blocks where the configuration is on the (loss, risk)
+	// front, out of those where it has both.
+	ParetoWins, ParetoInstances int
+}
+
+// bestRisk fills the risk and Pareto columns of the best rows.
+func bestRisk(p *Plan, rows []BestRow, sums []SummaryRow) []BestRow {
+	for i := range rows {
+		rows[i].RiskMedian = math.NaN()
+		if len(p.Tradeoff) != 2 || rows[i].Metric == p.Tradeoff[1] {
+			continue
+		}
+		rows[i].RiskMetric = p.Tradeoff[1]
+		for _, s := range sums {
+			if s.Metric == p.Tradeoff[1] && s.Config == rows[i].Config {
+				rows[i].RiskMedian = s.Median
+			}
+		}
+	}
+	return rows
 }
 
 // Best ranks the configurations by median for each metric in p.BestBy, using the summaries and

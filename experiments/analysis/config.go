@@ -19,10 +19,20 @@ type Config struct {
 	// every metric column of runs.csv (components <id>_<name> excluded). "seconds" may be named.
 	Metrics []string `toml:"metrics"`
 	// Blocks are the blocking factors that pair runs across configurations. Absent (nil) means
-	// dataset, param_k and replicate, each when present; an empty list means no blocking (pooled,
-	// unpaired samples, as seed 000 §5.2). A parameter block that is empty on some ok rows (a method
-	// without that parameter) is dropped from the blocks and joins the configuration, with a warning.
+	// dataset and param_k, each when present; an empty list means no blocking (pooled, unpaired
+	// samples, as seed 000 §5.2). A parameter block that is empty on some ok rows (a method
+	// without that parameter) is dropped from the blocks and joins the configuration, with a
+	// warning. The replicate index is never a block (it pairs nothing real): it is dropped from
+	// the list with a warning, and a configuration's replicates in a block are aggregated by
+	// ReplicateAgg (docs/analysis.md "Replicates").
 	Blocks []string `toml:"blocks"`
+	// ReplicateAgg reduces a configuration's replicates in one block to the value the paired
+	// tests, wins, gaps and the Friedman test use: "mean" (the default, "") or "median".
+	ReplicateAgg string `toml:"replicate_agg"`
+	// Tradeoff is the (information loss, disclosure risk) pair of the Pareto fronts and R-U
+	// maps. Empty means Scatter when set, else the spec's first loss metric and first risk
+	// metric (IsRisk tells them apart).
+	Tradeoff []string `toml:"tradeoff"`
 	// Configs are the columns that define a configuration. Empty means method plus every parameter
 	// that is not a block. Seed 000 Table 5.5 uses ["pe", "pm", "rho_e"] with blocks = [].
 	Configs []string `toml:"configs"`
@@ -46,7 +56,7 @@ type Config struct {
 	// Higher lists value columns that are better when higher and are not registered metrics
 	// (registered metrics take their direction from the metrics registry; others are lower-better).
 	Higher []string `toml:"higher"`
-	// Scatter is the (information loss, disclosure risk) pair of the IL-vs-risk plot. Empty means
+	// Scatter is the older name of Tradeoff, used when Tradeoff is not set. Empty means
 	// the first of sse_sst, il1s, pil, il3 and the first of dld, interval_disclosure, dbrl, id_rank, dr
 	// among the metrics, else the first two metrics.
 	Scatter []string `toml:"scatter"`
@@ -58,6 +68,8 @@ type Config struct {
 	Gaps     *bool `toml:"gaps"`
 	Friedman *bool `toml:"friedman"`
 	Plots    *bool `toml:"plots"`
+	// SVG turns off the SVG copies of the plots when false (PNG only); absent means on.
+	SVG *bool `toml:"svg"`
 	// Means turns off REPORT.md's per-dataset means table (one row per method and parameter
 	// setting) when false, for grids whose settings run into the thousands; absent means on.
 	// summary.csv has the same numbers per configuration either way.
@@ -71,6 +83,12 @@ type Config struct {
 	// TableConfig. Absent means none.
 	Table TableConfig `toml:"table"`
 }
+
+// Replicate aggregates.
+const (
+	AggMean   = "mean"
+	AggMedian = "median"
+)
 
 // Test names.
 const (
@@ -106,6 +124,14 @@ func (c *Config) Validate() error {
 	case "", stats.NoAdjust, stats.Holm, stats.BH:
 	default:
 		return fmt.Errorf("analysis: adjust must be none, holm or BH, have %q", c.Adjust)
+	}
+	switch c.ReplicateAgg {
+	case "", AggMean, AggMedian:
+	default:
+		return fmt.Errorf("analysis: replicate_agg must be mean or median, have %q", c.ReplicateAgg)
+	}
+	if len(c.Tradeoff) != 0 && len(c.Tradeoff) != 2 {
+		return fmt.Errorf("analysis: tradeoff needs two metrics (loss, risk), have %d", len(c.Tradeoff))
 	}
 	if len(c.Scatter) != 0 && len(c.Scatter) != 2 {
 		return fmt.Errorf("analysis: scatter needs two metrics (loss, risk), have %d", len(c.Scatter))

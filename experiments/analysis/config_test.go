@@ -63,9 +63,9 @@ func TestResolve(t *testing.T) {
 		got, want []string
 	}{
 		{"metrics", p.Metrics, []string{"sse_sst", "dld", "il3"}},
-		{"blocks", p.Blocks, []string{"dataset", "replicate"}},
+		{"blocks", p.Blocks, []string{"dataset"}},
 		{"configs", p.ConfigCols, []string{"method", "param_k", "param_noise_pct"}},
-		{"instances", p.Instances, []string{"dataset", "replicate"}},
+		{"instances", p.Instances, []string{"dataset"}},
 		{"scatter", p.Scatter, []string{"sse_sst", "dld"}},
 		{"curves", p.Curves, []string{"param_k", "param_noise_pct"}},
 		{"labels", p.Configs, []string{"mdav k=3", "mdav k=5", "noise_additive noise_pct=10", "noise_additive noise_pct=20"}},
@@ -92,7 +92,9 @@ func TestResolve(t *testing.T) {
 		{Config{Metrics: []string{"nope"}}, `metrics: no column "nope"`},
 		{Config{Blocks: []string{"region"}}, `blocks: no column "region"`},
 		{Config{Test: TestSignedRank, Blocks: []string{}}, "signed-rank needs blocks"},
-		{Config{Test: TestSignedRank, Blocks: []string{"dataset"}}, "signed-rank impossible"},
+		{Config{Test: TestSignedRank, Blocks: []string{"dataset"}, Configs: []string{"method"}}, "signed-rank impossible"},
+		{Config{ReplicateAgg: "mode"}, "replicate_agg must be"},
+		{Config{Configs: []string{"replicate"}}, "cannot define a configuration"},
 	} {
 		if _, err := tc.cfg.Resolve(runs, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("case %d: error %v, want %q", i, err, tc.want)

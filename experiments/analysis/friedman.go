@@ -16,10 +16,10 @@ type FriedmanRow struct {
 	stats.FriedmanResult
 }
 
-// FriedmanTable runs the Friedman test of metric m over the blocks of the plan (dataset, k,
-// replicate by default; the instances when there are no blocks), one treatment per configuration,
-// on lower-better scores so that rank 1 is the best. A configuration with several runs in a block
-// enters with their median; blocks where a configuration has no finite value are dropped (the
+// FriedmanTable runs the Friedman test of metric m over the blocks of the plan (dataset and k
+// by default; the instances when there are no blocks), one treatment per configuration, on
+// lower-better scores so that rank 1 is the best. A configuration with several runs in a block
+// enters with their aggregate (Plan.ReplicateAgg); blocks where a configuration has no finite value are dropped (the
 // result's Warnings say how many).
 func FriedmanTable(p *Plan, runs *Runs, m string) []FriedmanRow {
 	cols := p.Blocks
@@ -48,7 +48,7 @@ func FriedmanTable(p *Plan, runs *Runs, m string) []FriedmanRow {
 	for b := range vals {
 		y[b] = make([]float64, len(p.Configs))
 		for c := range p.Configs {
-			y[b][c] = d.score(stats.NewSample(vals[b][c]).Median())
+			y[b][c] = d.score(p.aggregate(vals[b][c]))
 		}
 	}
 	res := stats.Friedman(y, p.Alpha)

@@ -19,23 +19,30 @@ type Plan struct {
 	WinsBy     []string
 	Instances  []string
 	Test       string // TestSignedRank or TestRankSum
-	Alpha      float64
-	Adjust     stats.Adjustment
-	Scatter    []string // (loss, risk), or nil when the metrics have no such pair
+	// ReplicateAgg is AggMean or AggMedian: how replicates in a block are reduced.
+	ReplicateAgg string
+	Alpha        float64
+	Adjust       stats.Adjustment
+	Scatter      []string // (loss, risk), or nil when the metrics have no such pair
+	// Tradeoff is the (information loss, disclosure risk) pair of the Pareto fronts, or nil.
+	Tradeoff   []string
 	Curves     []string // numeric parameter columns for metric-vs-parameter plots
 	Wins, Gaps bool
 	Friedman   bool
 	Means      bool
 	Plots      bool
+	SVG        bool // SVG copies of the plots beside the PNGs
 	// Configs are the configurations in order of first appearance in runs.csv.
 	Configs []string
 	// Warnings are decisions the report should mention (dropped blocks, a fallback test).
 	Warnings []string
 
 	dirs      map[string]direction
-	labelCols []string // ConfigCols that appear in the labels
-	config    []int    // per run: index into Configs, −1 for runs that are not ok
-	block     []string // per run: block key
+	labelCols []string               // ConfigCols that appear in the labels
+	config    []int                  // per run: index into Configs, −1 for runs that are not ok
+	block     []string               // per run: block key
+	cell      []string               // per run: dataset and every parameter; replicates share it
+	pairs     func(a, b string) bool // restricts Pairwise when not nil (baseline comparisons)
 }
 
 // direction says how a metric's values are compared: scores are lower-better.
@@ -75,10 +82,13 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := &Plan{Alpha: c.alpha(), Adjust: stats.Adjustment(c.Adjust), dirs: map[string]direction{},
-		Wins: on(c.Wins), Gaps: on(c.Gaps), Friedman: on(c.Friedman), Plots: on(c.Plots), Means: on(c.Means)}
+	p := &Plan{Alpha: c.alpha(), Adjust: stats.Adjustment(c.Adjust), dirs: map[string]direction{}, ReplicateAgg: c.ReplicateAgg,
+		Wins: on(c.Wins), Gaps: on(c.Gaps), Friedman: on(c.Friedman), Plots: on(c.Plots), Means: on(c.Means), SVG: on(c.SVG)}
 	if p.Adjust == "" {
 		p.Adjust = stats.NoAdjust
+	}
+	if p.ReplicateAgg == "" {
+		p.ReplicateAgg = AggMean
 	}
 	hdr := runs.Header
 	cols := func(key string, names []string, numeric bool) ([]string, error) {
@@ -134,7 +144,7 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 	// Blocks: a parameter block must be set on every ok row.
 	var blocks []string
 	if c.Blocks == nil {
-		for _, b := range []string{"dataset", "param_k", "replicate"} {
+		for _, b := range []string{"dataset", "param_k"} {
 			if runs.Col(b) >= 0 {
 				blocks = append(blocks, b)
 			}
@@ -143,6 +153,10 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 		return nil, err
 	}
 	for _, b := range blocks {
+		if b == "replicate" || b == "seed" || b == "run_id" {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s is not a block: replicates are independent draws, not matched units; they are aggregated per block (%s)", b, p.ReplicateAgg))
+			continue
+		}
 		if strings.HasPrefix(b, "param_") && emptyOnSomeRun(runs, b) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s is not a block: some methods have no %s, so it is part of the configuration", b, short(b)))
 			continue
@@ -160,6 +174,11 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 			if !slices.Contains(p.Blocks, q) {
 				p.ConfigCols = append(p.ConfigCols, q)
 			}
+		}
+	}
+	for _, c := range p.ConfigCols {
+		if c == "replicate" || c == "seed" || c == "run_id" {
+			return nil, fmt.Errorf("analysis: configs: %s cannot define a configuration", c)
 		}
 	}
 	// Wins and instances.
@@ -190,9 +209,12 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 	switch c.Test {
 	case "", TestAuto:
 		p.Test = TestRankSum
-		if len(p.Blocks) > 0 && dup == "" {
+		switch nb := p.distinctBlocks(); {
+		case len(p.Blocks) > 0 && dup == "" && nb == 1:
+			p.Warnings = append(p.Warnings, "unpaired rank-sum tests: all runs are in one block, so configurations are compared as independent samples of their (distinct) replicates")
+		case len(p.Blocks) > 0 && dup == "":
 			p.Test = TestSignedRank
-		} else if len(p.Blocks) > 0 {
+		case len(p.Blocks) > 0:
 			p.Warnings = append(p.Warnings, "unpaired rank-sum tests: "+dup)
 		}
 	case TestSignedRank:
@@ -215,6 +237,28 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 		p.Scatter = defaultScatter(p.Metrics)
 	}
 	for _, m := range p.Scatter {
+		p.dirs[m] = directionOf(m, c.Higher)
+	}
+	if len(c.Tradeoff) == 2 {
+		if p.Tradeoff, err = cols("tradeoff", c.Tradeoff, true); err != nil {
+			return nil, err
+		}
+	} else if len(c.Scatter) == 2 {
+		p.Tradeoff = p.Scatter
+	} else {
+		ms := specMetrics
+		if len(ms) == 0 {
+			ms = p.Metrics
+		}
+		var avail []string
+		for _, m := range ms {
+			if runs.ValueCol(m) >= 0 {
+				avail = append(avail, m)
+			}
+		}
+		p.Tradeoff = defaultTradeoff(avail, p.Scatter)
+	}
+	for _, m := range p.Tradeoff {
 		p.dirs[m] = directionOf(m, c.Higher)
 	}
 	if len(c.Curves) > 0 {
@@ -356,6 +400,8 @@ func label(runs *Runs, i int, cols []string) string {
 func (p *Plan) assign(runs *Runs) {
 	p.config = make([]int, len(runs.Rows))
 	p.block = make([]string, len(runs.Rows))
+	p.cell = make([]string, len(runs.Rows))
+	cellCols := append([]string{"method", "dataset"}, runs.Params...)
 	idx := map[string]int{}
 	var labelCols []string
 	for _, c := range p.ConfigCols {
@@ -392,22 +438,36 @@ func (p *Plan) assign(runs *Runs) {
 		}
 		p.config[i] = c
 		p.block[i] = key(runs, i, p.Blocks)
+		p.cell[i] = key(runs, i, cellCols)
 	}
 }
 
-// duplicateBlocks describes the first configuration with two runs in one block, or "".
-func (p *Plan) duplicateBlocks(runs *Runs) string {
+// distinctBlocks counts the blocks of the ok runs.
+func (p *Plan) distinctBlocks() int {
 	seen := map[string]bool{}
+	for i, c := range p.config {
+		if c >= 0 {
+			seen[p.block[i]] = true
+		}
+	}
+	return len(seen)
+}
+
+// duplicateBlocks describes the first configuration with runs of two different settings
+// (dataset and parameters) in one block, or "". Replicates of one setting share a block: they are
+// aggregated, not paired.
+func (p *Plan) duplicateBlocks(runs *Runs) string {
+	seen := map[string]string{}
 	for i, c := range p.config {
 		if c < 0 {
 			continue
 		}
 		k := fmt.Sprint(c, "\x1e", p.block[i])
-		if seen[k] {
-			return fmt.Sprintf("configuration %q has several runs in block (%s)", p.Configs[c],
+		if cell, ok := seen[k]; ok && cell != p.cell[i] {
+			return fmt.Sprintf("configuration %q has runs of several settings in block (%s)", p.Configs[c],
 				strings.ReplaceAll(p.block[i], "\x1f", ", "))
 		}
-		seen[k] = true
+		seen[k] = p.cell[i]
 	}
 	return ""
 }

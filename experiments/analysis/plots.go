@@ -11,64 +11,113 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
-// Figure is one plot of the report. Plot is nil once the figure has been saved.
+// Figure is one plot of the report: a single plot, or panels (one per dataset or block) laid
+// out in Cols columns, with the legend drawn outside the data on the right.
 type Figure struct {
 	Name          string // file base name under plots/, without extension
 	Title         string
-	Plot          *plot.Plot
+	Plot          *plot.Plot   // a single plot, or nil
+	Panels        []*plot.Plot // several panels when Plot is nil
+	Cols          int
+	Legend        *legendSet
 	Width, Height vg.Length
+	// SVG reports that plots/NAME.svg was written (figures over svgLimit get the PNG only).
+	SVG   bool
+	noSVG bool
+}
+
+// maxPanels is the most panels a figure draws; the tables hold every block.
+const maxPanels = 12
+
+// maxBoxPanels is the most dataset panels of a box plot with n configurations: the figure
+// grows with panels × configurations, so large grids show their first datasets only.
+func maxBoxPanels(n int) int {
+	switch {
+	case n <= 8:
+		return maxPanels
+	case n <= 16:
+		return 6
+	}
+	return 3
 }
 
 // Figures builds every figure of the analysis from its tables (shared/spec/harness.md "Plots"):
-// boxplots per configuration sorted by median, the loss-vs-risk scatter, convergence traces when
-// traces.csv has rows, win-count bars, gap distributions and metric-vs-parameter curves. A figure
-// without data is left out.
+// boxplots per configuration sorted by median with one panel per dataset, the risk–utility map
+// with the Pareto front of each block, convergence traces when traces.csv has rows, win-count
+// bars, gap distributions, performance profiles and metric-vs-parameter curves per dataset.
+// Colours and shapes follow SeriesColor and SeriesShape by configuration, so a configuration
+// looks the same in every figure. A figure without data is left out.
 func (r *Result) Figures() ([]Figure, error) {
 	var figs []Figure
-	add := func(name, title string, p *plot.Plot, n int, err error) error {
+	p := r.Plan
+	single := func(name, title string, pl *plot.Plot, leg *legendSet, n int, err error) error {
 		if err != nil {
 			return fmt.Errorf("analysis: plot %s: %w", name, err)
 		}
-		if p != nil {
+		if pl != nil {
 			// n > 0 categories along x widen the figure; n < 0 categories along y make it taller.
 			w := vg.Length(math.Max(6, 0.45*float64(n))) * vg.Inch
 			h := vg.Length(math.Max(4, 1+0.3*float64(-n))) * vg.Inch
-			figs = append(figs, Figure{Name: name, Title: title, Plot: p, Width: w, Height: h})
+			figs = append(figs, Figure{Name: name, Title: title, Plot: pl, Legend: leg, Width: w, Height: h})
 		}
 		return nil
 	}
-	p := r.Plan
-	for _, m := range p.Metrics {
-		vals := p.values(r.Runs, m)
-		bp, err := BoxPlot(m+" by configuration (sorted by median, best on top)", m, p.Configs, vals, p.dirs[m].score)
-		if err := add("box_"+slug(m), m+": distribution per configuration", bp, -len(p.Configs), err); err != nil {
-			return nil, err
+	panels := func(name, title string, pls []*plot.Plot, leg *legendSet, tall int) {
+		var keep []*plot.Plot
+		for _, pl := range pls {
+			if pl != nil {
+				keep = append(keep, pl)
+			}
 		}
+		if len(keep) == 0 {
+			return
+		}
+		cols, w, h := panelLayout(len(keep))
+		if tall > 0 { // category axes: room per category
+			rows := (len(keep) + cols - 1) / cols
+			h = vg.Length(rows) * vg.Length(math.Max(3, 1+0.28*float64(tall))) * vg.Inch
+			w = vg.Length(cols) * 4.8 * vg.Inch
+		}
+		figs = append(figs, Figure{Name: name, Title: title, Panels: keep, Cols: cols, Legend: leg, Width: w, Height: h})
 	}
-	if len(p.Scatter) == 2 {
-		sp, err := r.scatter(p.Scatter[0], p.Scatter[1])
-		if err := add("scatter_"+slug(p.Scatter[0])+"_"+slug(p.Scatter[1]), p.Scatter[0]+" vs "+p.Scatter[1], sp, 0, err); err != nil {
-			return nil, err
+	sets := r.datasetPanels()
+	boxSets, boxNote := sets, ""
+	if n := maxBoxPanels(len(p.Configs)); len(sets) > n {
+		boxSets, boxNote = sets[:n], fmt.Sprintf(" (first %d datasets; summary.csv has all)", n)
+	}
+	for _, m := range p.Metrics {
+		var pls []*plot.Plot
+		for _, ds := range boxSets {
+			vals := p.valuesWhere(r.Runs, m, ds.keep)
+			bp, err := BoxPlot(ds.name, m, p.Configs, vals, p.dirs[m].score)
+			if err != nil {
+				return nil, fmt.Errorf("analysis: plot box_%s: %w", m, err)
+			}
+			pls = append(pls, bp)
 		}
+		panels("box_"+slug(m), m+": distribution per configuration and dataset (best on top)"+boxNote, pls, nil, len(p.Configs))
+	}
+	if rows := r.Pareto; len(rows) > 0 {
+		pls, leg := r.ruMaps()
+		panels("rumap_"+slug(p.Tradeoff[0])+"_"+slug(p.Tradeoff[1]),
+			fmt.Sprintf("risk–utility map: %s vs %s per block, Pareto front dashed", p.Tradeoff[0], p.Tradeoff[1]), pls, leg, 0)
 	}
 	if len(r.Traces) > 0 {
-		tp, err := r.traces()
-		if err := add("traces", "convergence (median best objective over runs)", tp, 0, err); err != nil {
-			return nil, err
-		}
+		pls, leg := r.traces(sets)
+		panels("traces", "convergence (median best objective over runs) per dataset", pls, leg, 0)
 	}
 	for _, m := range p.Metrics {
 		cells := r.Cells[m]
 		if p.Wins && len(cells) > 0 {
-			wp, err := winBars(m, cells, p.WinsBy)
-			if err := add("wins_"+slug(m), m+": win counts", wp, len(p.Configs)*len(cells), err); err != nil {
+			leg := newLegendSet()
+			wp, err := winBars(m, cells, p.WinsBy, leg)
+			if err := single("wins_"+slug(m), m+": win counts", wp, leg, len(p.Configs)*len(cells), err); err != nil {
 				return nil, err
 			}
 		}
@@ -83,35 +132,76 @@ func (r *Result) Figures() ([]Figure, error) {
 				}
 			}
 			gp, err := BoxPlot(m+": gap to the best per instance", "gap", p.Configs, gaps, func(v float64) float64 { return v })
-			if err := add("gaps_"+slug(m), m+": gap distribution", gp, -len(p.Configs), err); err != nil {
+			if err := single("gaps_"+slug(m), m+": gap distribution", gp, nil, -len(p.Configs), err); err != nil {
+				return nil, err
+			}
+		}
+		if prof := r.Profiles[m]; len(prof) > 0 && len(p.Configs) >= 2 {
+			leg := newLegendSet()
+			pp, err := profilePlot(m, prof, p.Configs, leg)
+			if err := single("profile_"+slug(m), m+": performance profile", pp, leg, 0, err); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for _, q := range p.Curves {
 		for _, m := range p.Metrics {
-			cp, err := r.curve(m, q)
-			if err := add("curve_"+slug(m)+"_"+slug(short(q)), m+" vs "+short(q), cp, 0, err); err != nil {
-				return nil, err
+			leg := newLegendSet()
+			var pls []*plot.Plot
+			for _, ds := range sets {
+				cp, err := r.curve(m, q, ds, leg)
+				if err != nil {
+					return nil, fmt.Errorf("analysis: plot curve_%s_%s: %w", m, q, err)
+				}
+				pls = append(pls, cp)
 			}
+			panels("curve_"+slug(m)+"_"+slug(short(q)), m+" vs "+short(q)+" per dataset", pls, leg, 0)
 		}
 	}
 	return figs, nil
 }
 
-// SaveFigures writes each figure as dir/NAME.png and dir/NAME.svg and returns them with Plot
-// released.
+// panelSet selects the runs of one panel.
+type panelSet struct {
+	name string
+	keep func(i int) bool
+}
+
+// datasetPanels returns one panel per dataset (at most maxPanels), or a single pooled panel
+// when the runs have no dataset column.
+func (r *Result) datasetPanels() []panelSet {
+	j := r.Runs.Col("dataset")
+	if j < 0 {
+		return []panelSet{{name: "all runs"}}
+	}
+	var names []string
+	for i, row := range r.Runs.Rows {
+		if r.Plan.config[i] >= 0 && !slices.Contains(names, row.Cells[j]) {
+			names = append(names, row.Cells[j])
+		}
+	}
+	if len(names) > maxPanels {
+		names = names[:maxPanels]
+	}
+	out := make([]panelSet, len(names))
+	for k, n := range names {
+		out[k] = panelSet{name: n, keep: func(i int) bool { return r.Runs.Rows[i].Cells[j] == n }}
+	}
+	return out
+}
+
+// SaveFigures writes each figure as dir/NAME.png and, when small enough, dir/NAME.svg, and
+// returns them with their plots released.
 func SaveFigures(dir string, figs []Figure) ([]Figure, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	for i := range figs {
-		for _, ext := range []string{".png", ".svg"} {
-			if err := figs[i].Plot.Save(figs[i].Width, figs[i].Height, filepath.Join(dir, figs[i].Name+ext)); err != nil {
-				return nil, fmt.Errorf("analysis: plot %s: %w", figs[i].Name, err)
-			}
+		os.Remove(filepath.Join(dir, figs[i].Name+".svg"))
+		if err := figs[i].save(dir); err != nil {
+			return nil, fmt.Errorf("analysis: plot %s: %w", figs[i].Name, err)
 		}
-		figs[i].Plot = nil
+		figs[i].Plot, figs[i].Panels = nil, nil
 	}
 	return figs, nil
 }
@@ -122,12 +212,13 @@ func slug(s string) string { return slugRE.ReplaceAllString(s, "-") }
 
 // BoxPlot returns horizontal boxplots of values, one per name, ordered by the score of their
 // median with the lowest score (the best) on top; use the identity as score for lower-better
-// values. Non-finite values are left out, and so
-// are names without a finite value. The boxes use gonum/plot's quartiles (Tukey hinges); the
-// tables' quartiles are R type 7. It returns a nil plot when no name has data.
+// values. Non-finite values are left out, and so are names without a finite value. Each box has
+// the colour of its name's index (SeriesColor). The boxes use gonum/plot's quartiles (Tukey
+// hinges); the tables' quartiles are R type 7. It returns a nil plot when no name has data.
 func BoxPlot(title, ylabel string, names []string, values [][]float64, score func(float64) float64) (*plot.Plot, error) {
 	type box struct {
 		name string
+		i    int
 		v    []float64
 		med  float64
 	}
@@ -135,7 +226,7 @@ func BoxPlot(title, ylabel string, names []string, values [][]float64, score fun
 	for i, n := range names {
 		s := stats.NewSample(values[i])
 		if len(s.Values) > 0 {
-			boxes = append(boxes, box{n, s.Values, score(s.Median())})
+			boxes = append(boxes, box{n, i, s.Values, score(s.Median())})
 		}
 	}
 	if len(boxes) == 0 {
@@ -145,7 +236,7 @@ func BoxPlot(title, ylabel string, names []string, values [][]float64, score fun
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = ylabel
-	w := vg.Points(14)
+	w := vg.Points(12)
 	labels := make([]string, len(boxes))
 	for i, b := range boxes {
 		bp, err := plotter.NewBoxPlot(w, float64(i), plotter.Values(b.v))
@@ -153,8 +244,19 @@ func BoxPlot(title, ylabel string, names []string, values [][]float64, score fun
 			return nil, err
 		}
 		bp.Horizontal = true
-		bp.FillColor = plotutil.Color(0)
+		bp.FillColor = SeriesColor(b.i)
 		p.Add(bp)
+		// The observations themselves, thinned to at most 200: a deterministic configuration's
+		// box is a single line, its point is what the reader sees.
+		step := max(1, len(b.v)/200)
+		var xy plotter.XYs
+		for k := 0; k < len(b.v); k += step {
+			xy = append(xy, plotter.XY{X: b.v[k], Y: float64(i)})
+		}
+		if sc, err := plotter.NewScatter(xy); err == nil {
+			sc.GlyphStyle.Color, sc.GlyphStyle.Shape, sc.GlyphStyle.Radius = SeriesColor(b.i), SeriesShape(b.i), vg.Points(3)
+			p.Add(sc)
+		}
 		labels[i] = b.name
 	}
 	p.NominalY(labels...)
@@ -170,114 +272,54 @@ func rotate(p *plot.Plot, n int) {
 	}
 }
 
-// scatter plots metric y against x for every ok run, one series per configuration.
-func (r *Result) scatter(x, y string) (*plot.Plot, error) {
-	p := r.Plan
-	jx, jy := r.Runs.ValueCol(x), r.Runs.ValueCol(y)
-	pts := make([]plotter.XYs, len(p.Configs))
-	for i, run := range r.Runs.Rows {
-		c := p.config[i]
-		if c < 0 {
-			continue
-		}
-		vx, vy := run.Values[jx], run.Values[jy]
-		if isFinite(vx) && isFinite(vy) {
-			pts[c] = append(pts[c], plotter.XY{X: vx, Y: vy})
-		}
-	}
-	pl := plot.New()
-	pl.Title.Text = "Information loss vs disclosure risk"
-	pl.X.Label.Text, pl.Y.Label.Text = x, y
-	pl.Legend.Top = true
-	n, thinned := 0, false
-	nonEmpty := 0
-	for _, xy := range pts {
-		if len(xy) > 0 {
-			nonEmpty++
-		}
-	}
-	perConfig := max(50, maxScatter/max(1, nonEmpty))
-	for c, xy := range pts {
-		if len(xy) == 0 {
-			continue
-		}
-		if len(xy) > perConfig { // every m-th run, so that the SVG stays small
-			m := (len(xy) + perConfig - 1) / perConfig
-			kept := xy[:0]
-			for i := 0; i < len(xy); i += m {
-				kept = append(kept, xy[i])
-			}
-			xy, thinned = kept, true
-		}
-		s, err := plotter.NewScatter(xy)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle.Color = plotutil.Color(c)
-		s.GlyphStyle.Shape = plotutil.Shape(c + c/len(plotutil.DefaultColors)) // colour and shape cycle with different periods
-		pl.Add(s)
-		pl.Legend.Add(p.Configs[c], s)
-		n++
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	if thinned {
-		pl.Title.Text += fmt.Sprintf(" (every run up to %d per configuration; more are thinned)", perConfig)
-	}
-	// leave the right part of the frame empty for the legend
-	pl.X.Max += 0.6 * (pl.X.Max - pl.X.Min)
-	return pl, nil
-}
-
-// maxScatter is about the most points a scatter plot draws (at least 50 per configuration).
-const maxScatter = 5000
-
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// traces plots, per configuration, the median over its runs of the best objective at each
-// iteration.
-func (r *Result) traces() (*plot.Plot, error) {
+// traces plots, per dataset and configuration, the median over its runs of the best objective
+// at each iteration.
+func (r *Result) traces(sets []panelSet) ([]*plot.Plot, *legendSet) {
 	p := r.Plan
-	cfg := map[string]int{}
 	idc := r.Runs.Col("run_id")
 	if idc < 0 {
 		return nil, nil
 	}
-	for i, run := range r.Runs.Rows {
-		if c := p.config[i]; c >= 0 {
-			cfg[run.Cells[idc]] = c
+	leg := newLegendSet()
+	var pls []*plot.Plot
+	for _, ds := range sets {
+		cfg := map[string]int{}
+		for i, run := range r.Runs.Rows {
+			if c := p.config[i]; c >= 0 && (ds.keep == nil || ds.keep(i)) {
+				cfg[run.Cells[idc]] = c
+			}
+		}
+		series := make([]map[float64][]float64, len(p.Configs))
+		for _, t := range r.Traces {
+			c, ok := cfg[t.RunID]
+			if !ok || !isFinite(t.Iter) || !isFinite(t.Best) {
+				continue
+			}
+			if series[c] == nil {
+				series[c] = map[float64][]float64{}
+			}
+			series[c][t.Iter] = append(series[c][t.Iter], t.Best)
+		}
+		pl := plot.New()
+		pl.Title.Text = ds.name
+		pl.X.Label.Text, pl.Y.Label.Text = "iteration", "best objective (median)"
+		n := 0
+		for c, s := range series {
+			if len(s) == 0 {
+				continue
+			}
+			if err := addLine(pl, leg, p.Configs[c], c, medianXY(s)); err != nil {
+				continue
+			}
+			n++
+		}
+		if n > 0 {
+			pls = append(pls, pl)
 		}
 	}
-	series := make([]map[float64][]float64, len(p.Configs))
-	for _, t := range r.Traces {
-		c, ok := cfg[t.RunID]
-		if !ok || !isFinite(t.Iter) || !isFinite(t.Best) {
-			continue
-		}
-		if series[c] == nil {
-			series[c] = map[float64][]float64{}
-		}
-		series[c][t.Iter] = append(series[c][t.Iter], t.Best)
-	}
-	pl := plot.New()
-	pl.Title.Text = "Convergence"
-	pl.X.Label.Text, pl.Y.Label.Text = "iteration", "best objective (median over runs)"
-	n := 0
-	for c, s := range series {
-		if len(s) == 0 {
-			continue
-		}
-		if err := addLine(pl, p.Configs[c], c, medianXY(s)); err != nil {
-			return nil, err
-		}
-		n++
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	pl.X.Max += 0.6 * (pl.X.Max - pl.X.Min) // room for the legend
-	return pl, nil
+	return pls, leg
 }
 
 // medianXY returns the (x, median of ys) points of s sorted by x.
@@ -296,7 +338,7 @@ func medianXY(s map[float64][]float64) plotter.XYs {
 	return out
 }
 
-func addLine(pl *plot.Plot, name string, i int, xy plotter.XYs) error {
+func addLine(pl *plot.Plot, leg *legendSet, name string, i int, xy plotter.XYs) error {
 	if len(xy) == 0 {
 		return nil
 	}
@@ -304,22 +346,22 @@ func addLine(pl *plot.Plot, name string, i int, xy plotter.XYs) error {
 	if err != nil {
 		return err
 	}
-	l.Color = plotutil.Color(i)
-	l.Dashes = plotutil.Dashes(i)
+	l.Color = SeriesColor(i)
+	l.Dashes = SeriesDashes(i)
 	if len(xy) > 30 { // long traces: the line alone; glyphs would merge into a band
 		pl.Add(l)
-		pl.Legend.Add(name, l)
+		leg.add(name, l)
 		return nil
 	}
-	pts.Color = plotutil.Color(i)
-	pts.Shape = plotutil.Shape(i + i/len(plotutil.DefaultColors))
+	pts.Color = SeriesColor(i)
+	pts.Shape = SeriesShape(i)
 	pl.Add(l, pts)
-	pl.Legend.Add(name, l, pts)
+	leg.add(name, l, pts)
 	return nil
 }
 
 // winBars draws the win counts of each configuration, one group of bars per WinsBy level.
-func winBars(m string, cells []Cell, winsBy []string) (*plot.Plot, error) {
+func winBars(m string, cells []Cell, winsBy []string, leg *legendSet) (*plot.Plot, error) {
 	var configs []string
 	for _, cl := range cells {
 		for _, c := range cl.Configs {
@@ -344,7 +386,7 @@ func winBars(m string, cells []Cell, winsBy []string) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Color = plotutil.Color(i)
+		b.Color = SeriesColor(i)
 		b.LineStyle.Width = 0
 		b.Offset = vg.Length(float64(i)-float64(len(cells)-1)/2) * w
 		pl.Add(b)
@@ -353,18 +395,17 @@ func winBars(m string, cells []Cell, winsBy []string) (*plot.Plot, error) {
 			for k, c := range winsBy {
 				lab = append(lab, short(c)+"="+cl.By[k])
 			}
-			pl.Legend.Add(strings.Join(lab, " "), b)
+			leg.add(strings.Join(lab, " "), b)
 		}
 	}
-	pl.Legend.Top = true
 	pl.NominalX(configs...)
 	rotate(pl, len(configs))
 	return pl, nil
 }
 
-// curve plots the median of metric m against the numeric parameter q, one line per
-// configuration without q.
-func (r *Result) curve(m, q string) (*plot.Plot, error) {
+// curve plots, on the runs of one panel, the median of metric m against the numeric parameter
+// q, one line per configuration without q.
+func (r *Result) curve(m, q string, ds panelSet, leg *legendSet) (*plot.Plot, error) {
 	p := r.Plan
 	var rest, restLabel []string
 	for _, c := range p.ConfigCols {
@@ -378,15 +419,12 @@ func (r *Result) curve(m, q string) (*plot.Plot, error) {
 		}
 	}
 	j, qc := r.Runs.ValueCol(m), r.Runs.Col(q)
+	// Series are numbered over all runs, so that a series has one colour in every panel.
 	idx := map[string]int{}
 	var names []string
-	var series []map[float64][]float64
+	series := map[int]map[float64][]float64{}
 	for i, run := range r.Runs.Rows {
 		if p.config[i] < 0 || run.Cells[qc] == "" {
-			continue
-		}
-		x, err := parseFloat(run.Cells[qc])
-		if err != nil {
 			continue
 		}
 		k := key(r.Runs, i, rest)
@@ -395,21 +433,29 @@ func (r *Result) curve(m, q string) (*plot.Plot, error) {
 			g = len(names)
 			idx[k] = g
 			names = append(names, label(r.Runs, i, restLabel))
-			series = append(series, map[float64][]float64{})
+		}
+		if ds.keep != nil && !ds.keep(i) {
+			continue
+		}
+		x, err := parseFloat(run.Cells[qc])
+		if err != nil {
+			continue
+		}
+		if series[g] == nil {
+			series[g] = map[float64][]float64{}
 		}
 		series[g][x] = append(series[g][x], run.Values[j])
 	}
 	pl := plot.New()
-	pl.Title.Text = m + " vs " + short(q) + " (median over runs)"
-	pl.X.Label.Text, pl.Y.Label.Text = short(q), m
-	pl.Legend.Top = true
+	pl.Title.Text = ds.name
+	pl.X.Label.Text, pl.Y.Label.Text = short(q), m+" (median)"
 	n := 0
-	for g, s := range series {
-		xy := medianXY(s)
+	for g := range names {
+		xy := medianXY(series[g])
 		if len(xy) < 2 {
 			continue
 		}
-		if err := addLine(pl, names[g], g, xy); err != nil {
+		if err := addLine(pl, leg, names[g], g, xy); err != nil {
 			return nil, err
 		}
 		n++

@@ -40,7 +40,7 @@ func TestPlots(t *testing.T) {
 			t.Errorf("REPORT.md does not link %s", f.Name)
 		}
 	}
-	for _, k := range []string{"box", "scatter", "traces", "wins", "gaps", "curve"} {
+	for _, k := range []string{"box", "rumap", "traces", "wins", "gaps", "curve", "profile"} {
 		if !kinds[k] {
 			t.Errorf("no %s plot among %v", k, res.Plots)
 		}

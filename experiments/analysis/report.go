@@ -53,7 +53,11 @@ func (r *Result) report(w io.Writer) {
 	if len(p.Blocks) > 0 {
 		blocks = names(p.Blocks)
 	}
-	fmt.Fprintf(w, "- Blocks: %s. Pairwise test: Wilcoxon %s, two-sided, R `wilcox.test` defaults; alpha = %g; p-values adjusted per metric (Holm, BH).\n", blocks, p.Test, p.Alpha)
+	fmt.Fprintf(w, "- Blocks: %s. A configuration's replicates in a block count once when identical and enter as their %s otherwise; the replicate index is never a block (docs/analysis.md).\n", blocks, p.ReplicateAgg)
+	fmt.Fprintf(w, "- Pairwise test: Wilcoxon %s, two-sided, as R `wilcox.test` except that ties use the exact conditional distribution when small; alpha = %g; p-values adjusted per metric (Holm, BH). Each pair carries the Hodges–Lehmann shift with its 95 %% interval (R `conf.int = TRUE`) and the Vargha–Delaney A12.\n", p.Test, p.Alpha)
+	if len(p.Tradeoff) == 2 {
+		fmt.Fprintf(w, "- Risk–utility trade-off: `%s` (loss) against `%s` (risk), Pareto fronts per %s.\n", p.Tradeoff[0], p.Tradeoff[1], names(p.TradeoffBy()))
+	}
 	fmt.Fprintf(w, "- Wins and gaps: instances = %s", names(p.Instances))
 	if len(p.WinsBy) > 0 {
 		fmt.Fprintf(w, ", reported per %s", names(p.WinsBy))
@@ -74,20 +78,28 @@ func (r *Result) report(w io.Writer) {
 		on         bool
 	}{
 		{"summary.csv", "per configuration and metric: n, mean, sd, median, min, max, quartiles", true},
-		{"wilcoxon.csv", "pairwise Wilcoxon tests with raw, Holm and BH p-values", true},
-		{"best.csv", "configurations ranked by median, with the test against the best", true},
+		{"wilcoxon.csv", "pairwise Wilcoxon tests with raw, Holm and BH p-values, Hodges–Lehmann shift, 95 % interval and A12", true},
+		{"best.csv", "configurations ranked by median, with the test against the best and the risk beside the loss", true},
+		{"pareto.csv", "every configuration's (loss, risk) per block with its Pareto rank (1 = front)", len(r.Pareto) > 0},
+		{"profiles.csv", "performance profiles: share of instances within a factor 1, 2, 10 of the best", len(r.Profiles) > 0},
 		{"wins.csv", "win counts per metric and configuration", p.Wins},
 		{"gaps.csv", "gap summaries per metric and configuration", p.Gaps},
 		{"friedman.csv", "Friedman test, mean ranks and Nemenyi critical difference", p.Friedman && len(r.Friedman) > 0},
 		{"seed_comparison.csv", "the seed's published numbers beside ours", len(r.Seed) > 0},
 	} {
 		if t.on {
-			fmt.Fprintf(w, "- [%s](%s): %s\n", t.file, t.file, t.what)
+			name := t.file
+			if slices.Contains(r.gzipped, name) {
+				name += ".gz"
+			}
+			fmt.Fprintf(w, "- [%s](%s): %s\n", name, name, t.what)
 		}
 	}
 	r.reportSummary(w)
 	r.reportBest(w)
+	r.reportTradeoff(w)
 	r.reportPairs(w)
+	r.reportProfiles(w)
 	if p.Wins && len(r.Wins) > 0 {
 		r.reportWins(w)
 	}
@@ -103,7 +115,11 @@ func (r *Result) report(w io.Writer) {
 	if len(r.Plots) > 0 {
 		fmt.Fprintf(w, "\n## Plots\n\n")
 		for _, f := range r.Plots {
-			fmt.Fprintf(w, "### %s\n\n![%s](plots/%s.png)\n\n[SVG](plots/%s.svg) · [PNG](plots/%s.png)\n\n", f.Title, f.Title, f.Name, f.Name, f.Name)
+			if f.SVG {
+				fmt.Fprintf(w, "### %s\n\n![%s](plots/%s.png)\n\n[SVG](plots/%s.svg) · [PNG](plots/%s.png)\n\n", f.Title, f.Title, f.Name, f.Name, f.Name)
+			} else {
+				fmt.Fprintf(w, "### %s\n\n![%s](plots/%s.png)\n\n", f.Title, f.Title, f.Name)
+			}
 		}
 	}
 }
@@ -180,10 +196,18 @@ func (r *Result) reportBest(w io.Writer) {
 			if b.Rank == 1 {
 				same = "**best**"
 			}
-			rows = append(rows, []string{b.Metric, strconv.Itoa(b.Rank), b.Config, num(b.Median), num(b.P), num(b.PHolm), num(b.PBH), same})
+			risk := ""
+			if b.RiskMetric != "" {
+				risk = b.RiskMetric + " " + num(b.RiskMedian)
+			}
+			front := ""
+			if b.ParetoInstances > 0 {
+				front = fmt.Sprintf("%d/%d", b.ParetoWins, b.ParetoInstances)
+			}
+			rows = append(rows, []string{b.Metric, strconv.Itoa(b.Rank), b.Config, num(b.Median), num(b.P), num(b.PHolm), num(b.PBH), same, risk, front})
 		}
 	}
-	table(w, []string{"metric", "rank", "configuration", "median", "p", "p Holm", "p BH", "vs best"}, rows)
+	table(w, []string{"metric", "rank", "configuration", "median", "p", "p Holm", "p BH", "vs best", "risk (median)", "on front"}, rows)
 }
 
 func (r *Result) reportPairs(w io.Writer) {
@@ -212,6 +236,7 @@ func (r *Result) reportPairs(w io.Writer) {
 		rows = append(rows, []string{m, strconv.Itoa(n), strconv.Itoa(raw), strconv.Itoa(holm), strconv.Itoa(bh), strconv.Itoa(warn)})
 	}
 	table(w, []string{"metric", "pairs", "p < alpha", "Holm < alpha", "BH < alpha", "with warnings"}, rows)
+	r.reportBestPairs(w)
 }
 
 func (r *Result) reportWins(w io.Writer) {
@@ -287,7 +312,7 @@ func (r *Result) WriteBrief(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "analysis of %s: %d configurations, %s test, alpha %g\n", r.Name, len(r.Plan.Configs), r.Plan.Test, r.Plan.Alpha)
 	for _, m := range r.Plan.BestBy {
-		var best string
+		var best, risk string
 		var same []string
 		var med float64
 		for _, b := range r.Best {
@@ -296,11 +321,14 @@ func (r *Result) WriteBrief(w io.Writer) error {
 			}
 			if b.Rank == 1 {
 				best, med = b.Config, b.Median
+				if b.RiskMetric != "" {
+					risk = fmt.Sprintf(", at %s %s", b.RiskMetric, num(b.RiskMedian))
+				}
 			} else if b.SameAsBest {
 				same = append(same, b.Config)
 			}
 		}
-		fmt.Fprintf(bw, "  %-22s best %s (median %s, %s)", m, best, num(med), r.Plan.dirs[m])
+		fmt.Fprintf(bw, "  %-22s best %s (median %s, %s%s)", m, best, num(med), r.Plan.dirs[m], risk)
 		if len(same) > 0 {
 			fmt.Fprintf(bw, "; not significantly different: %s", strings.Join(same, ", "))
 		}

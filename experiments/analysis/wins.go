@@ -113,7 +113,8 @@ type Cell struct {
 	By        []string // values of Plan.WinsBy
 	Instances []string
 	Configs   []string
-	// Values holds the median of each configuration's finite values on each instance, NaN when
+	// Values holds each configuration's replicates on each instance reduced by the plan's
+	// ReplicateAgg (finite values only), NaN when
 	// it has none; Gaps the matching gaps.
 	Values, Gaps [][]float64
 	Win          [][]bool
@@ -176,7 +177,7 @@ func Cells(p *Plan, runs *Runs, m string) []Cell {
 		for in := range cl.Values {
 			cl.Values[in] = make([]float64, len(present))
 			for k, c := range present {
-				cl.Values[in][k] = stats.NewSample(vals[b][[2]int{in, c}]).Median()
+				cl.Values[in][k] = p.aggregate(vals[b][[2]int{in, c}])
 			}
 		}
 		cl.Win, cl.NoWinner = Wins(cl.Values, d.better, d.target)

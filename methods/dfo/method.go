@@ -30,10 +30,11 @@ var (
 func (Method) Info() methods.Info {
 	inf := math.Inf(1)
 	return methods.Info{
-		Name:        "dfo",
-		Description: "derivative-free pattern search over the number of groups with an HM+KM surrogate (seed 001)",
-		Randomized:  true,
-		Partitions:  true,
+		Name:          "dfo",
+		Description:   "derivative-free pattern search over the number of groups with an HM+KM surrogate (seed 001)",
+		Randomized:    true,
+		Partitions:    true,
+		BoundedGroups: true,
 		Params: []methods.ParamSpec{
 			{Name: "k", Kind: methods.Int, Default: "3", Min: 2, Max: inf, Doc: "minimum group size (output groups have k..2k−1 records)"},
 			{Name: "gamma0", Kind: methods.Int, Default: "10", Min: 1, Max: inf, Doc: "initial step of the pattern search over G"},

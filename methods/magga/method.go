@@ -34,10 +34,11 @@ var inf = math.Inf(1)
 func (Method) Info() methods.Info {
 	gens := []string{"tsp", "d1", "d2"}
 	return methods.Info{
-		Name:        "magga",
-		Description: "MAGGA: BRKGA-style genetic microaggregation minimizing a weighted IL/DR objective (seed 000)",
-		Randomized:  true,
-		Partitions:  true,
+		Name:          "magga",
+		Description:   "MAGGA: BRKGA-style genetic microaggregation minimizing a weighted IL/DR objective (seed 000)",
+		Randomized:    true,
+		Partitions:    true,
+		BoundedGroups: true,
 		Params: []methods.ParamSpec{
 			{Name: "k", Kind: methods.Int, Default: "3", Min: 2, Max: inf, Doc: "minimum group size (groups have k..2k−1 records)"},
 			{Name: "pop", Kind: methods.Int, Default: "100", Min: 2, Max: inf, Doc: "population size"},

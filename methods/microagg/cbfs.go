@@ -17,10 +17,11 @@ func centroidParam(def string) methods.ParamSpec {
 func init() {
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "cbfs",
-			Description: "centroid-based fixed-size microaggregation (groups of k around the record farthest from the centroid)",
-			Params:      []methods.ParamSpec{kParam, standardizeParam, centroidParam("global")},
-			Partitions:  true,
+			Name:          "cbfs",
+			Description:   "centroid-based fixed-size microaggregation (groups of k around the record farthest from the centroid)",
+			Params:        []methods.ParamSpec{kParam, standardizeParam, centroidParam("global")},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, p methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			labels, err := CBFS(ctx, z, n, d, k, p.String("centroid") == "global")

@@ -12,10 +12,11 @@ import (
 func init() {
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "fdm",
-			Description: "farthest-insertion TSP tour cut at its longest edge, then optimal segmentation into groups of k..2k−1",
-			Params:      []methods.ParamSpec{kParam, standardizeParam},
-			Partitions:  true,
+			Name:          "fdm",
+			Description:   "farthest-insertion TSP tour cut at its longest edge, then optimal segmentation into groups of k..2k−1",
+			Params:        []methods.ParamSpec{kParam, standardizeParam},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			labels, err := FDM(ctx, z, n, d, k)

@@ -20,10 +20,11 @@ var _ methods.Validator = mdavMethod{}
 
 func (mdavMethod) Info() methods.Info {
 	return methods.Info{
-		Name:        "mdav",
-		Description: "Maximum Distance to Average Vector microaggregation (fixed-size groups of k)",
-		Params:      []methods.ParamSpec{kParam, standardizeParam},
-		Partitions:  true,
+		Name:          "mdav",
+		Description:   "Maximum Distance to Average Vector microaggregation (fixed-size groups of k)",
+		Params:        []methods.ParamSpec{kParam, standardizeParam},
+		Partitions:    true,
+		BoundedGroups: true,
 	}
 }
 

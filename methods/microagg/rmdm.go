@@ -18,8 +18,9 @@ func init() {
 					Doc: "singular covariance: drop null directions and ridge (auto), or fail as sdcMicro does (error)"},
 				{Name: "mcd_starts", Kind: methods.Int, Default: "500", Min: 1, Max: math.Inf(1),
 					Doc: "random (d+1)-subsets of FAST-MCD"}},
-			Randomized: true,
-			Partitions: true,
+			Randomized:    true,
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error) {
 			opt := MCDOptions{

@@ -29,10 +29,11 @@ func checkVar(v, d int) error {
 func init() {
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "simple",
-			Description: "fixed-size groups of k consecutive records in file order, no sorting (sdcMicro simple)",
-			Params:      []methods.ParamSpec{kParam, standardizeParam},
-			Partitions:  true,
+			Name:          "simple",
+			Description:   "fixed-size groups of k consecutive records in file order, no sorting (sdcMicro simple)",
+			Params:        []methods.ParamSpec{kParam, standardizeParam},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(_ context.Context, _ []float64, n, _, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			order := make([]int, n)
@@ -44,10 +45,11 @@ func init() {
 	})
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "single",
-			Description: "fixed-size groups of k after sorting by one variable (sdcMicro single)",
-			Params:      []methods.ParamSpec{kParam, standardizeParam, varParam("the sort column")},
-			Partitions:  true,
+			Name:          "single",
+			Description:   "fixed-size groups of k after sorting by one variable (sdcMicro single)",
+			Params:        []methods.ParamSpec{kParam, standardizeParam, varParam("the sort column")},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(_ context.Context, z []float64, _, d, k int, p methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			v := p.Int("var")
@@ -59,10 +61,11 @@ func init() {
 	})
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "pca",
-			Description: "fixed-size groups of k after sorting by the first principal component (sdcMicro pca)",
-			Params:      []methods.ParamSpec{kParam, standardizeParam},
-			Partitions:  true,
+			Name:          "pca",
+			Description:   "fixed-size groups of k after sorting by the first principal component (sdcMicro pca)",
+			Params:        []methods.ParamSpec{kParam, standardizeParam},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(_ context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			if n < 2 {
@@ -79,10 +82,11 @@ func init() {
 	})
 	methods.Register(partitionMethod{
 		info: methods.Info{
-			Name:        "pppca",
-			Description: "fixed-size groups of k after sorting by the projection-pursuit first component (sdcMicro pppca)",
-			Params:      []methods.ParamSpec{kParam, standardizeParam},
-			Partitions:  true,
+			Name:          "pppca",
+			Description:   "fixed-size groups of k after sorting by the projection-pursuit first component (sdcMicro pppca)",
+			Params:        []methods.ParamSpec{kParam, standardizeParam},
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			v, m := PP1(z, n, d, methods.Threads(ctx))
@@ -96,7 +100,8 @@ func init() {
 			Params: []methods.ParamSpec{kParam, standardizeParam, varParam("the sort column"),
 				{Name: "cost", Kind: methods.String, Default: "univariate", Choices: []string{"univariate", "multivariate"},
 					Doc: "segment cost: SSE of the sort column (the seed's MHM) or of all columns"}},
-			Partitions: true,
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(_ context.Context, z []float64, _, d, k int, p methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			v := p.Int("var")

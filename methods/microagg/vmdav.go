@@ -17,7 +17,8 @@ func init() {
 				{Name: "gamma", Kind: methods.Float, Default: "0.2", Min: 0, Max: math.Inf(1),
 					Doc: "gain factor γ: extend with x when d_in(x) < γ·d_out(x); ≈0.2 scattered, ≈1.1 clustered data"},
 				centroidParam("remaining")},
-			Partitions: true,
+			Partitions:    true,
+			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, p methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			labels, err := VMDAV(ctx, z, n, d, k, p.Float("gamma"), p.String("centroid") == "global")

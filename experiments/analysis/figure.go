@@ -1,0 +1,194 @@
+package analysis
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// okabeIto is the colour-blind-safe palette of Okabe & Ito (2008), "Color Universal Design",
+// in an order that keeps neighbouring series far apart; black comes last.
+var okabeIto = []color.NRGBA{
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+	{0x00, 0x00, 0x00, 0xFF}, // black
+}
+
+// SeriesColor returns the colour of series i: the Okabe–Ito palette, cycling after eight. Use it
+// with SeriesShape so that series i and i+8 still differ (by shape).
+func SeriesColor(i int) color.Color { return okabeIto[mod(i, len(okabeIto))] }
+
+// SeriesShape returns the glyph of series i. Shapes change every series and again every
+// palette cycle, so that (colour, shape) pairs repeat only after 8·7 series.
+func SeriesShape(i int) draw.GlyphDrawer {
+	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+		draw.PlusGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	return shapes[mod(i+i/len(okabeIto), len(shapes))]
+}
+
+// SeriesDashes returns the dash pattern of line i: solid for the first palette cycle, then
+// dashed, then dotted.
+func SeriesDashes(i int) []vg.Length {
+	switch mod(i/len(okabeIto), 3) {
+	case 1:
+		return []vg.Length{vg.Points(6), vg.Points(3)}
+	case 2:
+		return []vg.Length{vg.Points(2), vg.Points(2)}
+	}
+	return nil
+}
+
+func mod(i, n int) int { return ((i % n) + n) % n }
+
+// legendSet is a figure's legend drawn outside the data: entries are added once per name.
+type legendSet struct {
+	l     plot.Legend
+	names []string
+}
+
+func newLegendSet() *legendSet {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	return &legendSet{l: l}
+}
+
+func (s *legendSet) add(name string, th ...plot.Thumbnailer) {
+	for _, n := range s.names {
+		if n == name {
+			return
+		}
+	}
+	s.names = append(s.names, name)
+	s.l.Add(name, th...)
+}
+
+// width is the room the legend needs on the right of the figure.
+func (s *legendSet) width() vg.Length {
+	if s == nil || len(s.names) == 0 {
+		return 0
+	}
+	var w vg.Length
+	for _, n := range s.names {
+		w = max(w, s.l.TextStyle.Width(n))
+	}
+	return w + s.l.ThumbnailWidth + vg.Points(24)
+}
+
+// height is the room the legend's entries take.
+func (s *legendSet) height() vg.Length {
+	if s == nil {
+		return 0
+	}
+	return vg.Length(len(s.names)) * (s.l.TextStyle.Height("M") + vg.Points(2))
+}
+
+// draw lays out the figure on c: its panels in a grid on the left, the legend on the right.
+func (f *Figure) draw(c draw.Canvas) {
+	lw := f.Legend.width()
+	area := c
+	area.Max.X -= lw
+	panels := f.Panels
+	if f.Plot != nil {
+		panels = []*plot.Plot{f.Plot}
+	}
+	cols := max(1, f.Cols)
+	if len(panels) == 1 {
+		cols = 1
+	}
+	rows := (len(panels) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+		for k := range cols {
+			if i := r*cols + k; i < len(panels) {
+				grid[r][k] = panels[i]
+			}
+		}
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(12),
+		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
+	canvases := plot.Align(grid, tiles, area)
+	for r := range grid {
+		for k, p := range grid[r] {
+			if p != nil {
+				p.Draw(canvases[r][k])
+			}
+		}
+	}
+	if lw > 0 {
+		lc := c
+		lc.Min.X = c.Max.X - lw + vg.Points(8)
+		lc.Max.Y -= vg.Points(8)
+		f.Legend.l.Draw(lc)
+	}
+}
+
+// size returns the figure's size, grown to fit its panels and its legend.
+func (f *Figure) size() (vg.Length, vg.Length) {
+	w, h := f.Width, f.Height
+	w += f.Legend.width()
+	h = max(h, f.Legend.height()+vg.Points(24))
+	return w, h
+}
+
+// svgLimit is the largest SVG written beside a PNG: bigger figures (dense scatters) get the
+// PNG only, to keep results folders small.
+const svgLimit = 300 << 10
+
+// save writes dir/NAME.png and, unless it would exceed svgLimit, dir/NAME.svg.
+func (f *Figure) save(dir string) error {
+	w, h := f.size()
+	png := vgimg.New(w, h)
+	f.draw(draw.New(png))
+	if err := writeTo(filepath.Join(dir, f.Name+".png"), vgimg.PngCanvas{Canvas: png}); err != nil {
+		return err
+	}
+	if f.noSVG {
+		return nil
+	}
+	svg := vgsvg.New(w, h)
+	f.draw(draw.New(svg))
+	path := filepath.Join(dir, f.Name+".svg")
+	if err := writeTo(path, svg); err != nil {
+		return err
+	}
+	f.SVG = true
+	if st, err := os.Stat(path); err == nil && st.Size() > svgLimit {
+		f.SVG = false
+		return os.Remove(path)
+	}
+	return nil
+}
+
+func writeTo(path string, w io.WriterTo) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	if _, err := w.WriteTo(file); err != nil {
+		file.Close()
+		return fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	return file.Close()
+}
+
+// panelSize is the size of one panel of a multi-panel figure, and the number of columns.
+func panelLayout(n int) (cols int, w, h vg.Length) {
+	cols = int(math.Min(3, math.Ceil(math.Sqrt(float64(n)))))
+	rows := (n + cols - 1) / cols
+	return cols, vg.Length(cols) * 3.6 * vg.Inch, vg.Length(rows) * 3 * vg.Inch
+}
