@@ -300,9 +300,27 @@ func (x *executor) metricColumns() []string {
 
 // evaluate computes the spec's metrics on a release, in column order: d and rel.Masked are
 // the protected columns, full the whole released table, ctl the held-out control rows of the
-// protected columns (nil without holdout).
+// protected columns (nil without holdout). A method that passed some of its columns through
+// (e.g. the predictors of shuffle_ds) names the ones it masked in Info[methods.InfoColumns];
+// only those are measured.
 func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
-	in := &metrics.Input{Orig: d, Masked: rel.Masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
+	orig, masked := d, rel.Masked
+	if cols, ok := rel.Info[methods.InfoColumns].([]int); ok {
+		names := make([]string, len(cols))
+		for c, j := range cols {
+			names[c] = d.Names[j]
+		}
+		if orig, err = d.Select(names); err == nil {
+			masked, err = rel.Masked.Select(names)
+		}
+		if err == nil && ctl != nil {
+			ctl, err = ctl.Select(names)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		res, err := evalMetric(m, in)

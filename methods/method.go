@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/internal/registry"
@@ -94,7 +95,12 @@ func Register(m Method) {
 var ErrUnknownMethod = errors.New("unknown method")
 
 // Lookup returns the method registered under name.
+// A name of the form "post(method)" is a chain built from a registered post-processor
+// (RegisterPost) and a method, applied innermost first.
 func Lookup(name string) (Method, error) {
+	if strings.Contains(name, "(") {
+		return lookupChain(name)
+	}
 	m, ok := methodTable.Get(name)
 	if !ok {
 		return nil, fmt.Errorf("methods: %w %q%s (have %v)", ErrUnknownMethod, name,

@@ -53,6 +53,9 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
+		for _, pp := range methods.PostProcessors() {
+			fmt.Fprintf(tw, "%s(METHOD)\tpost-processor: %s; chains apply innermost first\n", pp.Name(), pp.Description())
+		}
 	case "metrics":
 		for i, k := range metrics.Kinds {
 			if i > 0 {

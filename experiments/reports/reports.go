@@ -110,19 +110,22 @@ var verdictsHeader = []string{"study", "table", "item", "verdict"}
 var ErrNoReporter = errors.New("no study report for this experiment")
 
 // Write runs the study report of the results folder dir, found by the experiment name in
-// dir/manifest.json, and stores its verdicts in dir/verdicts.csv (none when it gave none). It returns the reporter's
+// dir/manifest.json (or the folder's name when it has no manifest: results written by a
+// script rather than by a run), and stores its verdicts in dir/verdicts.csv (none when it gave none). It returns the reporter's
 // name, or an error wrapping ErrNoReporter when none matches.
 func Write(dir string) (string, error) {
-	m, err := experiments.ReadManifest(dir)
-	if err != nil {
+	exp := filepath.Base(filepath.Clean(dir))
+	if m, err := experiments.ReadManifest(dir); err == nil {
+		exp = m.Name
+	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("reports: %w", err)
 	}
-	name, r, ok := For(m.Name)
+	name, r, ok := For(exp)
 	if !ok {
-		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, m.Name, ErrNoReporter)
+		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, exp, ErrNoReporter)
 	}
 	var t Tally
-	if err := r.Write(dir, m.Name, &t); err != nil {
+	if err := r.Write(dir, exp, &t); err != nil {
 		return name, fmt.Errorf("reports: %s: %w", name, err)
 	}
 	path := filepath.Join(dir, VerdictsFile)

@@ -35,13 +35,22 @@ type MCDOptions struct {
 	// Workers bounds the goroutines that evaluate the starts; 0 means GOMAXPROCS. The
 	// result does not depend on it.
 	Workers int
+	// Robustbase scales the estimates as robustbase::covMcd does with its defaults
+	// (use.correction = TRUE, the "01.original" weights), which sdcMicro's rmd and dRiskRMD
+	// call: the raw scatter is the h-subset covariance with denominator h−1 times the
+	// consistency factor and the small-sample factor .MCDcnp2(p, n, 1/2), a record is kept
+	// when its distance under it is strictly below χ²_{p,0.975}, and the reweighted scatter
+	// is multiplied by .MCDcons(p, kept/n)·.MCDcnp2.rew(p, n, 1/2) (Pison, Van Aelst and
+	// Willems 2002). Without it the scatters are unscaled (see MCDResult).
+	Robustbase bool
 }
 
 // MCDResult is the outcome of FastMCD.
 type MCDResult struct {
 	// Center and Scatter are the reweighted location μ_R and scatter Σ_R (covariance of the
-	// retained records, denominator count−1), in the coordinates MCD ran on: the input
-	// columns, or the columns of Basis when directions were dropped.
+	// retained records, denominator count−1, times robustbase's factors with
+	// MCDOptions.Robustbase), in the coordinates MCD ran on: the input columns, or the
+	// columns of Basis when directions were dropped.
 	Center  []float64
 	Scatter *mat.SymDense
 	// Basis is nil, or the d×p matrix of the kept eigenvectors of cov(z) on whose
@@ -56,6 +65,8 @@ type MCDResult struct {
 	// DroppedDims is d−p; Ridge reports that some covariance was replaced by Σ + εI.
 	DroppedDims int
 	Ridge       bool
+	// Kept is the number of records the reweighting kept.
+	Kept int
 }
 
 // FastMCD returns the reweighted minimum covariance determinant estimate of the n×d
@@ -184,15 +195,28 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 		return nil, err
 	}
 	res.RawLogDet = w.f.logDet
-	alpha := float64(h) / float64(n)
-	q := distuv.ChiSquared{K: float64(p)}.Quantile(alpha)
-	c := alpha / distuv.ChiSquared{K: float64(p + 2)}.CDF(q)
-	cut := c * distuv.ChiSquared{K: float64(p)}.Quantile(0.975)
-	w.distances()
+	c := mcdConsistency(p, float64(h)/float64(n))
+	q975 := distuv.ChiSquared{K: float64(p)}.Quantile(0.975)
 	var kept []int
-	for i, v := range w.md {
-		if v <= cut {
-			kept = append(kept, i)
+	if opt.Robustbase {
+		// robustbase: raw scatter c·cnp2·S_{h−1}; keep md < χ²_{p,0.975} under it
+		if err := w.fit(bestH, float64(h-1)); err != nil {
+			return nil, err
+		}
+		f := c * mcdSmallSample(p, n, false)
+		w.distances()
+		for i, v := range w.md {
+			if v/f < q975 {
+				kept = append(kept, i)
+			}
+		}
+	} else {
+		cut := c * q975
+		w.distances()
+		for i, v := range w.md {
+			if v <= cut {
+				kept = append(kept, i)
+			}
 		}
 	}
 	if len(kept) < 2 {
@@ -207,7 +231,23 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 	res.Scatter = mat.NewSymDense(p, nil)
 	res.Scatter.CopySym(w.cov)
 	res.Distances = slices.Clone(w.md)
+	if opt.Robustbase {
+		f := mcdConsistency(p, float64(len(kept))/float64(n)) * mcdSmallSample(p, n, true)
+		res.Scatter.ScaleSym(f, res.Scatter)
+		for i := range res.Distances {
+			res.Distances[i] /= f
+		}
+	}
+	res.Kept = len(kept)
 	return res, nil
+}
+
+// mcdConsistency returns the consistency factor of an MCD scatter estimated from the fraction
+// alpha of the records in p dimensions, alpha/F_{χ²(p+2)}(F⁻¹_{χ²(p)}(alpha))
+// (robustbase .MCDcons).
+func mcdConsistency(p int, alpha float64) float64 {
+	q := distuv.ChiSquared{K: float64(p)}.Quantile(alpha)
+	return alpha / distuv.ChiSquared{K: float64(p + 2)}.CDF(q)
 }
 
 // dropNullDirections returns z itself (p = d) when cov(z) is non-singular, and otherwise
@@ -263,4 +303,41 @@ func dropNullDirections(z []float64, n, d int, strict bool, res *MCDResult) ([]f
 	}
 	res.Basis, res.DroppedDims = basis, d-p
 	return y, p, nil
+}
+
+// mcdSmallSample returns robustbase's small-sample correction factor of an MCD scatter with
+// h = ⌊(n+p+1)/2⌋ (alpha = 1/2): .MCDcnp2.rew(p, n, 1/2) for the reweighted scatter (rew),
+// .MCDcnp2(p, n, 1/2) for the raw one. These are the fitted curves of Pison, Van Aelst and
+// Willems (2002), with robustbase's coefficients. robustbase replaces the curve by a
+// simulated table for tiny samples (n below about 2p+22 with p ≤ 9); the curve is used there
+// too, so the factor differs from robustbase's on such samples.
+func mcdSmallSample(p, n int, rew bool) float64 {
+	var fp float64
+	switch {
+	case p > 2:
+		// columns (a, b, c) of robustbase's coeff(rew)qpkwad500 matrix
+		a, b, c := [2]float64{-1.42764571687802, -1.06141115981725}, [2]float64{1.26263336932151, 1.28907991440387}, [2]float64{2, 3}
+		if rew {
+			a, b = [2]float64{-1.02842572724793, -0.26800273450853}, [2]float64{1.67659883081926, 1.35968562893582}
+		}
+		fp2 := float64(p * p)
+		var y, l [2]float64
+		for t := range 2 {
+			y[t] = math.Log(-a[t] / math.Pow(float64(p), b[t]))
+			l[t] = -math.Log(c[t] * fp2)
+		}
+		// solve [1 l0; 1 l1]·(β0, β1) = y
+		b1 := (y[0] - y[1]) / (l[0] - l[1])
+		b0 := y[0] - b1*l[0]
+		fp = 1 - math.Exp(b0)/math.Pow(float64(n), b1)
+	case p == 2 && rew:
+		fp = 1 - math.Exp(3.11101712909049)/math.Pow(float64(n), 1.91401056721863)
+	case p == 2:
+		fp = 1 - math.Exp(0.673292623522027)/math.Pow(float64(n), 0.691365864961895)
+	case rew:
+		fp = 1 - math.Exp(1.11098143415027)/math.Pow(float64(n), 1.5182890270453)
+	default:
+		fp = 1 - math.Exp(0.262024211897096)/math.Pow(float64(n), 0.604756680630497)
+	}
+	return 1 / fp
 }

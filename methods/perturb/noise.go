@@ -1,5 +1,5 @@
-// Package perturb holds the perturbative masking methods of shared/spec/perturbative.md:
-// methods that change values rather than group records.
+// Package perturb holds the perturbative masking methods (docs/perturbative.md): methods that
+// change values rather than group records, and the post-processors revmap and restrict.
 package perturb
 
 import (
@@ -14,24 +14,42 @@ import (
 
 func init() {
 	methods.Register(Additive{})
+	methods.Register(Additive{KeepZeros: true})
+	methods.Register(Correlated{})
+	methods.Register(Correlated2{})
+	methods.Register(Restr{})
 }
 
-// Additive is `noise_additive` (shared/spec/perturbative.md §2.1, sdcMicro semantics): every
+// Additive is `noise_additive` (docs/perturbative.md, sdcMicro semantics): every
 // value gets independent Gaussian noise,
 //
 //	y_ij = x_ij + e_ij,  e_ij ~ N(0, (w·sd_j)²),  w = noise_pct/100,
 //
 // with sd_j the sample SD of column j. Draws go column by column, rows in order, from the run's
 // generator. Means and covariances are preserved in expectation; variances grow by (1+w²).
-type Additive struct{}
+//
+// With KeepZeros it is `noise_additive0` (§2.2, sdcMicro "additive0"): cells whose original
+// value is 0 stay 0; their draw is still made so that the stream stays aligned.
+type Additive struct{ KeepZeros bool }
+
+func (a Additive) id() string {
+	if a.KeepZeros {
+		return "noise_additive0"
+	}
+	return "noise_additive"
+}
 
 var _ methods.Validator = Additive{}
 
 // Info implements methods.Method.
-func (Additive) Info() methods.Info {
+func (a Additive) Info() methods.Info {
+	desc := "independent Gaussian noise with SD = noise_pct % of each column's SD"
+	if a.KeepZeros {
+		desc += ", zeros kept"
+	}
 	return methods.Info{
-		Name:        "noise_additive",
-		Description: "independent Gaussian noise with SD = noise_pct % of each column's SD",
+		Name:        a.id(),
+		Description: desc,
 		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "10",
 			Min: 0, Max: math.Inf(1), Doc: "noise SD as a percent of the column SD"}},
 		Randomized: true,
@@ -39,20 +57,14 @@ func (Additive) Info() methods.Info {
 }
 
 // Validate implements methods.Validator.
-func (Additive) Validate(d *datasets.Dataset, p methods.Params) error {
-	if d.N < 2 {
-		return fmt.Errorf("noise_additive: dataset %s has %d rows, need at least 2", d.Name, d.N)
-	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("noise_additive: %w", err)
-	}
-	return nil
+func (a Additive) Validate(d *datasets.Dataset, p methods.Params) error {
+	return checkData(a.id(), d, 2)
 }
 
 // Protect implements methods.Method.
 func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("noise_additive: nil random generator")
+		return nil, fmt.Errorf("%s: nil random generator", a.id())
 	}
 	if err := a.Validate(d, p); err != nil {
 		return nil, err
@@ -66,7 +78,11 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 		}
 		s := w * sd[j]
 		for i := 0; i < d.N; i++ {
-			out.Data[i*d.P+j] += s * rng.NormFloat64()
+			e := s * rng.NormFloat64()
+			if a.KeepZeros && out.Data[i*d.P+j] == 0 {
+				continue
+			}
+			out.Data[i*d.P+j] += e
 		}
 	}
 	return &methods.Release{Masked: out}, nil

@@ -3,10 +3,11 @@
 package all
 
 import (
-	_ "github.com/sdcbench/sdcbench/experiments/attackreport" // the attack metrics against the classic measures
-	_ "github.com/sdcbench/sdcbench/experiments/auditreport"  // the empirical ε audit
-	_ "github.com/sdcbench/sdcbench/experiments/catreport"    // Morais (2022), categorical stage
-	_ "github.com/sdcbench/sdcbench/experiments/dforeport"    // Araújo & Aloise, DFO over the number of groups
-	_ "github.com/sdcbench/sdcbench/experiments/dpreport"     // Charest, ε-DP synthetic data
-	_ "github.com/sdcbench/sdcbench/experiments/maggareport"  // the MAGGA dissertation
+	_ "github.com/sdcbench/sdcbench/experiments/attackreport"  // the attack metrics against the classic measures
+	_ "github.com/sdcbench/sdcbench/experiments/auditreport"   // the empirical ε audit
+	_ "github.com/sdcbench/sdcbench/experiments/catreport"     // Morais (2022), categorical stage
+	_ "github.com/sdcbench/sdcbench/experiments/dforeport"     // Araújo & Aloise, DFO over the number of groups
+	_ "github.com/sdcbench/sdcbench/experiments/dpreport"      // Charest, ε-DP synthetic data
+	_ "github.com/sdcbench/sdcbench/experiments/maggareport"   // the MAGGA dissertation
+	_ "github.com/sdcbench/sdcbench/experiments/perturbreport" // Morais (2022), numeric stage
 )

@@ -1,0 +1,54 @@
+package perturbreport
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	_ "github.com/sdcbench/sdcbench/datasets/synth"
+)
+
+func load(t *testing.T, name string, cols ...string) *datasets.Dataset {
+	t.Helper()
+	d, err := datasets.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err = d.Select(cols); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestExpectCheckValues compares the exact expectations with the check values of
+// docs/perturbative.md (testdata income/expend/savings, Census columns 1-5).
+func TestExpectCheckValues(t *testing.T) {
+	td := load(t, "testdata", "income", "expend", "savings")
+	c5 := load(t, "census", "AFNLWGT", "AGI", "EMCONTRB", "FEDTAX", "PTOTVAL")
+	for _, tc := range []struct {
+		name   string
+		d      *datasets.Dataset
+		nz     Noise
+		metric string
+		want   float64
+		rel    float64
+	}{
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", 31.902, 1e-4},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", 387.598, 1e-5},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mse", 1.397507e12, 1e-6},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mae", 806951, 1e-6},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "eigen", 0.00682, 2e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "interval_disclosure", 5.595, 2e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "il1s_sum_sdc", 776.170, 1e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "mse", 5.604073e12, 1e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "eigen", 0.02736, 2e-3},
+		{"correlated 5%", td, Noise{Kind: "correlated", Level: 0.05}, "interval_disclosure", 0.590, 0.03},
+		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", 14.89, 1e-3},
+		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", 152.33, 1e-3},
+	} {
+		got := Expect(tc.d, tc.nz)[tc.metric]
+		if math.Abs(got-tc.want) > tc.rel*math.Abs(tc.want) {
+			t.Errorf("%s %s: %.6g, want %.6g (rel %g)", tc.name, tc.metric, got, tc.want, tc.rel)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package methods
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/registry"
+)
+
+// InfoColumns is the Release.Info key under which a method lists the indices ([]int, sorted)
+// of the columns it protected when it passes others through unchanged (e.g. the predictors of
+// data shuffling). Post-processors touch only these columns and the runner evaluates metrics
+// on them only; absent means every column.
+const InfoColumns = "protected_columns"
+
+// PostProcessor maps a release back towards the original after a method has run, e.g. reverse
+// mapping or the restriction to non-negative values (docs/perturbative.md). It is
+// deterministic and sees the original, the release and the protected columns.
+type PostProcessor interface {
+	Name() string
+	Description() string
+	// Apply returns a new release; orig and masked are not modified. cols are the column
+	// indices to post-process (sorted, distinct).
+	Apply(orig, masked *datasets.Dataset, cols []int) (*datasets.Dataset, error)
+}
+
+var postTable registry.Registry[PostProcessor]
+
+// RegisterPost adds a post-processor under its name; it panics on a duplicate. Call it from
+// init. A registered post-processor f can wrap any method m as the chain "f(m)".
+func RegisterPost(pp PostProcessor) {
+	if pp.Name() == "" || pp.Description() == "" || strings.ContainsAny(pp.Name(), "() ") {
+		panic("methods: RegisterPost: post-processor without a valid name or description")
+	}
+	postTable.Add("methods: RegisterPost", pp.Name(), pp)
+}
+
+// PostProcessors lists the registered post-processors by name.
+func PostProcessors() []PostProcessor { return postTable.Values() }
+
+// lookupChain resolves "f(g(m))": f and g registered post-processors, m a method. The chain
+// applies g first, then f (innermost first), and takes m's parameters.
+func lookupChain(name string) (Method, error) {
+	open := strings.IndexByte(name, '(')
+	if open <= 0 || !strings.HasSuffix(name, ")") {
+		return nil, fmt.Errorf("methods: malformed chain %q (want post(method), e.g. restrict(revmap(egadp)))", name)
+	}
+	outer := strings.TrimSpace(name[:open])
+	pp, ok := postTable.Get(outer)
+	if !ok {
+		return nil, fmt.Errorf("methods: chain %q: %w %q: not a post-processor (have %v)", name, ErrUnknownMethod, outer, postTable.Names())
+	}
+	inner, err := Lookup(strings.TrimSpace(name[open+1 : len(name)-1]))
+	if err != nil {
+		return nil, err
+	}
+	return &chain{name: outer + "(" + inner.Info().Name + ")", post: pp, inner: inner}, nil
+}
+
+// chain is a method followed by one post-processor; nesting builds longer chains.
+type chain struct {
+	name  string
+	post  PostProcessor
+	inner Method
+}
+
+func (c *chain) Info() Info {
+	in := c.inner.Info()
+	in.Name = c.name
+	in.Description = c.post.Description() + ", after " + in.Description
+	return in
+}
+
+// Validate delegates to the inner method.
+func (c *chain) Validate(d *datasets.Dataset, p Params) error {
+	if v, ok := c.inner.(Validator); ok {
+		return v.Validate(d, p)
+	}
+	return nil
+}
+
+func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng *rand.Rand) (*Release, error) {
+	rel, err := c.inner.Protect(ctx, d, p, rng)
+	if err != nil {
+		return nil, err
+	}
+	cols, _ := rel.Info[InfoColumns].([]int)
+	if cols == nil {
+		cols = make([]int, d.P)
+		for j := range cols {
+			cols[j] = j
+		}
+	}
+	out, err := c.post.Apply(d, rel.Masked, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.post.Name(), err)
+	}
+	// The post-processed release no longer is the partition's centroids.
+	return &Release{Masked: out, Info: rel.Info, Trace: rel.Trace}, nil
+}

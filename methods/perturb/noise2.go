@@ -1,0 +1,188 @@
+package perturb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Correlated is `noise_correlated` (docs/perturbative.md; sdcMicro addNoise "correlated"):
+//
+//	Y = X + E,  rows of E iid MVN(0, v·Σ̂),  v = noise_pct/100,
+//
+// a variance fraction of the sample covariance Σ̂ (unlike noise_additive, where noise_pct is an
+// SD fraction). E = Z·Lᵀ with Σ̂ = L·Lᵀ (Cholesky, or the symmetric square root if Σ̂ is only
+// semi-definite) and Z drawn row by row, p standard normals per row. Correlations are
+// preserved in expectation. Needs p ≥ 2.
+type Correlated struct{}
+
+// Info implements methods.Method.
+func (Correlated) Info() methods.Info {
+	return methods.Info{
+		Name:        "noise_correlated",
+		Description: "correlated Gaussian noise with covariance noise_pct % of the data covariance",
+		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "150",
+			Min: 0, Max: math.Inf(1), Doc: "noise covariance as a percent of the data covariance (variance fraction)"}},
+		Randomized: true,
+	}
+}
+
+// Validate implements methods.Validator.
+func (Correlated) Validate(d *datasets.Dataset, p methods.Params) error {
+	if d.P < 2 {
+		return fmt.Errorf("noise_correlated: dataset %s has %d column, need at least 2", d.Name, d.P)
+	}
+	return checkData("noise_correlated", d, 2)
+}
+
+// Protect implements methods.Method.
+func (c Correlated) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	return powerScaled(d, func(d *datasets.Dataset) (*methods.Release, error) { return c.protect(ctx, d, p, rng) })
+}
+
+// protect is Protect at ordinary magnitudes.
+func (c Correlated) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	if err := c.Validate(d, p); err != nil {
+		return nil, err
+	}
+	v := p.Float("noise_pct") / 100
+	cov := covMat(d.Data, d.N, d.P)
+	cov.ScaleSym(v, cov)
+	l := mvnFactor(cov)
+	out := d.Clone()
+	addMVN(out.Data, d.N, d.P, l, rng)
+	return &methods.Release{Masked: out}, ctx.Err()
+}
+
+// addMVN adds z·Lᵀ to every row of x (n×p), z iid N(0, I_p) drawn row by row.
+func addMVN(x []float64, n, p int, l *mat.Dense, rng *rand.Rand) {
+	lr := l.RawMatrix()
+	z := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for a := range z {
+			z[a] = rng.NormFloat64()
+		}
+		row := x[i*p : i*p+p]
+		for a := 0; a < p; a++ {
+			lrow := lr.Data[a*lr.Stride : a*lr.Stride+p]
+			var s float64
+			for b, zb := range z {
+				s += lrow[b] * zb
+			}
+			row[a] += s
+		}
+	}
+}
+
+// Correlated2 is `noise_correlated2` (sdcMicro addNoise "correlated2", the method behind the
+// correlated-noise rows of Morais 2022). Per column j, independently,
+//
+//	y_ij = d·x_ij + δ·g_ij,  d = √(1−δ²),  g_ij ~ N(μ_j(1−d)/δ, sd_j²),
+//
+// which keeps means and variances in expectation and multiplies every covariance by 1−δ².
+// Draws: column by column, rows in order. sdcMicro ignores its noise argument for this method;
+// noise_pct is accepted for the same reason and recorded as ignored in Info["note"].
+type Correlated2 struct{}
+
+// Info implements methods.Method.
+func (Correlated2) Info() methods.Info {
+	return methods.Info{
+		Name:        "noise_correlated2",
+		Description: "sdcMicro correlated2 noise: y = √(1−δ²)x + δg, means and variances kept",
+		Params: []methods.ParamSpec{
+			{Name: "delta", Kind: methods.Float, Default: "0.1", Min: 0, Max: 1, Doc: "δ in (0, 1]"},
+			{Name: "noise_pct", Kind: methods.Float, Default: "0", Min: 0, Max: math.Inf(1),
+				Doc: "accepted and ignored, as sdcMicro does (recorded in the release notes)"},
+		},
+		Randomized: true,
+	}
+}
+
+// Validate implements methods.Validator.
+func (Correlated2) Validate(d *datasets.Dataset, p methods.Params) error {
+	if p.Float("delta") <= 0 {
+		return fmt.Errorf("noise_correlated2: %w delta=%s: must be in (0, 1]", methods.ErrBadParam, p.Get("delta"))
+	}
+	return checkData("noise_correlated2", d, 2)
+}
+
+// Protect implements methods.Method.
+func (c Correlated2) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	if err := c.Validate(d, p); err != nil {
+		return nil, err
+	}
+	delta := p.Float("delta")
+	dd := math.Sqrt(1 - delta*delta)
+	sc := datasets.ScalingOf(d)
+	out := d.Clone()
+	for j := 0; j < d.P; j++ {
+		mu := sc.Mean[j] * (1 - dd) / delta
+		sd := sc.SD[j]
+		for i := 0; i < d.N; i++ {
+			g := mu + sd*rng.NormFloat64()
+			out.Data[i*d.P+j] = dd*d.Data[i*d.P+j] + delta*g
+		}
+	}
+	info := map[string]any{}
+	if p.Float("noise_pct") != 0 {
+		info["note"] = "noise_pct ignored by correlated2 (sdcMicro semantics)"
+	}
+	return &methods.Release{Masked: out, Info: info}, ctx.Err()
+}
+
+// Restr is `noise_restr` (sdcMicro addNoise "restr"), a deterministic shrinkage towards the
+// column means: y_ij = cc·x_ij + (1−cc)·μ_j with w = noise_pct/100 and
+//
+//	cc = √((n−1−w)/((n+1)(1+w)))  if n < 500,  else  cc = √((n−1)/(n + n·w − 1)).
+type Restr struct{}
+
+// Info implements methods.Method.
+func (Restr) Info() methods.Info {
+	return methods.Info{
+		Name:        "noise_restr",
+		Description: "sdcMicro restr: deterministic shrinkage of every value towards its column mean",
+		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "150",
+			Min: 0, Max: math.Inf(1), Doc: "shrinkage strength w = noise_pct/100"}},
+	}
+}
+
+// RestrFactor returns the shrinkage factor cc of noise_restr for n records and w = noise_pct/100.
+func RestrFactor(n int, w float64) float64 {
+	fn := float64(n)
+	if n < 500 {
+		return math.Sqrt((fn - 1 - w) / ((fn + 1) * (1 + w)))
+	}
+	return math.Sqrt((fn - 1) / (fn + fn*w - 1))
+}
+
+// Validate implements methods.Validator.
+func (Restr) Validate(d *datasets.Dataset, p methods.Params) error {
+	if err := checkData("noise_restr", d, 2); err != nil {
+		return err
+	}
+	if cc := RestrFactor(d.N, p.Float("noise_pct")/100); math.IsNaN(cc) {
+		return fmt.Errorf("noise_restr: %w noise_pct=%s: too large for n = %d (needs noise_pct/100 < n−1)", methods.ErrBadParam, p.Get("noise_pct"), d.N)
+	}
+	return nil
+}
+
+// Protect implements methods.Method.
+func (r Restr) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+	if err := r.Validate(d, p); err != nil {
+		return nil, err
+	}
+	cc := RestrFactor(d.N, p.Float("noise_pct")/100)
+	mu := colMeans(d.Data, d.N, d.P)
+	out := d.Clone()
+	for i := 0; i < d.N; i++ {
+		for j := 0; j < d.P; j++ {
+			out.Data[i*d.P+j] = cc*d.Data[i*d.P+j] + (1-cc)*mu[j]
+		}
+	}
+	return &methods.Release{Masked: out, Info: map[string]any{"cc": cc}}, ctx.Err()
+}
