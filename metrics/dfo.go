@@ -8,6 +8,7 @@ func init() {
 		{"dfo_g", "g_best", "count", "number of groups G* where the DFO pattern search stopped"},
 		{"dfo_groups", "groups", "count", "number of groups of the released DFO partition (≥ G* if groups of 2k or more were split)"},
 		{"dfo_evals", "n_evals", "count", "distinct surrogate evaluations F′(G) of the DFO search"},
+		{"dfo_cpu", "cpu_s", "s", "CPU seconds of the DFO run's thread (Linux; unaffected by other jobs on the machine)"},
 	} {
 		Register(Func(Info{ID: m.id, Unit: m.unit, Better: None, Description: m.desc},
 			func(in *Input) Result { return infoValue(in, m.key) }))

@@ -1,6 +1,6 @@
-// Package dfo implements the derivative-free search over the number of groups of seed 001
+// Package dfo implements the derivative-free search over the number of groups of the DFO paper
 // (Araújo & Aloise, "Um algoritmo de otimização livre de derivadas para a proteção de dados
-// individuais"; shared/seeds/001_540d0eed614c4750.txt), specified in shared/spec/dfo.md.
+// individuais"), specified in docs/dfo.md.
 //
 // Microaggregation is minimum-SSE clustering with a minimum group size k. The number of
 // groups G is left free: an integer pattern search (Algorithm 2, PatternSearch) moves G inside
@@ -10,8 +10,8 @@
 // The building blocks can be used one at a time:
 //
 //   - Partition: labels with group sizes, sums and centroids kept up to date, O(d) per move;
-//   - Local.SBM (single best move, the seed's "h-means") and Local.BR (batch reassignment,
-//     Lloyd, the seed's "k-means"), each unconstrained or restricted (Strategy I);
+//   - Local.SBM (single best move, the paper's "h-means") and Local.BR (batch reassignment,
+//     Lloyd, the paper's "k-means"), each unconstrained or restricted (Strategy I);
 //   - Local.Repair (the feasibility routine) and Local.StrategyII (search, repair, repeat);
 //   - Surrogate, whose default is HMKM (sbm then br, both with Strategy II);
 //   - WarmStart, KMeansPP and RandomStart, the initial partitions at a new G;

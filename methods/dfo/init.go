@@ -6,15 +6,15 @@ import (
 )
 
 // WarmStart returns the initial partition with G groups built from the incumbent inc by
-// merges or splits (shared/spec/dfo.md §7, `init: warm`), then Repair(·, k). inc is not
+// merges or splits (docs/dfo.md, `init: warm`), then Repair(·, k). inc is not
 // modified.
 //
 // Merging: while there are more than G groups, merge the pair (a, b) that minimizes Ward's
 // cost n_a·n_b/(n_a+n_b)·‖c_a − c_b‖² (ties: lowest (a, b)) into a; each group caches its
 // nearest Ward partner, which is recomputed only for the merged group and for the groups
 // whose partner was a or b, so a merge costs O(G·D) plus the rescans. The groups are
-// relabelled compactly in order of first occurrence after the last merge (the spec
-// relabels after each merge, which can change only exact ties).
+// relabelled compactly in order of first occurrence after the last merge (relabelling after
+// each merge instead could change only exact ties).
 //
 // Splitting: while there are fewer than G groups, split the group with the largest SSE among
 // those with ≥ 2k records (none: ≥ 2 records; ties: lowest id) by two-means seeded with its
@@ -262,7 +262,7 @@ func KMeansPP(z []float64, n, d, G int, rng *rand.Rand) []int32 {
 }
 
 // RandomStart returns random labels with G groups of sizes ⌊n/G⌋ or ⌈n/G⌉ (`init: random`,
-// the seed's experiment-1 style): a random permutation drawn with rng, labelled round-robin.
+// the paper's experiment-1 style): a random permutation drawn with rng, labelled round-robin.
 // It is feasible for minimum size k whenever G ≤ ⌊n/k⌋.
 func RandomStart(n, G int, rng *rand.Rand) []int32 {
 	labels := make([]int32, n)

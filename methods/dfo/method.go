@@ -26,12 +26,12 @@ var (
 	_ methods.Validator = Method{}
 )
 
-// Info declares the parameters of shared/spec/dfo.md §11.
+// Info declares the parameters of docs/dfo.md
 func (Method) Info() methods.Info {
 	inf := math.Inf(1)
 	return methods.Info{
 		Name:          "dfo",
-		Description:   "derivative-free pattern search over the number of groups with an HM+KM surrogate (seed 001)",
+		Description:   "derivative-free pattern search over the number of groups with an HM+KM surrogate (Araújo & Aloise)",
 		Randomized:    true,
 		Partitions:    true,
 		BoundedGroups: true,
@@ -42,9 +42,13 @@ func (Method) Info() methods.Info {
 			{Name: "start", Kind: methods.String, Default: "mdav", Doc: "start partition: mdav | gsms | random | labels:FILE (one group id per record) | another partitioning method with k, e.g. fdm"},
 			{Name: "g0", Kind: methods.Int, Default: "0", Min: 0, Max: inf, Doc: "groups of start=random (0: ⌊n/k⌋)"},
 			{Name: "refine_start", Kind: methods.Bool, Default: "true", Doc: "run the surrogate on the start before the search"},
-			{Name: "init", Kind: methods.String, Default: "warm", Choices: []string{"warm", "kmeanspp", "random"}, Doc: "initial partition at a new G"},
+			{Name: "f0", Kind: methods.String, Default: "fresh", Choices: []string{"fresh", "start"}, Doc: "F′(G0): evaluated from a fresh init like any G (the start gives G0 and is returned if the search finds nothing better), or the (refined) start's own IL"},
+			{Name: "init", Kind: methods.String, Default: "random", Choices: []string{"random", "kmeanspp", "warm"}, Doc: "initial partition at a new G: a fresh random or k-means++ one, or warm (merge/split the incumbent)"},
 			{Name: "restarts", Kind: methods.Int, Default: "1", Min: 1, Max: inf, Doc: "F′(G) = best of the init start and restarts−1 k-means++ starts"},
 			{Name: "surrogate", Kind: methods.String, Default: "hmkm", Doc: "local search of F′: hmkm or {sbm,br,sbm+br,br+sbm} with -I or -II"},
+			{Name: "repair", Kind: methods.String, Default: "every", Choices: []string{"every", "end"}, Doc: "Strategy II: repair after every iteration of the base search, or after a run to convergence"},
+			{Name: "hm_iter", Kind: methods.String, Default: "move", Choices: []string{"move", "sweep"}, Doc: "repair=every: one HM iteration is one best move, or one sweep over the records"},
+			{Name: "on_fail", Kind: methods.String, Default: "restrict", Choices: []string{"restrict", "stop"}, Doc: "repair=every: when the repaired iteration does not improve, try a restricted (Strategy I) iteration, or stop"},
 			{Name: "final_rebuild", Kind: methods.String, Default: "cached", Choices: []string{"cached", "rerun"}, Doc: "rerun: also try fresh k-means++ starts at G*"},
 			{Name: "search", Kind: methods.String, Default: "pattern", Choices: []string{"pattern", "gscan"}, Doc: "Algorithm 2, or the exhaustive scan over G"},
 			{Name: "scan_step", Kind: methods.Int, Default: "1", Min: 1, Max: inf, Doc: "gscan: evaluate every scan_step-th G"},
@@ -103,7 +107,10 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 		return nil, err
 	}
 	sur, _ := ParseSurrogate(p.String("surrogate"))
-	cfg := Config{K: k, Gamma0: p.Int("gamma0"), NoRefine: !p.Bool("refine_start"),
+	sur.Repair, _ = ParseRepair(p.String("repair"))
+	sur.HMIter, _ = ParseHMIter(p.String("hm_iter"))
+	sur.OnFail, _ = ParseOnFail(p.String("on_fail"))
+	cfg := Config{K: k, Gamma0: p.Int("gamma0"), NoRefine: !p.Bool("refine_start"), FreshF0: p.String("f0") != "start",
 		Restarts: p.Int("restarts"), Surrogate: sur, FinalRerun: p.String("final_rebuild") == "rerun",
 		Scan: p.String("search") == "gscan", ScanStep: p.Int("scan_step")}
 	cfg.Polish = map[string]PolishMode{"none": PolishNone, "final": PolishFinal, "every": PolishEvery}[p.String("polish")]
@@ -125,7 +132,7 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 		Trace:  trace,
 		Info: map[string]any{"k": k, "il_start": res.ILStart, "sse_sst_start": res.ILStart,
 			"g0": res.G0, "g_best": res.G, "gmin": res.Gmin, "gmax": res.Gmax, "groups": res.Groups,
-			"n_evals": res.NEvals, "f_star": res.FStar},
+			"n_evals": res.NEvals, "f_star": res.FStar, "cpu_s": res.CPU.Seconds()},
 	}, nil
 }
 

@@ -88,6 +88,10 @@ func TestMethodValidation(t *testing.T) {
 		{"surrogate": "km+hm"},
 		{"start": "random", "g0": "60"},
 		{"gamma0": "0"},
+		{"repair": "sometimes"},
+		{"hm_iter": "pass"},
+		{"on_fail": "retry"},
+		{"f0": "mdav"},
 	} {
 		_, err := protect(t, d, raw)
 		if err == nil {
@@ -96,6 +100,45 @@ func TestMethodValidation(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "dfo") {
 			t.Errorf("case %d: error %q does not name dfo", i, err)
+		}
+	}
+}
+
+// The hmkm method: variants that differ only in the surrogate share their random start, and
+// every result is feasible and no worse than it.
+func TestFixedG(t *testing.T) {
+	d, _ := datasets.Load("iris")
+	m, err := methods.Lookup("hmkm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var start float64
+	for i, sur := range []string{"sbm-I", "sbm-II", "br-I", "br-II", "hmkm", "br+sbm-II"} {
+		p, err := m.Info().Resolve(map[string]string{"k": "5", "g_pos": "0.5", "surrogate": sur, "start_seed": "3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := m.Protect(context.Background(), d, p, rand.New(rand.NewPCG(uint64(i), 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", sur, err)
+		}
+		il := rel.Info["il_start"].(float64)
+		if i == 0 {
+			start = il
+		} else if il != start {
+			t.Errorf("%s: start IL %v, want the shared %v", sur, il, start)
+		}
+		// iris: n = 150, k = 5: G in [16, 30], g_pos 0.5 → 23
+		if g := rel.Info["g_best"]; g != 23 {
+			t.Errorf("%s: G = %v, want 23", sur, g)
+		}
+		if sizes := microagg.GroupSizes(rel.Labels); slices.Min(sizes) < 5 {
+			t.Errorf("%s: a group of %d < k", sur, slices.Min(sizes))
+		}
+	}
+	if p, err := m.Info().Resolve(map[string]string{"surrogate": "km+hm"}); err == nil {
+		if _, err := m.Protect(context.Background(), d, p, nil); err == nil || !strings.Contains(err.Error(), "hmkm") {
+			t.Errorf("bad surrogate: error %v", err)
 		}
 	}
 }

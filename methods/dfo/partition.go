@@ -8,7 +8,7 @@ import (
 // Partition is a partition of the N rows of the row-major N×D table Z into G groups labelled
 // 0..G−1. It keeps each group's size, coordinate sum and centroid consistent with Labels
 // under Move, so that the cost of relocating one record can be evaluated in O(D)
-// (shared/spec/metrics.md §2.1, relocation formula). A group may be empty (size 0); its
+// (the relocation formula of docs/dfo.md). A group may be empty (size 0); its
 // centroid is then undefined (zero). Z is shared and never modified.
 type Partition struct {
 	Z      []float64
@@ -123,7 +123,7 @@ func (p *Partition) RemoveSaving(i int) float64 {
 }
 
 // MoveCost returns the SSE change of moving record i from its group A to group b ≠ A
-// (shared/spec/dfo.md §4.2):
+// (docs/dfo.md):
 //
 //	Δ(i, A→B) = n_B/(n_B+1)·‖x_i − c_B‖² − n_A/(n_A−1)·‖x_i − c_A‖²,
 //
@@ -184,7 +184,7 @@ func (p *Partition) MaxSize() int {
 	return m
 }
 
-// Feasible reports whether every group has at least k records (eqs. 1–4 of the seed).
+// Feasible reports whether every group has at least k records (eqs. 1–4 of the paper).
 func (p *Partition) Feasible(k int) bool { return p.MinSize() >= k }
 
 // dist2 returns ‖a − b‖², accumulated in column order without fused multiply-adds.

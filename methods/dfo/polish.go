@@ -44,7 +44,7 @@ func Neighbours(z []float64, n, d, L int) []int32 {
 	return out
 }
 
-// Polish is a harness extension (not in the seed): a size-preserving local search over
+// Polish is a harness extension (not in the paper): a size-preserving local search over
 // relocations and pairwise exchanges between neighbouring records, which can improve the
 // fixed-size groups of MDAV that no restricted move can touch. nn is the n×L table of
 // Neighbours. Records are swept in index order; for record i in group A and each neighbour j

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -76,8 +77,9 @@ func TestLocalSearchProperties(t *testing.T) {
 		if _, err := l.Repair(p, k); err != nil || !p.Feasible(k) || p.G() != G {
 			t.Fatalf("%s: Repair: %v, min size %d", name, err, p.MinSize())
 		}
-		for _, s := range []string{"hmkm", "sbm", "br", "br+sbm", "sbm+br-I", "br-I"} {
-			sur, err := ParseSurrogate(s)
+		for _, s := range []string{"hmkm", "sbm", "br", "br+sbm", "sbm+br-I", "br-I",
+			"hmkm/end", "hmkm/sweep", "hmkm/stop", "hmkm/sweep/stop", "br+sbm/end"} {
+			sur, err := parseReading(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +119,7 @@ func TestLocalSearchProperties(t *testing.T) {
 // ≥ sse_sst_lb, a G in range, and the same labels for the same seed.
 func TestRunProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 1))
-	for c := 0; c < 10; c++ {
+	for c := 0; c < 6; c++ {
 		n, d, k := 30+rng.IntN(200), 1+rng.IntN(5), 2+rng.IntN(4)
 		z := randomTable(rng, n, d)
 		ds := datasets.New("r", make([]string, d), n, d, z)
@@ -125,6 +127,14 @@ func TestRunProperties(t *testing.T) {
 		mdav, _ := microagg.MDAV(context.Background(), z, n, d, k, 1)
 		for _, cfg := range []Config{
 			{K: k},
+			{K: k, Init: InitWarm},
+			{K: k, FreshF0: true},
+			{K: k, FreshF0: true, Init: InitWarm, NoRefine: true},
+			{K: k, Init: InitKMeansPP},
+			{K: k, Surrogate: Surrogate{Repair: RepairEnd}},
+			{K: k, Surrogate: Surrogate{HMIter: HMSweep}},
+			{K: k, Surrogate: Surrogate{OnFail: FailStop}},
+			{K: k, Surrogate: Surrogate{HMIter: HMSweep, OnFail: FailStop}},
 			{K: k, Gamma0: 3, GammaMode: GammaReal, NoRefine: true},
 			{K: k, Init: InitKMeansPP, Restarts: 2, FinalRerun: true},
 			{K: k, Init: InitRandom, Polish: PolishEvery},
@@ -156,6 +166,77 @@ func TestRunProperties(t *testing.T) {
 			}
 			if again := run(); !slices.Equal(again.Labels, res.Labels) || again.NEvals != res.NEvals {
 				t.Errorf("%s: not deterministic", name)
+			}
+		}
+	}
+}
+
+// parseReading reads a surrogate name followed by optional "/end", "/sweep" and "/stop".
+func parseReading(s string) (Surrogate, error) {
+	parts := strings.Split(s, "/")
+	sur, err := ParseSurrogate(parts[0])
+	for _, f := range parts[1:] {
+		switch f {
+		case "end":
+			sur.Repair = RepairEnd
+		case "sweep":
+			sur.HMIter = HMSweep
+		case "stop":
+			sur.OnFail = FailStop
+		}
+	}
+	return sur, err
+}
+
+// naiveHMEvery is hmEvery with full scans: the best unconstrained move, the cheapest refill,
+// and the best restricted move on failure.
+func naiveHMEvery(p *Partition, k int, fail OnFail, tol float64) {
+	for {
+		i, b, d := naiveBest(p, 1, 0, tol)
+		if i < 0 {
+			return
+		}
+		a := int(p.Labels[i])
+		p.Move(i, b)
+		if p.Size[a] >= k {
+			continue
+		}
+		if j, dj := cheapestDonor(p, a, k); j >= 0 && d+dj < -tol {
+			p.Move(j, a)
+			continue
+		}
+		p.Move(i, a)
+		if fail == FailRestrict {
+			if r, rb, _ := naiveBest(p, k, 0, tol); r >= 0 {
+				p.Move(r, rb)
+				continue
+			}
+		}
+		return
+	}
+}
+
+// hmEvery with its cached targets makes the moves of the naive full scan; its result is
+// feasible and never worse than its start, for both failure rules.
+func TestHMEveryEqualsNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 1))
+	for c := 0; c < 16; c++ {
+		n, d, k := 30+rng.IntN(90), 1+rng.IntN(4), 2+rng.IntN(3)
+		z := randomTable(rng, n, d)
+		gmin, gmax := Bounds(n, k)
+		G := gmin + rng.IntN(gmax-gmin+1)
+		start := RandomStart(n, G, rng)
+		for _, fail := range []OnFail{FailRestrict, FailStop} {
+			a, b := NewPartition(z, n, d, start, G), NewPartition(z, n, d, start, G)
+			l := Local{Tol: 1e-12 * totalSS(z, n, d)}
+			before := a.SSE()
+			l.hmEvery(a, k, fail)
+			naiveHMEvery(b, k, fail, l.Tol)
+			if !slices.Equal(a.Labels, b.Labels) {
+				t.Fatalf("case %d (n=%d d=%d k=%d G=%d %v): hmEvery and the naive scan differ", c, n, d, k, G, fail)
+			}
+			if !a.Feasible(k) || a.SSE() > before*(1+1e-12) {
+				t.Errorf("case %d %v: min size %d, SSE %v → %v", c, fail, a.MinSize(), before, a.SSE())
 			}
 		}
 	}

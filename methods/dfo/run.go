@@ -10,35 +10,42 @@ import (
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
-// Init selects the initial partition of a new G (shared/spec/dfo.md §7).
+// Init selects the initial partition of a new G (docs/dfo.md).
 type Init int
 
 // Initializations.
 const (
-	InitWarm     Init = iota // split/merge from the incumbent, then Repair (default; draws nothing)
-	InitKMeansPP             // k-means++ seeding with the rng, nearest centre, Repair
-	InitRandom               // random round-robin labels with the rng
+	// InitRandom: a fresh random round-robin partition drawn with the rng (the default;
+	// the paper's experiment 1 used random initial solutions, Section 4).
+	InitRandom   Init = iota
+	InitKMeansPP      // a fresh k-means++ seeding with the rng, nearest centre, Repair
+	InitWarm          // split/merge from the incumbent, then Repair (draws nothing)
 )
 
-func (i Init) String() string { return [...]string{"warm", "kmeanspp", "random"}[i] }
+func (i Init) String() string { return [...]string{"random", "kmeanspp", "warm"}[i] }
 
-// Config holds the parameters of Run (shared/spec/dfo.md §11). The zero value of every field
+// Config holds the parameters of Run (docs/dfo.md). The zero value of every field
 // except K means its default.
 type Config struct {
-	K          int       // minimum group size, ≥ 2
-	Gamma0     int       // initial step γ0 (0: 10)
-	GammaMode  GammaMode // GammaInt (default) or GammaReal
-	NoRefine   bool      // refine_start: false — F′(G0) is the start's own IL
+	K         int       // minimum group size, ≥ 2
+	Gamma0    int       // initial step γ0 (0: 10)
+	GammaMode GammaMode // GammaInt (default) or GammaReal
+	NoRefine  bool      // refine_start: false — F′(G0) is the start's own IL
+	// FreshF0 (f0: fresh) takes only G0 from the start (the paper, Section 3: "k0 can be recovered
+	// from a random or heuristic solution"): F′(G0) is evaluated like any other G, from a fresh
+	// Init partition, and the start (refined unless NoRefine) is returned instead of the
+	// search's result when that is not better.
+	FreshF0    bool
 	Init       Init      // initial partition at a new G
 	Restarts   int       // F′(G) = min over the Init start and Restarts−1 k-means++ starts (0: 1)
 	Surrogate  Surrogate // the local search of F′ (zero value: HMKM)
 	FinalRerun bool      // final_rebuild: rerun — also try Restarts fresh k-means++ starts at G*
 	// Scan replaces the pattern search by the gscan baseline: F′ at every ScanStep-th G
-	// from Gmax down to Gmin (§10).
+	// from Gmax down to Gmin (docs/dfo.md).
 	Scan     bool
 	ScanStep int // 0: 1
 	// Polish adds the exchange search of Local.Polish (a harness extension, not in the
-	// seed): PolishNone (default, the spec's method), PolishFinal (the returned solution
+	// paper): PolishNone (default, the paper's method), PolishFinal (the returned solution
 	// only) or PolishEvery (also inside every F′ evaluation, after the surrogate).
 	Polish PolishMode
 }
@@ -58,7 +65,7 @@ func (m PolishMode) String() string { return [...]string{"none", "final", "every
 // polishNeighbours is the number of nearest records Polish considers per record, 3k + 5.
 func polishNeighbours(k int) int { return 3*k + 5 }
 
-// Result is the outcome of Run (shared/spec/dfo.md §10).
+// Result is the outcome of Run (docs/dfo.md).
 type Result struct {
 	G          int     // G*, the final centre of the search
 	G0         int     // groups of the start partition
@@ -73,22 +80,29 @@ type Result struct {
 	NEvals     int     // distinct G whose F′ was computed, G0 included
 	Trace      []Probe
 	Elapsed    time.Duration
+	CPU        time.Duration // CPU time of the run's thread (Linux; 0 elsewhere)
 }
 
-// Run runs the DFO microaggregation of shared/spec/dfo.md on the n×d row-major table z
+// Run runs the DFO microaggregation of docs/dfo.md on the n×d row-major table z
 // (already standardized) from the start partition start (labels in any numbering; every
 // group must have ≥ K records). The rng is used only by Init kmeanspp/random, Restarts > 1
 // and FinalRerun; it may be nil otherwise.
 //
 // Steps: F′(G0) = IL(start), refined by the surrogate unless NoRefine; Algorithm 2
 // (PatternSearch) or the Scan over G with F′ cached per G; the cached partition of G* is the
-// solution. Decision (not in the seed): the model of the seed asks only for ≥ k records per
-// group, while the harness requires k..2k−1 (shared/spec/microaggregation.md §0). Groups of
+// solution. Decision (not in the paper): the model of the paper asks only for ≥ k records per
+// group, while the harness requires k..2k−1 (docs/dfo.md, "Output"). Groups of
 // 2k or more records are therefore split by MDAV on their members, which never raises SSE,
 // and a single-best-move polish that keeps every size in [k, 2k−1] follows; both can only
 // lower the SSE of the cached partition. ctx is checked before every F′ evaluation.
 func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, rng *rand.Rand) (*Result, error) {
 	t0 := time.Now()
+	cpu := threadCPU()
+	defer func() {
+		if cpu != nil { // an early return: unlock the thread
+			cpu()
+		}
+	}()
 	k := cfg.K
 	if k < 2 || n < 2*k {
 		return nil, fmt.Errorf("dfo: need k ≥ 2 and n ≥ 2k (k=%d, n=%d)", k, n)
@@ -99,7 +113,7 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 	cfg.Restarts = max(cfg.Restarts, 1)
 	cfg.ScanStep = max(cfg.ScanStep, 1)
 	if len(cfg.Surrogate.Stages) == 0 {
-		cfg.Surrogate = HMKM
+		cfg.Surrogate.Stages, cfg.Surrogate.Strategy = HMKM.Stages, HMKM.Strategy
 	}
 	if rng == nil && (cfg.Init != InitWarm || cfg.Restarts > 1 || cfg.FinalRerun) {
 		return nil, errors.New("dfo: nil *rand.Rand with a randomized option")
@@ -162,6 +176,7 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 			f0, cache[g0] = f, q.Labels
 		}
 	}
+	startLabels, startF := cache[g0], f0
 	eval := func(g, centre int) (float64, error) {
 		if err := ctx.Err(); err != nil {
 			return 0, err
@@ -170,7 +185,11 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 		var err error
 		switch cfg.Init {
 		case InitWarm:
-			inc := NewPartition(z, n, d, cache[centre], centre)
+			lab, ok := cache[centre]
+			if !ok { // FreshF0 at G0: the start is the incumbent
+				lab = startLabels
+			}
+			inc := NewPartition(z, n, d, lab, centre)
 			if p, err = l.WarmStart(inc, g, k); err != nil {
 				return 0, err
 			}
@@ -185,6 +204,14 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 		}
 		cache[g] = q.Labels
 		return il(q), nil
+	}
+	if cfg.FreshF0 {
+		delete(cache, g0)
+		f, err := eval(g0, g0)
+		if err != nil {
+			return nil, fmt.Errorf("dfo: %w", err)
+		}
+		f0 = f
 	}
 	var err error
 	tol := 100 * l.Tol / sst
@@ -205,6 +232,9 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 			best = q
 		}
 	}
+	if cfg.FreshF0 && !(best.SSE() < startF*sst/100-l.Tol) {
+		best = NewPartition(z, n, d, startLabels, g0)
+	}
 	if err := l.Bound(ctx, best, k); err != nil {
 		return nil, fmt.Errorf("dfo: %w", err)
 	}
@@ -217,10 +247,11 @@ func Run(ctx context.Context, z []float64, n, d int, start []int32, cfg Config, 
 	res.SseSst = 100 * res.SSE / sst
 	res.Imp = 100 * (res.ILStart - res.SseSst) / res.ILStart
 	res.Elapsed = time.Since(t0)
+	res.CPU, cpu = cpu(), nil
 	return res, nil
 }
 
-// scan is the gscan baseline (shared/spec/dfo.md §10): F′ at G = Gmax, Gmax−step, … ≥ Gmin,
+// scan is the gscan baseline (docs/dfo.md): F′ at G = Gmax, Gmax−step, … ≥ Gmin,
 // each warm-started from the previous G (the first from the start at g0), keeping the best.
 // Its count of evaluations includes F′(g0), as PatternSearch's does.
 func scan(g0 int, f0 float64, gmin, gmax, step int, tol float64, eval Evaluator) (int, []Probe, int, error) {

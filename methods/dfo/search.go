@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// GammaMode is how Algorithm 2 halves its step (shared/spec/dfo.md §8).
+// GammaMode is how Algorithm 2 halves its step (docs/dfo.md).
 type GammaMode int
 
 // Step modes.
@@ -32,10 +32,10 @@ type Probe struct {
 }
 
 // Evaluator returns F′(g) for a g not yet in the cache, computed from the cached solution of
-// the current centre (the warm start of shared/spec/dfo.md §7).
+// the current centre (the warm start of docs/dfo.md).
 type Evaluator func(g, centre int) (float64, error)
 
-// PatternSearch runs Algorithm 2 of the seed (L91–128, shared/spec/dfo.md §8) from the
+// PatternSearch runs Algorithm 2 of the paper (Section 3, docs/dfo.md) from the
 // centre g0 whose F′ is f0 and returns the final centre, the probes in order and the number
 // of distinct G whose F′ is known, g0 included (eval was called one time fewer):
 //
@@ -43,7 +43,7 @@ type Evaluator func(g, centre int) (float64, error)
 //	while γ ≥ 1:
 //	    for i in 1, 2: dir ← the mirror of the first probe on i = 2, else −γ if last = left,
 //	        else +γ; Gi ← G + dir
-//	        if Gmin ≤ Gi ≤ Gmax (the fix of L111):
+//	        if Gmin ≤ Gi ≤ Gmax (the fix of line 11 of Algorithm 2):
 //	            F′(Gi) from the cache, else eval(Gi, G), cached for good
 //	            if F′(Gi) < F′(G) − tol: G ← Gi; last ← sign(dir); γ ← 2γ; next round
 //	    both failed: last ← none; γ ← ⌊γ/2⌋ (GammaInt) or γ/2 (GammaReal)
@@ -118,8 +118,8 @@ func PatternSearch(g0 int, f0 float64, gmin, gmax, gamma0 int, mode GammaMode, t
 	return G, probes, len(cache), nil
 }
 
-// Bounds returns the range of the number of groups of Proposition 1 (seed L73–79,
-// shared/spec/dfo.md §3): Gmin = max(1, ⌊n/(2k−1)⌋) and Gmax = ⌊n/k⌋.
+// Bounds returns the range of the number of groups of Proposition 1 of the paper
+// (docs/dfo.md): Gmin = max(1, ⌊n/(2k−1)⌋) and Gmax = ⌊n/k⌋.
 func Bounds(n, k int) (gmin, gmax int) {
 	return max(1, n/(2*k-1)), n / k
 }

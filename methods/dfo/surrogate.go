@@ -5,18 +5,18 @@ import (
 	"strings"
 )
 
-// Base is one of the two base local searches of shared/spec/dfo.md §4.
+// Base is one of the two base local searches of docs/dfo.md
 type Base int
 
 // The base local searches.
 const (
-	SBM Base = iota // single best move (seed "h-means", HM)
-	BR              // batch reassignment, Lloyd (seed "k-means", KM)
+	SBM Base = iota // single best move (paper "h-means", HM)
+	BR              // batch reassignment, Lloyd (paper "k-means", KM)
 )
 
 func (b Base) String() string { return [...]string{"sbm", "br"}[b] }
 
-// Strategy is how a base search enforces the minimum size k (shared/spec/dfo.md §5).
+// Strategy is how a base search enforces the minimum size k (docs/dfo.md).
 type Strategy int
 
 // The minimum-size strategies.
@@ -28,13 +28,19 @@ const (
 )
 
 // Surrogate is a size-constrained local search at fixed G: base searches run in order, each
-// with the strategy. The seed's F′ uses HMKM (L138).
+// with the strategy. The paper's F′ uses HMKM (Section 4).
+//
+// Under Strategy II, Repair, HMIter and OnFail choose the reading of the paper's stopping
+// rule (docs/dfo.md, "Readings"); their zero values are the defaults.
 type Surrogate struct {
 	Stages   []Base
 	Strategy Strategy
+	Repair   RepairMode
+	HMIter   HMIter
+	OnFail   OnFail
 }
 
-// HMKM is the seed's surrogate (L89, L138): single best move then batch reassignment, both
+// HMKM is the paper's surrogate (Sections 3–4): single best move then batch reassignment, both
 // with Strategy II, i.e. StrategyII(br, StrategyII(sbm, P)).
 var HMKM = Surrogate{Stages: []Base{SBM, BR}, Strategy: StrategyII}
 
@@ -99,6 +105,14 @@ func (l *Local) Improve(s Surrogate, p *Partition, k int) (*Partition, error) {
 			}
 			continue
 		}
+		if s.Repair == RepairEvery {
+			q, err := l.stageEvery(s, b, p, k)
+			if err != nil {
+				return nil, err
+			}
+			p = q
+			continue
+		}
 		h := func(q *Partition) { l.SBM(q, 1, 0) }
 		if b == BR {
 			h = func(q *Partition) { l.BR(q, 0, 0) }
@@ -110,4 +124,19 @@ func (l *Local) Improve(s Surrogate, p *Partition, k int) (*Partition, error) {
 		p = q
 	}
 	return p, nil
+}
+
+// stageEvery runs one Strategy-II stage with RepairEvery on a copy of the feasible p.
+func (l *Local) stageEvery(s Surrogate, b Base, p *Partition, k int) (*Partition, error) {
+	switch {
+	case b == SBM && s.HMIter == HMMove:
+		q := p.Clone()
+		l.hmEvery(q, k, s.OnFail)
+		return q, nil
+	case b == SBM:
+		return l.strategyIIEvery(p, k, s.OnFail, 1, l.sweep)
+	}
+	return l.strategyIIEvery(p, k, s.OnFail, 0, func(q *Partition, minSize int) bool {
+		return l.BR(q, minSize, 1) > 0
+	})
 }
