@@ -301,13 +301,17 @@ func (x *executor) metricColumns() []string {
 // evaluate computes the spec's metrics on a release, in column order: d and rel.Masked are
 // the protected columns, full the whole released table, ctl the held-out control rows of the
 // protected columns (nil without holdout). A method that passed some of its columns through
-// (e.g. the predictors of shuffle_ds) names the ones it masked in Info[methods.InfoColumns];
-// only those are measured.
+// (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
+// masked or synthesized in Info[methods.InfoColumns]; only those are measured
+// (docs/metrics.md §0.3).
 func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
 	orig, masked := d, rel.Masked
 	if cols, ok := rel.Info[methods.InfoColumns].([]int); ok {
 		names := make([]string, len(cols))
 		for c, j := range cols {
+			if j < 0 || j >= d.P {
+				return nil, fmt.Errorf("experiments: %s index %d out of range", methods.InfoColumns, j)
+			}
 			names[c] = d.Names[j]
 		}
 		if orig, err = d.Select(names); err == nil {

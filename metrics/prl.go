@@ -55,8 +55,21 @@ func PRL(in *Input) Result {
 
 	// 1. pattern counts over the first smax attributes
 	cnt := make([]int64, 1<<smax)
+	var single []int64 // agreeing counts per original record when one attribute is compared
+	if smax == 1 && len(sizes) == 1 {
+		sorted := append([]float64(nil), rb...)
+		slices.Sort(sorted)
+		single = singleAgree(ra, sorted, tau)
+		for _, k := range single {
+			cnt[1] += k
+		}
+		cnt[0] = int64(n)*int64(n) - cnt[1]
+	}
 	var mu sync.Mutex
 	parallelRows(n, func(lo, hi int) {
+		if single != nil {
+			return
+		}
 		local := make([]int64, len(cnt))
 		for a := lo; a < hi; a++ {
 			x := ra[a*smax : (a+1)*smax]
@@ -85,7 +98,17 @@ func PRL(in *Input) Result {
 	// 5. linkage, one credit slot per original record and subset
 	ns := len(sizes)
 	credit := make([]float64, n*ns)
+	if single != nil {
+		own := make([]int, n)
+		for a := range own {
+			own[a] = pattern(ra[a:a+1], rb[a:a+1], tau)
+		}
+		credit = singleCredit(single, own, fits[0].w, fits[0].tMu, n)
+	}
 	parallelRows(n, func(lo, hi int) {
+		if single != nil {
+			return
+		}
 		best := make([]float64, ns)
 		ties := make([]int, ns)
 		own := make([]bool, ns)

@@ -11,4 +11,5 @@ import (
 	_ "github.com/sdcbench/sdcbench/methods/magga"       // MAGGA genetic microaggregation (seed 000)
 	_ "github.com/sdcbench/sdcbench/methods/microagg"    // microaggregation methods
 	_ "github.com/sdcbench/sdcbench/methods/perturb"     // noise and other perturbative methods
+	_ "github.com/sdcbench/sdcbench/methods/synth"       // IPSO and FCRM synthetic data (2009 FCRM project)
 )

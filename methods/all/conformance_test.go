@@ -58,6 +58,12 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	candidates = append(candidates, tdk)
+	// the synthesizers (IPSO, FCM, FCRM) need a dataset with a registered X/Y split
+	s1, err := datasets.Load("census_s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	candidates = append(candidates, s1)
 	// external reads its release from a file: give it one (the dataset itself).
 	dir := t.TempDir()
 	if err := datasets.WriteFile(filepath.Join(dir, "census60.csv"), small); err != nil {

@@ -66,6 +66,9 @@ func (FixedG) Validate(d *datasets.Dataset, p methods.Params) error {
 // Protect runs the surrogate once. Info holds k, g_best (= G), groups and il_start (the
 // random start's sse_sst, %).
 func (m FixedG) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(d, p); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	_ "github.com/sdcbench/sdcbench/experiments/catreport"     // Morais (2022), categorical stage
 	_ "github.com/sdcbench/sdcbench/experiments/dforeport"     // Araújo & Aloise, DFO over the number of groups
 	_ "github.com/sdcbench/sdcbench/experiments/dpreport"      // Charest, ε-DP synthetic data
+	_ "github.com/sdcbench/sdcbench/experiments/fcrmreport"    // the 2009 FCRM project
 	_ "github.com/sdcbench/sdcbench/experiments/maggareport"   // the MAGGA dissertation
 	_ "github.com/sdcbench/sdcbench/experiments/perturbreport" // Morais (2022), numeric stage
 )

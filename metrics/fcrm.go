@@ -1,0 +1,42 @@
+package metrics
+
+import "math"
+
+// The FCRM study's kde variants of pil and score, and the FCRM diagnostics (docs/fcrm.md).
+func init() {
+	Register(Func(Info{ID: "pil_kde", Unit: "%", Better: Lower,
+		Description: "pil with the kernel-density quantile variance (pil_qdensity kde; the FCRM experiments' PIL)",
+		Components:  []string{"q", "mean", "var", "cov", "cor"}},
+		func(in *Input) Result { return evalCached(in, "pil_kde", PILKDE) }))
+	Register(Func(Info{ID: "dbrl_sets", Unit: "%", Better: Lower,
+		Description: "dbrl with its per-subset values as columns (s1, s3, s4, s5, s8; NaN where a subset does not apply)",
+		Components:  []string{"s1", "s3", "s4", "s5", "s8"}},
+		func(in *Input) Result { return evalCached(in, "dbrl", DBRL) }))
+	Register(Func(Info{ID: "score_kde", Unit: "%", Better: Lower,
+		Description: "score with pil_kde: 0.5·pil_kde + 0.5·dr (the FCRM experiments' SCORE)"},
+		func(in *Input) Result {
+			return Result{Value: ScoreOf(value(in, "pil_kde", PILKDE), evalCached(in, "dr", DR).Value)}
+		}))
+	for _, d := range []struct{ id, desc string }{
+		{"fcrm_iters", "FCRM iterations done (max over the per-attribute runs)"},
+		{"fcrm_last_delta", "FCRM's last max |ΔU| (max over runs); ≤ eps means converged"},
+		{"fcrm_objective", "FCRM objective Σ U^m E /(n·t) in z-units (mean over runs)"},
+	} {
+		key := d.id
+		Register(Func(Info{ID: key, Unit: "raw", Better: None, Description: d.desc},
+			func(in *Input) Result {
+				v, ok := in.Info[key].(float64)
+				if !ok {
+					return Result{Value: math.NaN()}
+				}
+				return Result{Value: v}
+			}))
+	}
+}
+
+// PILKDE returns pil computed with Opt.PILQDensity "kde" whatever in.Opt says.
+func PILKDE(in *Input) Result {
+	opt := in.Opt
+	opt.PILQDensity = "kde"
+	return PIL(&Input{Orig: in.Orig, Masked: in.Masked, Labels: in.Labels, Info: in.Info, Opt: opt})
+}
