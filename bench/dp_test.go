@@ -8,7 +8,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods/dp"
 )
 
-// BenchmarkDPBinary times one replicate of each binary inference of seed 002 (base scenario
+// BenchmarkDPBinary times one replicate of each binary inference of DP study (base scenario
 // n = nt = 100, x = 30, ε = 2, mv2008, §5.3 chain settings: 21 000 iterations) per M, and
 // reports ns per MCMC iteration. The inner loops allocate nothing.
 func BenchmarkDPBinary(b *testing.B) {

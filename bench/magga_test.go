@@ -9,7 +9,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods/magga"
 )
 
-// maggaConfig is the final experiment's setting (shared/spec/magga.md §9): pop 100, pe 0.1,
+// maggaConfig is the final experiment's setting (docs/magga.md): pop 100, pe 0.1,
 // pm 0.2, rho_e 0.9, tsp initial population and mutants, fobj3.
 func maggaConfig(b *testing.B, gens int) magga.Config {
 	obj, err := magga.ParseObjective("fobj3")

@@ -13,7 +13,7 @@ import (
 )
 
 // normalData returns n×d i.i.d. N(0,1) values from PCG(1, 2), z-scored as
-// shared/spec/microaggregation.md §6.4 prescribes.
+// docs/microaggregation.md §6.4 prescribes.
 func normalData(n, d int) []float64 {
 	r := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, n*d)

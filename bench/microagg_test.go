@@ -10,7 +10,7 @@ import (
 	_ "github.com/sdcbench/sdcbench/methods/microagg" // registers the methods
 )
 
-// BenchmarkMicroagg times every microaggregation method of shared/spec/microaggregation.md
+// BenchmarkMicroagg times every microaggregation method of docs/microaggregation.md
 // through the registry (validation, z-scoring, partition and aggregation) on EIA11 (4092×11)
 // at k = 3, with default parameters, all CPUs and a fixed PCG(1, 1) generator for the
 // randomized ones.

@@ -82,7 +82,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 }
 
 func TestZScore(t *testing.T) {
-	// shared/spec/microaggregation.md TV-1: ages of seed 000 Table 2.1.
+	// docs/microaggregation.md TV-1: ages of MAGGA study Table 2.1.
 	d := New("tv1", []string{"age"}, 9, 1, []float64{24, 31, 32, 57, 49, 43, 39, 20, 51})
 	z, s, err := ZScore(d)
 	if err != nil {

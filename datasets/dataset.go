@@ -3,7 +3,7 @@
 // benchmark sets (Census, Tarragona, EIA, testdata and the small clustering sets).
 //
 // A Dataset is n rows × p numeric columns stored row-major in one []float64, as
-// shared/spec/harness.md "Data model" asks. Loading validates everything a method relies on:
+// docs/harness.md "Data model" asks. Loading validates everything a method relies on:
 // a header row, equal row lengths, parseable finite numbers and distinct column names. Every
 // failure is a *ParseError that names the file, row, column and value and wraps one of the
 // sentinel errors below, so callers can test it with errors.Is.

@@ -27,7 +27,7 @@ type Info struct {
 var eiaRevenueSales = []string{"RESREVENUE", "RESSALES", "COMREVENUE", "COMSALES", "INDREVENUE",
 	"INDSALES", "OTHREVENUE", "OTHRSALES", "TOTREVENUE", "TOTSALES"}
 
-// builtin lists the embedded benchmark sets (shared/datasets/README.md).
+// builtin lists the embedded benchmark sets (docs/datasets.md).
 var builtin = []Info{
 	{Name: "census", File: "CASCrefmicrodata.csv", Source: "original",
 		Description: "CASC Census reference file, 1080×13 income and tax amounts"},
@@ -37,7 +37,7 @@ var builtin = []Info{
 		Columns:     append([]string{"UTILITYID"}, eiaRevenueSales...),
 		Description: "CASC EIA utilities, 4092×11 (UTILITYID + 10 REVENUE/SALES; the literature's EIA)"},
 	{Name: "eia10", File: "EIA.csv", Source: "original", Columns: eiaRevenueSales,
-		Description: "CASC EIA utilities, 4092×10 REVENUE/SALES columns (seed 000's EIA)"},
+		Description: "CASC EIA utilities, 4092×10 REVENUE/SALES columns (MAGGA study's EIA)"},
 	{Name: "testdata", File: "testdata.csv", Source: "original",
 		Description: "IHSN household survey (sdcMicro testdata), 4580×15 numeric columns"},
 	{Name: "francdat", File: "francdat.csv", Source: "original",

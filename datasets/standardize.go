@@ -123,7 +123,7 @@ func (s Scaling) DiffSD(j int, a, b float64) float64 {
 func (s Scaling) Constant(j int) bool { return s.SD[j] == 0 }
 
 // Apply returns the row-major z-scores of d under s: z_ij = (x_ij − mean_j)/sd_j. A column
-// with sd = 0 becomes a column of zeros (shared/spec/microaggregation.md §0). dst is reused
+// with sd = 0 becomes a column of zeros (docs/microaggregation.md §0). dst is reused
 // when it has length d.N*d.P; otherwise a new slice is allocated.
 func (s Scaling) Apply(dst []float64, d *Dataset) []float64 {
 	if len(dst) != d.N*d.P {

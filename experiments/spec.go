@@ -1,7 +1,7 @@
 // Package experiments turns an experiment spec into results: it parses the TOML spec,
 // expands the method × parameter × dataset × replicate grid into runs with stable IDs and
 // seeds, runs them on a worker pool, streams runs.csv, resumes after a crash, splits the grid
-// into shards and merges them back (shared/spec/harness.md).
+// into shards and merges them back (docs/harness.md).
 //
 // A run's result depends only on the spec and the run: its seed derives from the master seed
 // and the run ID, so the number of workers, the order of execution and the sharding never

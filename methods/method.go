@@ -3,7 +3,7 @@
 //
 // A method lives in a family package (methods/microagg, methods/perturb, ...) and registers
 // itself from an init function with Register. Importing methods/all links every family in, so
-// adding a method never touches the runner (shared/spec/harness.md "Layout").
+// adding a method never touches the runner (docs/harness.md "Layout").
 package methods
 
 import (

@@ -5,31 +5,31 @@ import (
 	"slices"
 )
 
-// Disclosure risk of categorical key variables, metrics.md §4.1-§4.5 (seed 003; sdcMicro
+// Disclosure risk of categorical key variables, metrics.md §4.1-§4.5 (Morais (2022); sdcMicro
 // freqCalc and measure_risk semantics). All of them are computed on the release.
 func init() {
 	for _, k := range []int{2, 3, 5} {
 		k := k
 		Register(Func(Info{ID: "kanon_viol_" + itoa(k), Unit: "count", Better: Lower, Components: []string{"pct"},
-			Description: "records whose key combination has sample frequency < " + itoa(k) + " (seed 003 k-anonymity; metrics.md §4.2)"},
+			Description: "records whose key combination has sample frequency < " + itoa(k) + " (Morais (2022) k-anonymity; metrics.md §4.2)"},
 			func(in *Input) Result { return KAnonViolations(in, k) }))
 	}
 	Register(Func(Info{ID: "ind_risk_max", Unit: "frac", Better: Lower,
-		Description: "largest individual re-identification risk 1/f, or Benedetti–Franconi with weights (seed 003 Eq. 3.6; metrics.md §4.3)"},
+		Description: "largest individual re-identification risk 1/f, or Benedetti–Franconi with weights (Morais (2022) Eq. 3.6; metrics.md §4.3)"},
 		IndRiskMax))
 	Register(Func(Info{ID: "ind_risk_mean", Unit: "frac", Better: Lower,
-		Description: "mean individual re-identification risk (seed 003 Eq. 3.6; metrics.md §4.3)"}, IndRiskMean))
+		Description: "mean individual re-identification risk (Morais (2022) Eq. 3.6; metrics.md §4.3)"}, IndRiskMean))
 	Register(Func(Info{ID: "global_risk_er", Unit: "count", Better: Lower,
 		Description: "expected re-identifications Σ r_j (sdcMicro risk_ER; metrics.md §4.4)"}, GlobalRiskER))
 	Register(Func(Info{ID: "global_risk_pct", Unit: "%", Better: Lower,
-		Description: "global risk 100·mean r_j (seed 003 Eq. 3.7; metrics.md §4.4)"}, GlobalRiskPct))
+		Description: "global risk 100·mean r_j (Morais (2022) Eq. 3.7; metrics.md §4.4)"}, GlobalRiskPct))
 	Register(Func(Info{ID: "hier_risk_er", Unit: "count", Better: Lower,
-		Description: "expected re-identifications with household risk 1 − Π(1 − r_j) (seed 003 Eq. 3.8; metrics.md §4.4)"},
+		Description: "expected re-identifications with household risk 1 − Π(1 − r_j) (Morais (2022) Eq. 3.8; metrics.md §4.4)"},
 		HierRiskER))
 	Register(Func(Info{ID: "hier_risk_pct", Unit: "%", Better: Lower,
-		Description: "household risk 100·mean r^h (seed 003 Eq. 3.8; metrics.md §4.4)"}, HierRiskPct))
+		Description: "household risk 100·mean r^h (Morais (2022) Eq. 3.8; metrics.md §4.4)"}, HierRiskPct))
 	Register(Func(Info{ID: "risky_obs", Unit: "count", Better: Lower,
-		Description: "records with r > median + 2·MAD and r > 0.1 (seed 003 Eq. 7.1; metrics.md §4.4)"}, RiskyObs))
+		Description: "records with r > median + 2·MAD and r > 0.1 (Morais (2022) Eq. 7.1; metrics.md §4.4)"}, RiskyObs))
 	Register(Func(Info{ID: "ldiv_distinct_min", Unit: "count", Better: Higher,
 		Description: "distinct l-diversity of the release: min over records of distinct sensitive values in the key class (metrics.md §4.5)"},
 		LDivMin))
@@ -252,7 +252,7 @@ func IndRiskMean(in *Input) Result {
 // distinct key combinations.
 func GlobalRiskER(in *Input) Result { return riskSummary(in, sum) }
 
-// GlobalRiskPct returns global_risk_pct = 100·mean_j r_j (metrics.md §4.4, seed 003 Eq. 3.7).
+// GlobalRiskPct returns global_risk_pct = 100·mean_j r_j (metrics.md §4.4, Morais (2022) Eq. 3.7).
 func GlobalRiskPct(in *Input) Result {
 	return riskSummary(in, func(r []float64) float64 { return 100 * sum(r) / float64(len(r)) })
 }
@@ -295,7 +295,7 @@ func hierRisk(in *Input) ([]float64, string) {
 }
 
 // HierRiskER returns hier_risk_er = Σ_j r^{h(j)} with the household risk
-// r^h = 1 − Π_{j∈h}(1 − r_j) (metrics.md §4.4, seed 003 Eq. 3.8). NaN without Opt.Household.
+// r^h = 1 − Π_{j∈h}(1 − r_j) (metrics.md §4.4, Morais (2022) Eq. 3.8). NaN without Opt.Household.
 func HierRiskER(in *Input) Result {
 	r, note := hierRisk(in)
 	if note != "" {
@@ -315,7 +315,7 @@ func HierRiskPct(in *Input) Result {
 
 // RiskyObs returns risky_obs = #{j : r_j > median(r) + 2·MAD(r) and r_j > 0.1}, with
 // MAD = 1.4826·median|r − median(r)| (Opt.RiskyMAD "raw": without 1.4826), sdcMicro's print
-// rule and seed 003 Eq. 7.1 (metrics.md §4.4). Aux "threshold" holds median + 2·MAD.
+// rule and Morais (2022) Eq. 7.1 (metrics.md §4.4). Aux "threshold" holds median + 2·MAD.
 func RiskyObs(in *Input) Result {
 	c := riskOf(in)
 	if c.note != "" {

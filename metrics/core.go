@@ -2,12 +2,12 @@ package metrics
 
 import "math"
 
-// The core metrics of shared/spec/metrics.md §2.1, §2.4 and §3.2. dld is in dld.go.
+// The core metrics of docs/metrics.md §2.1, §2.4 and §3.2. dld is in dld.go.
 func init() {
 	Register(Func(Info{ID: "sse_sst", Unit: "%", Better: Lower,
-		Description: "100·SSE/SST in z-space (seed 000 IL1; metrics.md §2.1)"}, SSESST))
+		Description: "100·SSE/SST in z-space (MAGGA study IL1; metrics.md §2.1)"}, SSESST))
 	Register(Func(Info{ID: "il1s", Unit: "raw", Better: Lower,
-		Description: "mean of |x−x'|/(√2·S) over cells (seed 000 IL2; metrics.md §2.4)"}, IL1s))
+		Description: "mean of |x−x'|/(√2·S) over cells (MAGGA study IL2; metrics.md §2.4)"}, IL1s))
 	Register(Func(Info{ID: "interval_disclosure", Unit: "%", Better: Lower,
 		Description: "% of records inside x'±k·sd' on every attribute, k = 0.05 (sdcMicro dRisk; metrics.md §3.2)"},
 		IntervalDisclosure))
@@ -54,7 +54,7 @@ func SSESST(in *Input) Result {
 }
 
 // IL1s returns il1s = (1/(n|C|))·Σ_{l∈C} Σ_j |x_jl − x'_jl|/(√2·S_l) over the non-constant
-// columns C (metrics.md §2.4; seed 000 Eq. 2.8). NaN if no column is left.
+// columns C (metrics.md §2.4; MAGGA study Eq. 2.8). NaN if no column is left.
 func IL1s(in *Input) Result {
 	cols := in.KeptColumns()
 	s := in.Scaling()

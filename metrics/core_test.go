@@ -9,7 +9,7 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// table21 returns seed 000 Table 2.1 and its exact group-mean release for the partition
+// table21 returns MAGGA study Table 2.1 and its exact group-mean release for the partition
 // {1,2,8},{3,6,7},{4,5,9} (metrics.md §7.1).
 func table21() (orig, masked *datasets.Dataset, labels []int32) {
 	x := []float64{24, 21000, 31, 19500, 32, 22000, 57, 43480, 49, 39220, 43, 32285, 39, 40500, 20, 20000, 51, 43050}

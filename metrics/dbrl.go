@@ -8,21 +8,21 @@ import (
 // Distance-based record linkage of metrics.md §3.5.
 func init() {
 	Register(Func(Info{ID: "dbrl", Unit: "%", Better: Lower,
-		Description: "distance-based record linkage: % of originals whose nearest release (z-space, first 3/5/8 attributes) is their own, tie-fractional (seed 004 DBRL; metrics.md §3.5)"},
+		Description: "distance-based record linkage: % of originals whose nearest release (z-space, first 3/5/8 attributes) is their own, tie-fractional (FCRM study DBRL; metrics.md §3.5)"},
 		DBRL))
 	Register(Func(Info{ID: "dbrl2", Unit: "%", Better: Lower,
-		Description: "dbrl with the first or second nearest released record (seed 004; metrics.md §3.5)"},
+		Description: "dbrl with the first or second nearest released record (FCRM study; metrics.md §3.5)"},
 		DBRL2))
 	Register(Func(Info{ID: "dbrl_attr", Unit: "%", Better: Lower,
-		Description: "per-attribute linkage: % of (record, attribute) whose released value's nearest original is its own (seed 003; metrics.md §3.5)"},
+		Description: "per-attribute linkage: % of (record, attribute) whose released value's nearest original is its own (Morais (2022); metrics.md §3.5)"},
 		DBRLAttr))
 	Register(Func(Info{ID: "dbrl_attr2", Unit: "%", Better: Lower,
-		Description: "dbrl_attr with the first or second nearest original value (seed 003 Record Linkage; metrics.md §3.5)"},
+		Description: "dbrl_attr with the first or second nearest original value (Morais (2022) Record Linkage; metrics.md §3.5)"},
 		DBRLAttr2))
 }
 
 // DBRL returns dbrl, distance-based record linkage with the nearest released record
-// (metrics.md §3.5, seed 004 "DBRL"), in %. In z-space with X's statistics (or X' with its
+// (metrics.md §3.5, FCRM study "DBRL"), in %. In z-space with X's statistics (or X' with its
 // own, Opt.DBRLStd "own"), over the first s non-constant attributes, each original record a
 // with true partner a' has d* = d(a, a'), L = #{b : d(a,b) < d*} and E = #{b : d(a,b) = d*}
 // (d squared Euclidean), and
@@ -192,7 +192,7 @@ func prefixDist(a, b []float64, sizes []int, dst []float64) {
 	}
 }
 
-// DBRLAttr returns dbrl_attr, the per-attribute record linkage of metrics.md §3.5 (seed 003,
+// DBRLAttr returns dbrl_attr, the per-attribute record linkage of metrics.md §3.5 (Morais (2022),
 // L651-653), in %: for each non-constant attribute l and released value z'_jl, with
 // d* = |z'_jl − z_jl|, L = #{i : |z'_jl − z_il| < d*} and E = #{i : |z'_jl − z_il| = d*},
 // the credit is that of DBRL with K = 1; dbrl_attr = 100·mean over (j, l). NaN if n = 0,

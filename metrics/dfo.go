@@ -1,9 +1,9 @@
 package metrics
 
-// The diagnostics of the dfo method (shared/spec/dfo.md §10), read from the release's Info.
+// The diagnostics of the dfo method (docs/dfo.md), read from the release's Info.
 func init() {
 	for _, m := range []struct{ id, key, unit, desc string }{
-		{"il_start", "il_start", "%", "sse_sst of the search's unrefined start partition (seed 001 IL of MDAV/GSMS; dfo.md §10)"},
+		{"il_start", "il_start", "%", "sse_sst of the search's unrefined start partition (DFO paper IL of MDAV/GSMS; dfo.md §10)"},
 		{"dfo_g0", "g0", "count", "number of groups of the DFO start partition (G0)"},
 		{"dfo_g", "g_best", "count", "number of groups G* where the DFO pattern search stopped"},
 		{"dfo_groups", "groups", "count", "number of groups of the released DFO partition (≥ G* if groups of 2k or more were split)"},

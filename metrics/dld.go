@@ -9,7 +9,7 @@ import (
 
 func init() {
 	Register(Func(Info{ID: "dld", Unit: "%", Better: Lower,
-		Description: "% of released records whose nearest original (z-space) is their own source (seed 000 DLD; metrics.md §3.1)"},
+		Description: "% of released records whose nearest original (z-space) is their own source (MAGGA study DLD; metrics.md §3.1)"},
 		DLD))
 }
 

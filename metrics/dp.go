@@ -1,6 +1,6 @@
 package metrics
 
-// DP synthetic-data inference metrics (shared/spec/metrics.md §5, seed 002).
+// DP synthetic-data inference metrics (docs/metrics.md §5, DP study).
 //
 // Each run is one release (one replicate r); these metrics give the per-replicate quantity
 // whose mean over the R rows of runs.csv is the aggregate of metrics.md §5: post_mean →

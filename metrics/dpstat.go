@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Posterior summaries used by the DP metrics (shared/spec/dp-synthesis.md §5–§7,
+// Posterior summaries used by the DP metrics (docs/dp.md,
 // metrics.md §5): type-7 quantiles, HPD intervals of draws, effective sample sizes and the exact
 // Beta-mixture posterior of the binary synthesizer.
 
@@ -111,7 +111,7 @@ func fftAcov(y []float64, m float64) func(int) float64 {
 	return func(t int) float64 { return ac[t] / float64(n) / float64(S) }
 }
 
-// ESSARSpectrum returns coda's effectiveSize of y (shared/spec/dp-synthesis.md §7): biased
+// ESSARSpectrum returns coda's effectiveSize of y (docs/dp.md): biased
 // autocovariances to lag P = min(N−1, ⌊10·log10 N⌋), Yule–Walker AR(p) fits by
 // Levinson–Durbin, p* = argmin N·ln σ²_p + 2p, var_pred = σ²_p*·N/(N − p* − 1),
 // S0 = var_pred/(1 − Σφ)² and ESS = N·s²/S0 with s² the (N−1) sample variance. No cap.
@@ -168,7 +168,7 @@ func ESSARSpectrum(y []float64) float64 {
 }
 
 // BetaMixture is the distribution Σ_v W[v]·Beta(A0 + v, AB − A0 − v), v = 0..len(W)−1: the
-// form of every exact posterior of seed 002 (shared/spec/dp-synthesis.md §5.1, §6.1). The
+// form of every exact posterior of DP study (docs/dp.md). The
 // components differ by one success, so the CDF and density of all of them at a point follow
 // from one regularized incomplete beta by the recurrence
 //

@@ -10,7 +10,7 @@ import (
 // Correlation-matrix eigenvalue difference of metrics.md §2.7.
 func init() {
 	Register(Func(Info{ID: "eigen", Unit: "%", Better: Lower,
-		Description: "100·Σ|λ−λ'|/λ over eigenvalues of cor(X), cor(X') with λ > 1e-10·λ1 (seed 003 Valores Próprios; metrics.md §2.7)"},
+		Description: "100·Σ|λ−λ'|/λ over eigenvalues of cor(X), cor(X') with λ > 1e-10·λ1 (Morais (2022) Valores Próprios; metrics.md §2.7)"},
 		Eigen))
 	Register(Func(Info{ID: "eigen_sdc", Unit: "%", Better: Lower,
 		Description: "eigen with every eigenvalue kept, sdcMicro dUtility(method = \"eigen\") ×100 (metrics.md §2.7)"},

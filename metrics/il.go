@@ -8,34 +8,34 @@ import (
 // Value-level information-loss measures of metrics.md §2.4, §2.5, §2.8 and §2.10.
 func init() {
 	Register(Func(Info{ID: "il1s_sum_sdc", Unit: "raw", Better: Lower,
-		Description: "sum of |x−x'|/(√2·S) over cells (sdcMicro dUtility IL1s; seed 003 IL1s; metrics.md §2.4)"},
+		Description: "sum of |x−x'|/(√2·S) over cells (sdcMicro dUtility IL1s; Morais (2022) IL1s; metrics.md §2.4)"},
 		IL1sSumSDC))
 	Register(Func(Info{ID: "il1s_rel", Unit: "%", Better: Lower,
-		Description: "100·Σ|x−x'|/S ÷ Σ|x'−x̄|/S (seed 000 code IL2r; metrics.md §2.4)"}, IL1sRel))
+		Description: "100·Σ|x−x'|/S ÷ Σ|x'−x̄|/S (MAGGA study code IL2r; metrics.md §2.4)"}, IL1sRel))
 	Register(Func(Info{ID: "il1rel", Unit: "%", Better: Lower,
-		Description: "100·mean |x−x'|/|x| (|x'| if x = 0; x = x' = 0 cells excluded) (seed 003 IL1 Eq. 5.11; metrics.md §2.5)"},
+		Description: "100·mean |x−x'|/|x| (|x'| if x = 0; x = x' = 0 cells excluded) (Morais (2022) IL1 Eq. 5.11; metrics.md §2.5)"},
 		IL1Rel))
 	Register(Func(Info{ID: "il1rel_sum_sdc", Unit: "%", Better: Lower,
-		Description: "Σ over x ≠ 0 of 100·|x−x'|/|x| (sdcMicro dUtility IL1; seed 003 tables; metrics.md §2.5)"},
+		Description: "Σ over x ≠ 0 of 100·|x−x'|/|x| (sdcMicro dUtility IL1; Morais (2022) tables; metrics.md §2.5)"},
 		IL1RelSumSDC))
 	Register(Func(Info{ID: "mse", Unit: "raw", Better: Lower,
-		Description: "mean squared error of the values (seed 003 EQM; metrics.md §2.8)"}, MSE))
+		Description: "mean squared error of the values (Morais (2022) EQM; metrics.md §2.8)"}, MSE))
 	Register(Func(Info{ID: "mae", Unit: "raw", Better: Lower,
-		Description: "mean absolute error of the values (seed 003 EAM; metrics.md §2.8)"}, MAE))
+		Description: "mean absolute error of the values (Morais (2022) EAM; metrics.md §2.8)"}, MAE))
 	Register(Func(Info{ID: "mse_cov", Unit: "raw", Better: Lower,
-		Description: "mean squared difference of the full covariance matrices (seed 003 EQM Σ; metrics.md §2.8)"},
+		Description: "mean squared difference of the full covariance matrices (Morais (2022) EQM Σ; metrics.md §2.8)"},
 		MSECov))
 	Register(Func(Info{ID: "mae_cov", Unit: "raw", Better: Lower,
-		Description: "mean absolute difference of the full covariance matrices (seed 003 EAM Σ; metrics.md §2.8)"},
+		Description: "mean absolute difference of the full covariance matrices (Morais (2022) EAM Σ; metrics.md §2.8)"},
 		MAECov))
 	Register(Func(Info{ID: "mse_cor", Unit: "frac", Better: Lower,
-		Description: "mean squared difference of the full correlation matrices (seed 003 EQM ρ; metrics.md §2.8)"},
+		Description: "mean squared difference of the full correlation matrices (Morais (2022) EQM ρ; metrics.md §2.8)"},
 		MSECor))
 	Register(Func(Info{ID: "mae_cor", Unit: "frac", Better: Lower,
-		Description: "mean absolute difference of the full correlation matrices (seed 003 EAM ρ; metrics.md §2.8)"},
+		Description: "mean absolute difference of the full correlation matrices (Morais (2022) EAM ρ; metrics.md §2.8)"},
 		MAECor))
 	Register(Func(Info{ID: "gini_diff", Unit: "pp", Better: Lower,
-		Description: "mean over attributes of |Gini(X) − Gini(X')|, laeken weighted Gini (seed 003 Eq. 5.14-5.15; metrics.md §2.10)"},
+		Description: "mean over attributes of |Gini(X) − Gini(X')|, laeken weighted Gini (Morais (2022) Eq. 5.14-5.15; metrics.md §2.10)"},
 		GiniDiff))
 }
 
@@ -77,7 +77,7 @@ func IL1sSumSDC(in *Input) Result {
 	return res
 }
 
-// IL1sRel returns il1s_rel, seed 000's code "IL2r" (metrics.md §2.4), in %:
+// IL1sRel returns il1s_rel, MAGGA study's code "IL2r" (metrics.md §2.4), in %:
 //
 //	100·[Σ_{l∈C,j} |x_jl − x'_jl|/S_l] / [Σ_{l∈C,j} |x'_jl − x̄_l|/S_l]
 //
@@ -113,7 +113,7 @@ func IL1sRel(in *Input) Result {
 	return res
 }
 
-// IL1Rel returns il1rel, seed 003's Eq. 5.11 (metrics.md §2.5), in %:
+// IL1Rel returns il1rel, Morais (2022)'s Eq. 5.11 (metrics.md §2.5), in %:
 //
 //	100·mean over valid cells of |x − x'|/d,  d = |x| if x ≠ 0, else |x'|,
 //
@@ -273,7 +273,7 @@ func colMeans(x []float64, n, p int) []float64 {
 }
 
 // GiniDiff returns gini_diff = mean over attributes l of |G(X_l) − G(X'_l)|, in percentage
-// points (metrics.md §2.10, seed 003 Eq. 5.14-5.15), with G the weighted Gini coefficient
+// points (metrics.md §2.10, Morais (2022) Eq. 5.14-5.15), with G the weighted Gini coefficient
 // of Gini (R laeken). The weights are the column Opt.Weight of the original (all 1 when it
 // is ""), and that column is not itself an attribute. Aux holds the per-attribute
 // differences under the column names. NaN if an attribute has Σωx = 0 or an input is NaN.

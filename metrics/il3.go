@@ -5,16 +5,16 @@ import "math"
 // The Domingo-Ferrer–Torra five-component loss of metrics.md §2.6.
 func init() {
 	Register(Func(Info{ID: "il3", Unit: "%", Better: Lower,
-		Description: "100·mean of 5 relative losses: values, means, covariances, variances, correlations (seed 000 IL3; metrics.md §2.6)",
+		Description: "100·mean of 5 relative losses: values, means, covariances, variances, correlations (MAGGA study IL3; metrics.md §2.6)",
 		Components:  []string{"c1", "c2", "c3", "c4", "c5"}},
 		IL3))
 	Register(Func(Info{ID: "il3_code", Unit: "%", Better: Lower,
-		Description: "il3 with c5 = mean |r−r'| (no |r| denominator), as seed 000's code (metrics.md §2.6)",
+		Description: "il3 with c5 = mean |r−r'| (no |r| denominator), as MAGGA study's code (metrics.md §2.6)",
 		Components:  []string{"c1", "c2", "c3", "c4", "c5"}},
 		IL3Code))
 }
 
-// IL3 returns il3 = 100·(c1+c2+c3+c4+c5)/5 in % (metrics.md §2.6; seed 000 Eq. 2.9-2.14),
+// IL3 returns il3 = 100·(c1+c2+c3+c4+c5)/5 in % (metrics.md §2.6; MAGGA study Eq. 2.9-2.14),
 // with f columns, sample covariances v (n−1) and correlations r:
 //
 //	c1 = mean_{j,l} |x_jl − x'_jl|/|x_jl|       c2 = mean_l |x̄_l − x̄'_l|/|x̄_l|
@@ -30,7 +30,7 @@ func init() {
 // Cost O(np²).
 func IL3(in *Input) Result { return il3(in, false) }
 
-// IL3Code returns il3_code, seed 000's public code: as IL3 but c5 = mean_{h≤l} |r_hl − r'_hl|
+// IL3Code returns il3_code, MAGGA study's public code: as IL3 but c5 = mean_{h≤l} |r_hl − r'_hl|
 // (metrics.md §2.6).
 func IL3Code(in *Input) Result { return il3(in, true) }
 

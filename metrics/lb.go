@@ -10,7 +10,7 @@ func init() {
 		Description: "nearest-neighbour lower bound on the sse_sst of any k-partition (diagnostic; metrics.md §2.2)"},
 		SSESSTLowerBound))
 	Register(Func(Info{ID: "imp", Unit: "%", Better: Higher,
-		Description: "100·(IL_start − sse_sst)/IL_start, improvement over the search's start (seed 001 imp; metrics.md §2.3)"},
+		Description: "100·(IL_start − sse_sst)/IL_start, improvement over the search's start (DFO paper imp; metrics.md §2.3)"},
 		Imp))
 }
 
@@ -162,7 +162,7 @@ func sstOf(z []float64, n, p int, cols []int) float64 {
 	return sst
 }
 
-// Imp returns imp = 100·(IL_start − IL_final)/IL_start (metrics.md §2.3, seed 001), where
+// Imp returns imp = 100·(IL_start − IL_final)/IL_start (metrics.md §2.3, DFO paper), where
 // IL_final is the release's sse_sst and IL_start the sse_sst of the search's starting
 // solution, read from the release's Info["sse_sst_start"] (or Info["il_start"]). NaN if the
 // start is unknown or 0.

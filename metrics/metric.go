@@ -1,5 +1,5 @@
 // Package metrics computes the information-loss and disclosure-risk measures of
-// shared/spec/metrics.md. Each measure is a Metric registered under its ID, which is also its
+// docs/metrics.md. Each measure is a Metric registered under its ID, which is also its
 // column name in runs.csv. Metrics are pure: no randomness, no mutation of their inputs, and
 // bit-identical output whatever the number of workers (metrics.md §0.5).
 package metrics

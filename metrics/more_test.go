@@ -119,7 +119,7 @@ func TestSSESSTLowerBound(t *testing.T) {
 	}
 }
 
-// TestImp checks the seed 001 identity of metrics.md §2.3: 15.44 after 8.79% improvement
+// TestImp checks the DFO paper identity of metrics.md §2.3: 15.44 after 8.79% improvement
 // recovers the MDAV start 16.93 (Table 1, Tarragona).
 func TestImp(t *testing.T) {
 	if got := 15.44 / (1 - ImpOf(16.93, 15.44)/100); math.Abs(got-16.93) > 1e-12 {

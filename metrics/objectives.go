@@ -8,15 +8,15 @@ func init() {
 	reg := func(id, desc string, f func(*Input) Result) {
 		Register(Func(Info{ID: id, Unit: "%", Better: Lower, Description: desc}, f))
 	}
-	reg("fobj1", "sse_sst (seed 000 Fobj1; metrics.md §6.4)", Fobj1)
-	reg("fobj2", "0.75·sse_sst + 0.25·dld (seed 000 Fobj2; metrics.md §6.4)", Fobj2)
-	reg("fobj3", "0.5·sse_sst + 0.5·dld (seed 000 Fobj3, Eq. 5.1; metrics.md §6.4)", Fobj3)
-	reg("fobj4_cal", "0.25·sse_sst + 0.75·dld (seed 000 calibration Fobj4; metrics.md §6.4)", Fobj4Cal)
-	reg("fobj4", "il1s (seed 000 final Fobj4; metrics.md §6.4)", Fobj4)
-	reg("fobj5", "il3, or il3_code with il3_variant code (seed 000 Fobj5; metrics.md §6.4)", Fobj5)
-	reg("il1_dld_mean", "(sse_sst + dld)/2 (seed 000 mean(IL1, DLD); metrics.md §6.4)", IL1DLDMean)
-	reg("dr", "0.25·dbrl + 0.25·prl + 0.5·id_rank (seed 004 DR; metrics.md §3.7)", DR)
-	reg("score", "0.5·pil + 0.5·dr, interesting if ≤ 30 (seed 004 SCORE; metrics.md §6.4)", Score)
+	reg("fobj1", "sse_sst (MAGGA study Fobj1; metrics.md §6.4)", Fobj1)
+	reg("fobj2", "0.75·sse_sst + 0.25·dld (MAGGA study Fobj2; metrics.md §6.4)", Fobj2)
+	reg("fobj3", "0.5·sse_sst + 0.5·dld (MAGGA study Fobj3, Eq. 5.1; metrics.md §6.4)", Fobj3)
+	reg("fobj4_cal", "0.25·sse_sst + 0.75·dld (MAGGA study calibration Fobj4; metrics.md §6.4)", Fobj4Cal)
+	reg("fobj4", "il1s (MAGGA study final Fobj4; metrics.md §6.4)", Fobj4)
+	reg("fobj5", "il3, or il3_code with il3_variant code (MAGGA study Fobj5; metrics.md §6.4)", Fobj5)
+	reg("il1_dld_mean", "(sse_sst + dld)/2 (MAGGA study mean(IL1, DLD); metrics.md §6.4)", IL1DLDMean)
+	reg("dr", "0.25·dbrl + 0.25·prl + 0.5·id_rank (FCRM study DR; metrics.md §3.7)", DR)
+	reg("score", "0.5·pil + 0.5·dr, interesting if ≤ 30 (FCRM study SCORE; metrics.md §6.4)", Score)
 }
 
 func value(in *Input, id string, f func(*Input) Result) float64 {
@@ -40,22 +40,22 @@ func sseDLD(in *Input, wSSE, wDLD float64) Result {
 		[]float64{value(in, "sse_sst", SSESST), value(in, "dld", DLD)})}
 }
 
-// Fobj1 returns fobj1 = sse_sst (metrics.md §6.4, seed 000 L2259).
+// Fobj1 returns fobj1 = sse_sst (metrics.md §6.4, MAGGA study L2259).
 func Fobj1(in *Input) Result { return Result{Value: value(in, "sse_sst", SSESST)} }
 
-// Fobj2 returns fobj2 = 0.75·sse_sst + 0.25·dld (metrics.md §6.4, seed 000 L2261).
+// Fobj2 returns fobj2 = 0.75·sse_sst + 0.25·dld (metrics.md §6.4, MAGGA study L2261).
 func Fobj2(in *Input) Result { return sseDLD(in, 0.75, 0.25) }
 
-// Fobj3 returns fobj3 = 0.5·sse_sst + 0.5·dld, seed 000's recommended objective (Eq. 5.1).
+// Fobj3 returns fobj3 = 0.5·sse_sst + 0.5·dld, MAGGA study's recommended objective (Eq. 5.1).
 func Fobj3(in *Input) Result { return sseDLD(in, 0.5, 0.5) }
 
-// Fobj4Cal returns fobj4_cal = 0.25·sse_sst + 0.75·dld, seed 000's calibration objective.
+// Fobj4Cal returns fobj4_cal = 0.25·sse_sst + 0.75·dld, MAGGA study's calibration objective.
 func Fobj4Cal(in *Input) Result { return sseDLD(in, 0.25, 0.75) }
 
-// Fobj4 returns fobj4 = il1s, seed 000's final-experiment Fobj4 (L2566).
+// Fobj4 returns fobj4 = il1s, MAGGA study's final-experiment Fobj4 (L2566).
 func Fobj4(in *Input) Result { return Result{Value: value(in, "il1s", IL1s)} }
 
-// Fobj5 returns fobj5 = il3, or il3_code with Opt.IL3Variant "code" (seed 000 L2568).
+// Fobj5 returns fobj5 = il3, or il3_code with Opt.IL3Variant "code" (MAGGA study L2568).
 func Fobj5(in *Input) Result {
 	if in.Opt.IL3Variant == "code" {
 		return Result{Value: value(in, "il3_code", IL3Code)}
@@ -63,17 +63,17 @@ func Fobj5(in *Input) Result {
 	return Result{Value: value(in, "il3", IL3)}
 }
 
-// IL1DLDMean returns il1_dld_mean = (sse_sst + dld)/2, seed 000's derived measure of its win
+// IL1DLDMean returns il1_dld_mean = (sse_sst + dld)/2, MAGGA study's derived measure of its win
 // counts and Table 5.8 (L2579-2583). It equals fobj3.
 func IL1DLDMean(in *Input) Result {
 	return Result{Value: (value(in, "sse_sst", SSESST) + value(in, "dld", DLD)) / 2}
 }
 
-// DROf returns seed 004's combined risk 0.5·(dbrl + prl)/2 + 0.5·id = 0.25·dbrl + 0.25·prl +
+// DROf returns FCRM study's combined risk 0.5·(dbrl + prl)/2 + 0.5·id = 0.25·dbrl + 0.25·prl +
 // 0.5·id (metrics.md §3.7, 004 L614-618).
 func DROf(dbrl, prl, id float64) float64 { return 0.5*(dbrl+prl)/2 + 0.5*id }
 
-// ScoreOf returns seed 004's score 0.5·pil + 0.5·dr (metrics.md §6.4, 004 L620-630).
+// ScoreOf returns FCRM study's score 0.5·pil + 0.5·dr (metrics.md §6.4, 004 L620-630).
 func ScoreOf(pil, dr float64) float64 { return 0.5*pil + 0.5*dr }
 
 // DR returns dr = DROf(dbrl, prl, id_rank) in % (metrics.md §3.7); with Opt.DRID

@@ -10,7 +10,7 @@ import (
 // Probabilistic information loss of metrics.md §2.9.
 func init() {
 	Register(Func(Info{ID: "pil", Unit: "%", Better: Lower,
-		Description: "probabilistic information loss: 100·mean of pil_q, pil_mean, pil_var, pil_cov, pil_cor (seed 004 PIL; metrics.md §2.9)",
+		Description: "probabilistic information loss: 100·mean of pil_q, pil_mean, pil_var, pil_cov, pil_cor (FCRM study PIL; metrics.md §2.9)",
 		Components:  []string{"q", "mean", "var", "cov", "cor"}},
 		PIL))
 }

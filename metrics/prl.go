@@ -9,7 +9,7 @@ import (
 // Probabilistic record linkage of metrics.md §3.6.
 func init() {
 	Register(Func(Info{ID: "prl", Unit: "%", Better: Lower,
-		Description: "probabilistic record linkage: Fellegi–Sunter with EM, % of originals linked to their own release (seed 004 PRL; metrics.md §3.6)"},
+		Description: "probabilistic record linkage: Fellegi–Sunter with EM, % of originals linked to their own release (FCRM study PRL; metrics.md §3.6)"},
 		func(in *Input) Result { return evalCached(in, "prl", PRL) }))
 }
 
@@ -17,7 +17,7 @@ func init() {
 const prlMaxAttrs = 20
 
 // PRL returns prl, Fellegi–Sunter probabilistic record linkage with EM (metrics.md §3.6,
-// seed 004 "PRL"), in %. In z-space with X's statistics, over the first s non-constant
+// FCRM study "PRL"), in %. In z-space with X's statistics, over the first s non-constant
 // attributes (Opt.PRLSubsets, default all), the pair (a, b) has the agreement pattern
 // g = Σ_i γ_i·2^i with γ_i = 1 iff |z_ai − z'_bi| ≤ τ (Opt.PRLTol, 0.1; Opt.PRLAgree "exact":
 // equality after rounding to Opt.PRLDigits decimals). Then:

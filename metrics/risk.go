@@ -9,14 +9,14 @@ import (
 // Interval-type disclosure risk of metrics.md §3.3 and §3.4.
 func init() {
 	Register(Func(Info{ID: "sdid", Unit: "%", Better: Lower,
-		Description: "% of records with max_l |x−x'|/sd' ≤ 0.05, R NA semantics (seed 000 code SDID; metrics.md §3.3)"},
+		Description: "% of records with max_l |x−x'|/sd' ≤ 0.05, R NA semantics (MAGGA study code SDID; metrics.md §3.3)"},
 		SDID))
 	Register(Func(Info{ID: "id_rank", Unit: "%", Better: Lower,
-		Description: "rank-interval disclosure: % of (p, attribute, record) with x inside a ±p%·n rank window of x', p = 1..10 (seed 004 ID; metrics.md §3.4)"},
+		Description: "rank-interval disclosure: % of (p, attribute, record) with x inside a ±p%·n rank window of x', p = 1..10 (FCRM study ID; metrics.md §3.4)"},
 		IDRank))
 }
 
-// SDID returns sdid, seed 000's code variant of interval disclosure (metrics.md §3.3), in %:
+// SDID returns sdid, MAGGA study's code variant of interval disclosure (metrics.md §3.3), in %:
 // record j is disclosed iff max_l |x_jl − x'_jl|/sd'_l ≤ sdist, with sd'_l the sample SD of
 // the released column, and sdid = 100·#disclosed/n. It keeps R's NA semantics: a ratio 0/0
 // (a constant released column) is NA, a record with no failing attribute and an NA ratio is
@@ -70,7 +70,7 @@ func SDID(in *Input) Result {
 	return res
 }
 
-// IDRank returns id_rank, the rank-based interval disclosure of metrics.md §3.4 (seed 004
+// IDRank returns id_rank, the rank-based interval disclosure of metrics.md §3.4 (FCRM study
 // "ID"), in %. For each attribute l the released column is sorted ascending (y_(1) ≤ … ≤
 // y_(n), ties by record index) and ρ_j is the rank of x'_jl. For each p in Opt.IDRankP
 // (1, …, 10 %), w = max(0, ⌈p·n/100⌉ − 1), and (p, l, j) is a hit iff

@@ -33,7 +33,7 @@ func near(got, want, tol float64) bool {
 	return d <= 1e-12 || d <= tol*math.Abs(want)
 }
 
-// Seed 000 Table 2.1 (000_cffa7d374931379d.txt L835-857; metrics.md §7.1): 9 records, the
+// MAGGA study Table 2.1 (000_cffa7d374931379d.txt L835-857; metrics.md §7.1): 9 records, the
 // partition {1,2,8}, {3,6,7}, {4,5,9} and T' = the exact group means, computed once per
 // group and copied.
 func table21() *Input {

@@ -18,7 +18,7 @@ func init() {
 	}
 }
 
-// runAnalyze analyses a results folder: tables, plots and REPORT.md (shared/spec/harness.md
+// runAnalyze analyses a results folder: tables, plots and REPORT.md (docs/harness.md
 // "Analysis"). The spec's [analysis] table (from DIR/manifest.json, or --spec) gives the
 // defaults; each flag that is set overrides its field.
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {

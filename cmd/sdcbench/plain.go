@@ -2,9 +2,9 @@ package main
 
 import "strings"
 
-// plain drops from a one-line description the references a user cannot follow — parts of a
-// parenthesis that cite a section of the internal specs ("metrics.md §2.7") or a source by its
-// internal key ("seed 002 Alg. 2") — keeping the rest ("(Abowd & Vilhuber 2008)").
+// plain drops from a one-line description the section references that belong in the docs, not
+// in a listing — parts of a parenthesis that cite a section ("metrics.md §2.7") — keeping the
+// rest, such as the study a measure comes from ("(Abowd & Vilhuber 2008; DP study Alg. 2)").
 // Parentheses may nest; parts are separated by ";" at the top level of the parenthesis.
 func plain(desc string) string {
 	var b strings.Builder
@@ -31,7 +31,7 @@ func plain(desc string) string {
 		var keep []string
 		for _, p := range splitTop(desc[i+1 : j]) {
 			p = strings.TrimSpace(p)
-			if p == "" || strings.Contains(p, "§") || strings.Contains(p, ".md") || strings.Contains(p, "seed 0") {
+			if p == "" || strings.Contains(p, "§") || strings.Contains(p, ".md") {
 				continue
 			}
 			keep = append(keep, p)

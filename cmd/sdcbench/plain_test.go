@@ -7,10 +7,11 @@ import (
 
 func TestPlain(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"100·SSE/SST (seed 003 Valores Próprios; metrics.md §2.7)", "100·SSE/SST"},
-		{"Beta-Binomial synthesizer (Abowd & Vilhuber 2008; seed 002 Alg. 2): M copies", "Beta-Binomial synthesizer (Abowd & Vilhuber 2008): M copies"},
+		{"100·SSE/SST (Morais (2022) Valores Próprios; metrics.md §2.7)", "100·SSE/SST (Morais (2022) Valores Próprios)"},
+		{"Beta-Binomial synthesizer (Abowd & Vilhuber 2008; DP study Alg. 2): M copies", "Beta-Binomial synthesizer (Abowd & Vilhuber 2008; DP study Alg. 2): M copies"},
+		{"sse_sst (docs/metrics.md §2.1)", "sse_sst"},
 		{"x (y) z", "x (y) z"},
-		{"(sse_sst + dld)/2 (seed 000 mean(IL1, DLD); metrics.md §6.4)", "(sse_sst + dld)/2"},
+		{"(sse_sst + dld)/2 (MAGGA study mean(IL1, DLD); metrics.md §6.4)", "(sse_sst + dld)/2 (MAGGA study mean(IL1, DLD))"},
 	} {
 		if got := plain(c.in); got != c.want {
 			t.Errorf("plain(%q) = %q, want %q", c.in, got, c.want)

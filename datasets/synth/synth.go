@@ -1,5 +1,5 @@
-// Package synth registers the seeded synthetic substitutes of seed 000's 34-instance benchmark
-// (shared/spec/magga.md §11.1): the instances whose files are not shipped are replaced by the
+// Package synth registers the seeded synthetic substitutes of MAGGA study's 34-instance benchmark
+// (docs/magga.md): the instances whose files are not shipped are replaced by the
 // documented generators, with the same n and d. Importing the package registers them with
 // datasets.RegisterGenerator under Source "substitute"; `sdcbench list datasets` shows them.
 //
@@ -20,7 +20,7 @@ import (
 
 // Instance is one generated instance of the benchmark.
 type Instance struct {
-	Num  int    // instance number in seed 000's Tables 5.1-5.4
+	Num  int    // instance number in MAGGA study's Tables 5.1-5.4
 	Name string // dataset name
 	Desc string
 	N, D int
@@ -61,7 +61,7 @@ var Instances = []Instance{
 func init() {
 	for _, in := range Instances {
 		datasets.RegisterGenerator(datasets.Info{Name: in.Name, Source: "substitute",
-			Description: fmt.Sprintf("seed 000 instance #%d substitute, %d×%d: %s (magga.md §11.1)", in.Num, in.N, in.D, in.Desc)},
+			Description: fmt.Sprintf("MAGGA study instance #%d substitute, %d×%d: %s (magga.md §11.1)", in.Num, in.N, in.D, in.Desc)},
 			in.Generate)
 	}
 }
@@ -230,7 +230,7 @@ func idh(r *rand.Rand, n, d int) ([]float64, []string) {
 }
 
 // testdataNC is instance #34 for methods that cannot standardize a constant column: sdcMicro's
-// testdata (all 15 numeric columns in seed 000) without its constant column sampling_weight,
+// testdata (all 15 numeric columns in MAGGA study) without its constant column sampling_weight,
 // which is zero in Z and excluded from every metric anyway (metrics.md §0.2).
 func testdataNC(uint64) (*datasets.Dataset, error) {
 	d, err := datasets.Load("testdata")

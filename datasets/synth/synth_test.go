@@ -10,7 +10,7 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 )
 
-// TestInstances checks every substitute: registered as "substitute", the n×d of seed 000's
+// TestInstances checks every substitute: registered as "substitute", the n×d of MAGGA study's
 // tables, finite, no constant column (so it can be z-scored) and identical on reload.
 // With SYNTH_CSV_DIR set it also writes each instance as CSV, the artifact of §11.1.
 func TestInstances(t *testing.T) {

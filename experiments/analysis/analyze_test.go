@@ -157,7 +157,7 @@ func TestReadRunsGzip(t *testing.T) {
 	}
 }
 
-// TestPooledBest is the seed 000 Table 5.5 use: no blocks, configurations pooled over every
+// TestPooledBest is the MAGGA study Table 5.5 use: no blocks, configurations pooled over every
 // other factor, rank-sum tests, and the set not significantly different from the best.
 //
 // R 4.2.2: d <- read.csv("testdata/small/runs.csv"); d <- d[d$status == "ok", ]

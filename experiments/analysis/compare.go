@@ -232,7 +232,7 @@ func pairs(a, b map[string]float64) (x, y []float64) {
 }
 
 // BestRow is one line of best.csv: a configuration ranked by the median of a metric (rank 1 is
-// the best in the metric's direction), with its test against the best (seed 000 Table 5.5).
+// the best in the metric's direction), with its test against the best (MAGGA study Table 5.5).
 type BestRow struct {
 	Metric string
 	Rank   int

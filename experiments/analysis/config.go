@@ -10,7 +10,7 @@ import (
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
-// Config is the [analysis] table of an experiment spec (shared/spec/harness.md "Experiment
+// Config is the [analysis] table of an experiment spec (docs/harness.md "Experiment
 // specs"). The zero value means the defaults documented on each field; command-line flags
 // override it field by field. Column names are runs.csv names; a parameter may be written with
 // or without its "param_" prefix ("k" or "param_k").
@@ -20,7 +20,7 @@ type Config struct {
 	Metrics []string `toml:"metrics"`
 	// Blocks are the blocking factors that pair runs across configurations. Absent (nil) means
 	// dataset and param_k, each when present; an empty list means no blocking (pooled, unpaired
-	// samples, as seed 000 §5.2). A parameter block that is empty on some ok rows (a method
+	// samples, as MAGGA study §5.2). A parameter block that is empty on some ok rows (a method
 	// without that parameter) is dropped from the blocks and joins the configuration, with a
 	// warning. The replicate index is never a block (it pairs nothing real): it is dropped from
 	// the list with a warning, and a configuration's replicates in a block are aggregated by
@@ -34,7 +34,7 @@ type Config struct {
 	// metric (IsRisk tells them apart).
 	Tradeoff []string `toml:"tradeoff"`
 	// Configs are the columns that define a configuration. Empty means method plus every parameter
-	// that is not a block. Seed 000 Table 5.5 uses ["pe", "pm", "rho_e"] with blocks = [].
+	// that is not a block. MAGGA study Table 5.5 uses ["pe", "pm", "rho_e"] with blocks = [].
 	Configs []string `toml:"configs"`
 	// Test is "signed-rank" (paired by Blocks), "rank-sum" (unpaired) or "auto" (the default, ""):
 	// signed-rank when there are blocks and each configuration has at most one run per block.
@@ -42,7 +42,7 @@ type Config struct {
 	// Alpha is the significance level; 0 means stats.DefaultThresholds.Alpha (0.05).
 	Alpha float64 `toml:"alpha"`
 	// Adjust is the p-value that decides "not significantly different from the best" in
-	// best.csv: "none" (the default, "", as seed 000 L2347-2351), "holm" or "BH".
+	// best.csv: "none" (the default, "", as MAGGA study L2347-2351), "holm" or "BH".
 	Adjust string `toml:"adjust"`
 	// BestBy are the metrics ranked in best.csv. Empty means every analysed metric.
 	BestBy []string `toml:"best_by"`

@@ -1,5 +1,5 @@
 // Package analysis turns a results folder into what a paper needs, as the "Analysis" part of
-// shared/spec/harness.md and the comparison measures of shared/spec/metrics.md §6 describe.
+// docs/harness.md and the comparison measures of docs/metrics.md §6 describe.
 //
 // The pipeline, each step usable on its own:
 //
@@ -9,7 +9,7 @@
 //     columns that make a configuration and the instances of the win counts.
 //  3. [Analyze] computes per metric: summaries ([Summaries], R type-7 quartiles), pairwise
 //     Wilcoxon tests with Holm and BH adjustment ([Pairwise]), the best configuration and the set
-//     not significantly different from it ([Best], seed 000 Table 5.5), win counts and gaps
+//     not significantly different from it ([Best], MAGGA study Table 5.5), win counts and gaps
 //     ([Wins], [Gaps], metrics.md §6.1-6.2) and the Friedman test with Nemenyi critical
 //     difference ([FriedmanTable]).
 //  4. [Result.Write] writes summary.csv, wilcoxon.csv, best.csv, wins.csv, gaps.csv,

@@ -47,7 +47,7 @@ func maxBoxPanels(n int) int {
 	return 3
 }
 
-// Figures builds every figure of the analysis from its tables (shared/spec/harness.md "Plots"):
+// Figures builds every figure of the analysis from its tables (docs/harness.md "Plots"):
 // boxplots per configuration sorted by median with one panel per dataset, the risk–utility map
 // with the Pareto front of each block, convergence traces when traces.csv has rows, win-count
 // bars, gap distributions, performance profiles and metric-vs-parameter curves per dataset.

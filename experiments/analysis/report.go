@@ -185,7 +185,7 @@ func (r *Result) reportSummary(w io.Writer) {
 
 func (r *Result) reportBest(w io.Writer) {
 	adj := string(r.Plan.Adjust)
-	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as seed 000 Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
+	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as MAGGA study Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
 	var rows [][]string
 	for _, b := range r.Best {
 		if b.Rank <= 5 || b.SameAsBest {
@@ -252,7 +252,7 @@ func (r *Result) reportWins(w io.Writer) {
 }
 
 func (r *Result) reportGaps(w io.Writer) {
-	fmt.Fprintf(w, "## Gaps\n\nGap to the best over instances, (s − min)/(max − min) per instance (0 when max = min), seed 000 Tables 5.6-5.8.\n\n")
+	fmt.Fprintf(w, "## Gaps\n\nGap to the best over instances, (s − min)/(max − min) per instance (0 when max = min), MAGGA study Tables 5.6-5.8.\n\n")
 	header := append([]string{"metric"}, shortAll(r.Plan.WinsBy)...)
 	header = append(header, "configuration", "n", "gapmin", "median", "mean", "sd", "gapmax")
 	var rows [][]string
@@ -272,7 +272,7 @@ func (r *Result) reportFriedman(w io.Writer) {
 }
 
 func (r *Result) reportSeed(w io.Writer) {
-	fmt.Fprintf(w, "## Seed comparison\n\nPublished numbers from `%s` beside ours; verdicts as shared/spec/README.md defines them.\n\n", r.SeedFile)
+	fmt.Fprintf(w, "## Seed comparison\n\nPublished numbers from `%s` beside ours; verdicts as docs/reproducing.md defines them.\n\n", r.SeedFile)
 	count := map[string]int{}
 	var rows [][]string
 	for _, s := range r.Seed {

@@ -17,7 +17,7 @@ import (
 	"github.com/sdcbench/sdcbench/experiments"
 )
 
-// Runs is a parsed runs.csv (shared/spec/harness.md "Runs"): run_id, dataset, method,
+// Runs is a parsed runs.csv (docs/harness.md "Runs"): run_id, dataset, method,
 // param_<name>..., replicate, seed, metric columns, seconds, status, error.
 type Runs struct {
 	// Header is the column list of the file.

@@ -12,7 +12,7 @@ import (
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
-// SeedRow is one published number of a seed beside ours (shared/spec/README.md "What
+// SeedRow is one published number of a seed beside ours (docs/reproducing.md "What
 // reproduced means").
 type SeedRow struct {
 	Table, Item  string // the seed's table and the quoted cell, e.g. "Table 5.5", "(0.1, 0.1, 0.9)"

@@ -15,7 +15,7 @@ import (
 const winTol = 1e-9
 
 // Wins returns, for a table of one measure with one row per instance and one column per
-// competitor, which competitors win each instance (shared/spec/metrics.md §6.1): v* is the best
+// competitor, which competitors win each instance (docs/metrics.md §6.1): v* is the best
 // finite value (min for lower-better, max for higher-better, closest to target for Target) and
 // every competitor within 1e-9·max(1, |v*|) of it wins, so ties share the win. Non-finite values
 // never win; an instance with no finite value has no winner and is counted in noWinner. Rows must
@@ -57,7 +57,7 @@ func bestValue(row []float64, d direction, best float64) float64 {
 }
 
 // Gaps returns the gap of every value of a table (rows = instances, columns = competitors),
-// shared/spec/metrics.md §6.2: (s − min)/(max − min) over the finite values of the instance for a
+// docs/metrics.md §6.2: (s − min)/(max − min) over the finite values of the instance for a
 // lower-better measure, (max − s)/(max − min) for a higher-better one (|s − target| is the score
 // of a Target measure), 0 for every finite value when max = min, and NaN for a non-finite value.
 func Gaps(table [][]float64, better metrics.Direction, target float64) [][]float64 {
@@ -86,7 +86,7 @@ func Gaps(table [][]float64, better metrics.Direction, target float64) [][]float
 	return out
 }
 
-// GapSummary is the summary of one competitor's gaps over instances (seed 000 Tables 5.6-5.8):
+// GapSummary is the summary of one competitor's gaps over instances (MAGGA study Tables 5.6-5.8):
 // the finite gaps' count, min, median, mean, sd (n−1) and max, and the number of NaN gaps.
 type GapSummary struct {
 	N, NaN                     int

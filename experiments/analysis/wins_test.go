@@ -22,7 +22,7 @@ func TestWinsGaps(t *testing.T) {
 		summary  []GapSummary // per competitor; nil to skip
 	}{
 		{
-			// shared/spec/metrics.md §7.6 (hand-computed): methods A, B, C, D.
+			// docs/metrics.md §7.6 (hand-computed): methods A, B, C, D.
 			name:  "metrics.md 7.6",
 			table: [][]float64{{10.0, 12.5, 10.0, nan}, {5, 5, 5, 5}, {20, 10, 15, 30}},
 			wins: [][]bool{
@@ -39,7 +39,7 @@ func TestWinsGaps(t *testing.T) {
 			},
 		},
 		{
-			// shared/spec/magga.md test 14: MAGGA, MDAV, RMDM, clustPPPCA, PPPCA.
+			// docs/magga.md test 14: MAGGA, MDAV, RMDM, clustPPPCA, PPPCA.
 			name:  "magga.md 14",
 			table: [][]float64{{10, 12, 10, 15, 20}, {5, 5, 5, 5, 5}, {3, nan, 1, 2, 4}},
 			wins: [][]bool{

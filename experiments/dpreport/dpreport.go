@@ -1,12 +1,12 @@
-// Package dpreport writes the reproduction reports of seed 002's experiments (dp-e1 …
-// dp-e10, shared/spec/dp-synthesis.md §9): it reads a results folder written by the runner,
+// Package dpreport writes the reproduction reports of DP study's experiments (dp-e1 …
+// dp-e10, docs/dp.md): it reads a results folder written by the runner,
 // aggregates the per-replicate DP metrics of metrics/dp.go over the R replicates of each
 // configuration (est_mean, var_est with its standard error, post_var_mean, coverage, widths,
 // ESS, acceptance, time), puts the seed's published tables beside ours with the spec's expected
 // values and 3SE bands, gives a verdict per cell and draws the ε and M curves (PNG and SVG,
 // gonum.org/v1/plot).
 //
-// Verdicts (shared/spec/README.md "What reproduced means"): "exact" (equal at the published
+// Verdicts (docs/reproducing.md "What reproduced means"): "exact" (equal at the published
 // precision), "within tolerance" (the per-table band of the spec), "pattern" (the qualitative
 // claim holds) and "not reproduced". A seed cell that the spec predicts cannot reproduce is
 // marked "expected miss"; the report says whether that prediction was confirmed.
@@ -45,7 +45,7 @@ func Write(dir, name string, tally *reports.Tally) error {
 		return fmt.Errorf("dpreport: no report for %q (have %s)", name, strings.Join(names, ", "))
 	}
 	r := &report{dir: dir, tally: tally}
-	r.printf("# %s: seed 002 reproduction report\n\n", name)
+	r.printf("# %s: DP study reproduction report\n\n", name)
 	if m, err := experiments.ReadManifest(dir); err == nil {
 		wall := m.Finished.Sub(m.Started)
 		r.printf("Runs: %d (%d workers, %d CPUs, %s/%s, %s). Wall time of the whole spec: %s; sum of the per-run\n",
@@ -53,7 +53,7 @@ func Write(dir, name string, tally *reports.Tally) error {
 		r.printf("method times: %s. The machine was shared with other jobs, so wall times are upper bounds.\n\n",
 			time.Duration(m.Cumulative*float64(time.Second)).Round(time.Millisecond))
 	}
-	r.printf("Spec: shared/spec/dp-synthesis.md §9; metrics: shared/spec/metrics.md §5. Aggregates are over the R replicates\n")
+	r.printf("Spec: docs/dp.md; metrics: docs/metrics.md §5. Aggregates are over the R replicates\n")
 	r.printf("of each configuration: est_mean = mean of post_mean, var_est = its sample variance (R−1), SE(est_mean) =\n")
 	r.printf("sd/√R, SE(var_est) = √((m4 − s⁴(R−3)/(R−1))/R); coverage in %%. Regenerate with `sdcbench report %s`.\n\n", dir)
 	if err := gen(r, rs); err != nil {

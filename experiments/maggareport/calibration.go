@@ -22,7 +22,7 @@ func calibration(w io.Writer, t *reports.Tally, runs []row, dir string) error {
 		resp[combo(r)] = append(resp[combo(r)], r.f(r["param_weights"]))
 	}
 	keys := sortedByMedian(resp)
-	fmt.Fprintf(w, "## Calibration (seed 000 §5.2)\n\n%d finished runs (of 103 680 in the full grid). Response: the best objective of the final generation (the fobj column named by the run's weights), pooled over instance, pop, k, objective, generator and run as the seed does.\n\n", len(runs))
+	fmt.Fprintf(w, "## Calibration (MAGGA study §5.2)\n\n%d finished runs (of 103 680 in the full grid). Response: the best objective of the final generation (the fobj column named by the run's weights), pooled over instance, pop, k, objective, generator and run as the seed does.\n\n", len(runs))
 	if len(keys) == 0 {
 		return nil
 	}

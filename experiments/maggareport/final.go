@@ -169,7 +169,7 @@ func (fd *finalData) quadrant(meth string) (in, n int) {
 // verdicts and runtimes.
 func final(w io.Writer, t *reports.Tally, runs []row, dir string) error {
 	fd := computeFinal(runs)
-	fmt.Fprintf(w, "## Final experiment (seed 000 §5.3)\n\n%d finished runs (of 2 584). Instances with results: %d of 34. MAGGA's entry per (instance, k, objective) is the best of its three variants (tsp, tsp_d1, tsp_d2) by that objective. Wins use the tie rule |v − v*| ≤ 1e-9·max(1, |v*|), so counts can add up to more than the instances; percentages are over the instances of the cell.\n\n", len(runs), len(fd.instances))
+	fmt.Fprintf(w, "## Final experiment (MAGGA study §5.3)\n\n%d finished runs (of 2 584). Instances with results: %d of 34. MAGGA's entry per (instance, k, objective) is the best of its three variants (tsp, tsp_d1, tsp_d2) by that objective. Wins use the tie rule |v − v*| ≤ 1e-9·max(1, |v*|), so counts can add up to more than the instances; percentages are over the instances of the cell.\n\n", len(runs), len(fd.instances))
 	methodsAll := append([]string{"magga"}, baselines...)
 	for i, ob := range finalObjs {
 		fmt.Fprintf(w, "### Win counts, MAGGA under %s (Fig 5.1%d analog)\n\n| measure | k | instances | MAGGA | mdav | rmdm | clustpppca | pppca | seed MAGGA |\n|---|---|---|---|---|---|---|---|---|\n", ob, 1+i)

@@ -1,4 +1,4 @@
-// Package stats holds the statistics behind sdcbench's analysis step (shared/spec/harness.md
+// Package stats holds the statistics behind sdcbench's analysis step (docs/harness.md
 // "Analysis"): descriptive summaries with R's type-7 quantiles, the two Wilcoxon tests, p-value
 // adjustment, and the Friedman test with the Nemenyi critical difference.
 //
@@ -19,5 +19,5 @@
 //
 // Missing values: the tests drop NaN as R drops NA (pairwise in the paired case) and keep ±Inf,
 // which R ranks. [NewSample] leaves every non-finite value out and counts it, as the comparison
-// measures of shared/spec/metrics.md §0.4 require.
+// measures of docs/metrics.md §0.4 require.
 package stats

@@ -6,7 +6,7 @@ import (
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
-// The rank-sum test of shared/spec/magga.md test 15, as R's wilcox.test(x, y).
+// The rank-sum test of docs/magga.md test 15, as R's wilcox.test(x, y).
 func ExampleRankSum() {
 	x := []float64{1.2, 3.4, 2.2, 5.0, 3.4, 0.7}
 	y := []float64{2.8, 4.1, 3.4, 6.3, 5.5}

@@ -16,7 +16,7 @@ type Thresholds struct {
 }
 
 // DefaultThresholds are the thresholds sdcbench uses unless a spec says otherwise: alpha 0.05,
-// as in seed 000 (000_cffa7d374931379d.txt L2341-2359). Copy and modify it; 0 is not a usable
+// as in MAGGA study (000_cffa7d374931379d.txt L2341-2359). Copy and modify it; 0 is not a usable
 // alpha, so functions taking an alpha treat 0 as DefaultThresholds.Alpha.
 var DefaultThresholds = Thresholds{Alpha: 0.05}
 
@@ -38,7 +38,7 @@ const (
 
 // Sample is a set of observations of one quantity. Values are the finite observations sorted in
 // increasing order; Missing counts the non-finite ones that were left out
-// (shared/spec/metrics.md §0.4: a non-finite value is missing for every comparison measure).
+// (docs/metrics.md §0.4: a non-finite value is missing for every comparison measure).
 type Sample struct {
 	Values  []float64
 	Missing int

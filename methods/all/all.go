@@ -4,11 +4,11 @@ package all
 
 import (
 	_ "github.com/sdcbench/sdcbench/methods/categorical" // PRAM, local suppression, recoding (categorical keys)
-	_ "github.com/sdcbench/sdcbench/methods/dfo"         // DFO: pattern search over the number of groups (seed 001)
-	_ "github.com/sdcbench/sdcbench/methods/dp"          // ε-DP synthesis and Charest-style inference (seed 002)
+	_ "github.com/sdcbench/sdcbench/methods/dfo"         // DFO: pattern search over the number of groups (DFO paper)
+	_ "github.com/sdcbench/sdcbench/methods/dp"          // ε-DP synthesis and Charest-style inference (DP study)
 	_ "github.com/sdcbench/sdcbench/methods/dpaudit"     // empirical ε audit of the DP synthesizers
 	_ "github.com/sdcbench/sdcbench/methods/external"    // releases made by other tools, read from files
-	_ "github.com/sdcbench/sdcbench/methods/magga"       // MAGGA genetic microaggregation (seed 000)
+	_ "github.com/sdcbench/sdcbench/methods/magga"       // MAGGA genetic microaggregation (MAGGA study)
 	_ "github.com/sdcbench/sdcbench/methods/microagg"    // microaggregation methods
 	_ "github.com/sdcbench/sdcbench/methods/perturb"     // noise and other perturbative methods
 	_ "github.com/sdcbench/sdcbench/methods/synth"       // IPSO and FCRM synthetic data (2009 FCRM project)

@@ -13,7 +13,7 @@ func invalid(format string, a ...any) error {
 	return fmt.Errorf("dp: %w: %s", ErrInvalid, fmt.Sprintf(format, a...))
 }
 
-// AlphaRule is an ε → α rule of the synthesizer (shared/spec/dp-synthesis.md §3).
+// AlphaRule is an ε → α rule of the synthesizer (docs/dp.md).
 type AlphaRule int
 
 const (

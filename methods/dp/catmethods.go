@@ -8,14 +8,14 @@ import (
 )
 
 func registerCategorical() {
-	register("dm_exact", "Dirichlet-Multinomial model, exact marginal posteriors (seed 002 §6.1; by convolution, any n and C)",
+	register("dm_exact", "Dirichlet-Multinomial model, exact marginal posteriors (DP study §6.1; by convolution, any n and C)",
 		categoricalOnly, nil, nil, func(s *setup, d *datasets.Dataset, _ methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			m := s.catModel(rng)
 			W := m.DMExact()
 			s.catMixture(W)
 			return s.release(d, intsToFloats(m.XT[0])), nil
 		})
-	register("dm_collapsed", "Dirichlet-Multinomial model, collapsed random-walk MH on x with Rao-Blackwellised estimates (seed 002 §6.3)",
+	register("dm_collapsed", "Dirichlet-Multinomial model, collapsed random-walk MH on x with Rao-Blackwellised estimates (DP study §6.3)",
 		categoricalOnly, []methods.ParamSpec{
 			{Name: "niter", Kind: methods.Int, Default: "20000", Doc: "iterations including burn-in"},
 			{Name: "burn", Kind: methods.Int, Default: "5000", Doc: "burn-in iterations"},

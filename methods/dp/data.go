@@ -7,7 +7,7 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 )
 
-// The seed's confidential data (shared/spec/dp-synthesis.md §9), registered as datasets.
+// The seed's confidential data (docs/dp.md), registered as datasets.
 // Binary sets have one 0/1 column y with x ones (the first x rows); categorical sets have one
 // one-hot column per category, records sorted by category.
 var (
@@ -45,7 +45,7 @@ func init() {
 		n, x := s[0], s[1]
 		datasets.RegisterGenerator(datasets.Info{
 			Name:        fmt.Sprintf("dp_bin_n%d_x%d", n, x),
-			Description: fmt.Sprintf("seed 002 binary scenario: n = %d records, x = %d ones (p = %g)", n, x, float64(x)/float64(n)),
+			Description: fmt.Sprintf("DP study binary scenario: n = %d records, x = %d ones (p = %g)", n, x, float64(x)/float64(n)),
 			Source:      "substitute",
 		}, func(uint64) (*datasets.Dataset, error) {
 			return BinaryDataset(fmt.Sprintf("dp_bin_n%d_x%d", n, x), n, x), nil
@@ -62,13 +62,13 @@ func init() {
 		}
 		datasets.RegisterGenerator(datasets.Info{
 			Name:        s.name,
-			Description: fmt.Sprintf("seed 002 categorical scenario (%s): n = %d, C = %d, p = %v, one-hot", s.desc, s.n, len(x), s.p),
+			Description: fmt.Sprintf("DP study categorical scenario (%s): n = %d, C = %d, p = %v, one-hot", s.desc, s.n, len(x), s.p),
 			Source:      "substitute",
 		}, func(uint64) (*datasets.Dataset, error) { return CategoricalDataset(s.name, names, x), nil })
 	}
 	datasets.RegisterGenerator(datasets.Info{
 		Name:        "susep_collisions",
-		Description: "SUSEP AutoSeg collisions 2015 (seed 002 Table 4.1): n = 107 records, 8 sex × age cells, one-hot",
+		Description: "SUSEP AutoSeg collisions 2015 (DP study Table 4.1): n = 107 records, 8 sex × age cells, one-hot",
 		Source:      "original",
 	}, func(uint64) (*datasets.Dataset, error) {
 		return CategoricalDataset("susep_collisions", SUSEPCells(), SUSEPCounts()), nil

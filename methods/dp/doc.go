@@ -1,6 +1,6 @@
 // Package dp implements ε-differentially private synthetic data for binary and categorical
 // variables and Bayesian inference on the released copies, following
-// shared/spec/dp-synthesis.md (seed 002, 002_8cd6576b8ce6e8bf.txt):
+// docs/dp.md (DP study, 002_8cd6576b8ce6e8bf.txt):
 //
 //   - the Abowd–Vilhuber synthesizers bb_synth (Beta-Binomial) and dm_synth
 //     (Dirichlet-Multinomial) with the ε → α rules mv2008 (default) and printed (§3);

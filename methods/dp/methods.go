@@ -69,18 +69,18 @@ func chainOf(p methods.Params) Chain {
 }
 
 func init() {
-	register("bb_synth", "Beta-Binomial ε-DP synthesizer (Abowd & Vilhuber 2008; seed 002 Alg. 2): M copies at ε/M, no inference",
+	register("bb_synth", "Beta-Binomial ε-DP synthesizer (Abowd & Vilhuber 2008; DP study Alg. 2): M copies at ε/M, no inference",
 		binaryOnly, nil, nil, func(s *setup, d *datasets.Dataset, _ methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			xt := s.synthBinary(rng)
 			return s.release(d, s.binaryCells(xt[0])), nil
 		})
-	register("dm_synth", "Dirichlet-Multinomial ε-DP synthesizer (seed 002 Alg. 1): M copies at ε/M, no inference",
+	register("dm_synth", "Dirichlet-Multinomial ε-DP synthesizer (DP study Alg. 1): M copies at ε/M, no inference",
 		categoricalOnly, nil, nil, func(s *setup, d *datasets.Dataset, _ methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			xt := s.synthCategorical(rng)
 			return s.release(d, intsToFloats(xt[0])), nil
 		})
 	for _, fs := range []bool{false, true} {
-		name, desc := "rubin_mi", "DP synthesis + Rubin's multiple-imputation rules T = (1+1/M)b + v̄ (seed 002 §4)"
+		name, desc := "rubin_mi", "DP synthesis + Rubin's multiple-imputation rules T = (1+1/M)b + v̄ (DP study §4)"
 		if fs {
 			name, desc = "rubin_fs", "DP synthesis + fully-synthetic rules T = (1+1/M)b − v̄, or (nt/n)v̄ if ≤ 0 (Raghunathan et al. 2003)"
 		}
@@ -94,7 +94,7 @@ func init() {
 			{Name: "estimator", Kind: methods.String, Default: "bayes", Choices: []string{"bayes", "naive"},
 				Doc: "binary: exact Bayes mixture or clamp(ȳ/n); categorical is always naive"},
 		}, nil, runLaplace)
-	register("charest_exact", "Charest's binary model, exact posterior by marginalisation (seed 002 §5.1; replaces JAGS)",
+	register("charest_exact", "Charest's binary model, exact posterior by marginalisation (DP study §5.1; replaces JAGS)",
 		binaryOnly, nil, nil, func(s *setup, d *datasets.Dataset, _ methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			xt := s.synthBinary(rng)
 			w := ExactBinary(nil, xt, s.n, s.nt, s.alpha, s.g1, s.g2)
@@ -104,12 +104,12 @@ func init() {
 			return s.release(d, s.binaryCells(xt[0])), nil
 		})
 	chainCheck := func(p methods.Params) error { return chainOf(p).Validate() }
-	register("charest_gibbs", "Charest's binary model, Gibbs sampler (seed 002 Alg. 3)", binaryOnly,
+	register("charest_gibbs", "Charest's binary model, Gibbs sampler (DP study Alg. 3)", binaryOnly,
 		chainParams("1000", "1000", "20"), chainCheck,
 		func(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 			return runBinaryMCMC(s, d, p, rng, false)
 		})
-	register("charest_mhl", "Charest's binary model, Gibbs with a Metropolis step of size L for x (seed 002 Alg. 4, corrected acceptance)",
+	register("charest_mhl", "Charest's binary model, Gibbs with a Metropolis step of size L for x (DP study Alg. 4, corrected acceptance)",
 		binaryOnly, append(chainParams("1000", "1000", "20"),
 			methods.ParamSpec{Name: "mhl_L", Kind: methods.Int, Default: "11", Doc: "proposal step L ≥ 1"},
 			methods.ParamSpec{Name: "mhl_proposal", Kind: methods.String, Default: "rounded_uniform",

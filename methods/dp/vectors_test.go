@@ -12,7 +12,7 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// TestAlpha checks the reference α table of shared/spec/dp-synthesis.md §3 and §10 item 1.
+// TestAlpha checks the reference α table of docs/dp.md item 1.
 func TestAlpha(t *testing.T) {
 	for i, c := range []struct {
 		rule dp.AlphaRule

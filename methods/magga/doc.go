@@ -1,5 +1,5 @@
-// Package magga implements MAGGA, the genetic microaggregation of seed 000
-// (000_cffa7d374931379d.txt, Chapter 4) as shared/spec/magga.md specifies it: a BRKGA-style
+// Package magga implements MAGGA, the genetic microaggregation of MAGGA study
+// (000_cffa7d374931379d.txt, Chapter 4) as docs/magga.md specifies it: a BRKGA-style
 // genetic algorithm over label vectors whose individuals are always feasible k-partitions
 // (every group has k..2k−1 records) and whose fitness is a weighted sum of sse_sst, dld, il1s
 // and il3.

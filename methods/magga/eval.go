@@ -10,7 +10,7 @@ import (
 // nearK is the length of the per-record neighbour lists of the DLD test.
 const nearK = 256
 
-// Problem is what a MAGGA run computes once from the data (shared/spec/magga.md §7
+// Problem is what a MAGGA run computes once from the data (docs/magga.md
 // "precompute per run"): the raw table X, its z-scores Z, the statistics of the metrics and
 // the k-d tree over Z for dld. A Problem is read-only after NewProblem and may be shared by
 // any number of goroutines, each with its own Scratch.
@@ -163,7 +163,7 @@ type Values [numMetrics]float64
 
 // Evaluate returns the metrics in want of the partition labels (values in 0..G−1, every
 // group non-empty, G ≤ Gmax). Every group's masked vector is its raw mean, standardized with
-// X's means and SDs: bit-identical to metrics.md's z' (shared/spec/magga.md §2
+// X's means and SDs: bit-identical to metrics.md's z' (docs/magga.md
 // "Microaggregation shortcuts"). Costs: sse_sst and il1s O(n·d); il3 O(n·d + G·d²); dld one
 // bounded k-d tree query per group (§2.1). No allocation.
 func (p *Problem) Evaluate(labels []int32, G int, want *[numMetrics]bool, s *Scratch) Values {
@@ -226,7 +226,7 @@ func (p *Problem) Evaluate(labels []int32, G int, want *[numMetrics]bool, s *Scr
 
 // dldHits returns the number of groups whose centroid's nearest original record (ties:
 // lowest index) is one of its members: the linked records of metrics.md §3.1 by the
-// group-centroid form of shared/spec/magga.md §2.1.
+// group-centroid form of docs/magga.md
 func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 	d := p.D
 	off, mem, cnt := s.off[:G+1], s.mem, s.cnt[:G]

@@ -17,7 +17,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
-// Config is one MAGGA run's settings (shared/spec/magga.md §7, §9). Objective must be set;
+// Config is one MAGGA run's settings (docs/magga.md). Objective must be set;
 // the zero value of every other field is documented on it.
 type Config struct {
 	Pop, Gens      int     // population size and generation budget

@@ -8,7 +8,7 @@ import (
 // leafSize is the largest number of records in a k-d tree leaf.
 const leafSize = 8
 
-// kdTree is a static exact nearest-neighbour index over the rows of Z (shared/spec/magga.md
+// kdTree is a static exact nearest-neighbour index over the rows of Z (docs/magga.md
 // §2.1 "Static index"). It is built once per run and only read afterwards, so it is shared by
 // every evaluation worker. Its one query, linked, keeps the lowest-index tie rule of
 // metrics.md §3.1: nodes are pruned only when their lower bound is strictly greater than the
@@ -109,7 +109,7 @@ func (t *kdTree) lowerBound(node int32, q []float64) float64 {
 // linked reports whether the nearest row to q (ties: lowest index) has label g, given b, the
 // squared distance from q to the nearest member of group g, and jb, the lowest index of a
 // member at that distance. It searches for a row i with labels[i] ≠ g and ‖q − z_i‖² < b, or
-// = b with i < jb (shared/spec/magga.md §2.1, pruned exact test), and stops at the first one.
+// = b with i < jb (docs/magga.md, pruned exact test), and stops at the first one.
 func (t *kdTree) linked(q []float64, b float64, jb int32, g int32, labels []int32) bool {
 	return !t.beats(0, q, b, jb, g, labels)
 }

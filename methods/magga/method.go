@@ -20,7 +20,7 @@ func init() {
 	methods.Register(Method{})
 }
 
-// Method is the registered method `magga` (shared/spec/magga.md §9).
+// Method is the registered method `magga` (docs/magga.md).
 type Method struct{}
 
 var (
@@ -35,7 +35,7 @@ func (Method) Info() methods.Info {
 	gens := []string{"tsp", "d1", "d2"}
 	return methods.Info{
 		Name:          "magga",
-		Description:   "MAGGA: BRKGA-style genetic microaggregation minimizing a weighted IL/DR objective (seed 000)",
+		Description:   "MAGGA: BRKGA-style genetic microaggregation minimizing a weighted IL/DR objective (MAGGA study)",
 		Randomized:    true,
 		Partitions:    true,
 		BoundedGroups: true,

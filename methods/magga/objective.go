@@ -11,13 +11,13 @@ import (
 // Metric identifies one of the measures MAGGA can optimize (metrics.md IDs).
 type Metric int
 
-// The metrics allowed in an objective (shared/spec/magga.md §1-2).
+// The metrics allowed in an objective (docs/magga.md).
 const (
 	SSESST  Metric = iota // sse_sst, 100·SSE/SST in z-space
 	DLD                   // dld, % of records linked to their source
 	IL1s                  // il1s, mean scaled absolute deviation (not a percentage)
 	IL3                   // il3, five-part relative loss in %
-	IL3Code               // il3_code, il3 with seed 000's c5
+	IL3Code               // il3_code, il3 with MAGGA study's c5
 	numMetrics
 )
 

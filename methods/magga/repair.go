@@ -46,7 +46,7 @@ type candidate struct {
 }
 
 // Repair makes labels a feasible partition in place and returns its number of groups G
-// (shared/spec/magga.md §6, sdcbench version). With L = max(max(labels)+1, Gmin) labels,
+// (docs/magga.md, sdcbench version). With L = max(max(labels)+1, Gmin) labels,
 // absent ones counting as empty groups, it repeats until every group has k..2k−1 records:
 // the receptor r is the smallest group and the donor d the largest (ties: lowest label), and
 //

@@ -11,7 +11,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
-// t21 is seed 000 Table 2.1 (L835-857): age and income of 9 people (MA §5 TV-1).
+// t21 is MAGGA study Table 2.1 (L835-857): age and income of 9 people (MA §5 TV-1).
 func t21() *datasets.Dataset {
 	age := []float64{24, 31, 32, 57, 49, 43, 39, 20, 51}
 	inc := []float64{21000, 19500, 22000, 43480, 39220, 32285, 40500, 20000, 43050}
@@ -31,7 +31,7 @@ func i32(xs ...int) []int32 {
 }
 
 func TestDecoders(t *testing.T) {
-	// shared/spec/magga.md §10 vectors 1-4.
+	// docs/magga.md vectors 1-4.
 	for i, tc := range []struct {
 		dec  func([]int32, []float64, int, *decodeScratch)
 		u    []float64

@@ -31,7 +31,7 @@ func init() {
 }
 
 // CBFS returns the canonical labels of centroid-based fixed-size microaggregation of the n×d
-// row-major table z (shared/spec/microaggregation.md §3.10, seed 000 L1128-1140):
+// row-major table z (docs/microaggregation.md §3.10, MAGGA study L1128-1140):
 //
 //	while |R| ≥ 2k:
 //	    c = mean of all records (global) or of R (otherwise)

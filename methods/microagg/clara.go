@@ -8,7 +8,7 @@ import (
 
 // CLARA returns canonical cluster labels of the n×d row-major table z into nc clusters by
 // Kaufman and Rousseeuw's CLARA with the defaults of R's cluster::clara
-// (shared/spec/microaggregation.md §2.7): Euclidean distances, 5 samples of
+// (docs/microaggregation.md §2.7): Euclidean distances, 5 samples of
 // min(n, 40 + 2·nc) records (the first drawn at random, the others made of the best medoids
 // so far plus random records), PAM on each sample, every record assigned to its nearest
 // medoid (ties: the medoid with the lowest record index), and the medoids with the lowest

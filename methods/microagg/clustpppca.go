@@ -20,7 +20,7 @@ func init() {
 				{Name: "nc", Kind: methods.Int, Default: "8", Min: 1, Max: math.Inf(1),
 					Doc: "number of CLARA clusters (ignored when nc_range is set)"},
 				{Name: "nc_range", Kind: methods.String, Default: "",
-					Doc: `"a..b": run every nc in a..b and keep the best by select_by (seed 000 uses 3..8)`},
+					Doc: `"a..b": run every nc in a..b and keep the best by select_by (MAGGA study uses 3..8)`},
 				{Name: "select_by", Kind: methods.String, Default: "sse_sst", Choices: []string{"sse_sst"},
 					Doc: "criterion that picks nc within nc_range"},
 				varParam("sort column for clusters with fewer records than columns")},
@@ -60,7 +60,7 @@ func ncRange(nc int, s string) (lo, hi int, err error) {
 }
 
 // ClustPPPCA returns the canonical labels of sdcMicro's clustpppca on the n×d row-major table
-// z (shared/spec/microaggregation.md §3.6, seed 000 L1064-1070) and the number of clusters it
+// z (docs/microaggregation.md §3.6, MAGGA study L1064-1070) and the number of clusters it
 // kept. For each nc = ncLo..ncHi in turn (all drawing from rng one after another): CLARA
 // clusters the records; each cluster's members, in cluster order, are sorted by their PP1
 // score computed on that cluster alone (by column varsort when the cluster has fewer records

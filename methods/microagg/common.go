@@ -18,7 +18,7 @@ var standardizeParam = methods.ParamSpec{Name: "standardize", Kind: methods.Stri
 
 // validateK checks the conditions every microaggregation method needs before it runs: k ≥ minK,
 // at least 2k rows (issue 2 makes fewer a bad input; the partition functions themselves still
-// return a single group for k ≤ n < 2k, as shared/spec/microaggregation.md §0 says), finite
+// return a single group for k ≤ n < 2k, as docs/microaggregation.md §0 says), finite
 // data and, when standardizing, no constant column.
 func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) error {
 	k := p.Int("k")

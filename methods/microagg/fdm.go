@@ -25,8 +25,8 @@ func init() {
 	})
 }
 
-// FDM returns the canonical labels of the TSP-path method of shared/spec/microaggregation.md
-// §3.11 (seed 000 L1150-1162) on the n×d row-major table z: a farthest-insertion tour is
+// FDM returns the canonical labels of the TSP-path method of docs/microaggregation.md
+// §3.11 (MAGGA study L1150-1162) on the n×d row-major table z: a farthest-insertion tour is
 // built from the record farthest from the centroid (ties: lowest index), cut at its longest
 // edge (ties: lowest position) into a Hamiltonian path, and the path is segmented optimally
 // with SegmentDP on all columns, so every group has k..2k−1 records.
@@ -71,7 +71,7 @@ func FDMPath(z []float64, d int, tour []int, edges []float64, k int) []int32 {
 
 // FarthestInsertion returns a closed TSP tour through the n rows of the row-major n×d table
 // z, built by farthest insertion from record start without improvement steps
-// (shared/spec/microaggregation.md §2.3), and its edge lengths: edges[t] = δ(tour[t],
+// (docs/microaggregation.md §2.3), and its edge lengths: edges[t] = δ(tour[t],
 // tour[(t+1) mod n]), δ being the true Euclidean distance. At each step the record farthest
 // from the tour (ties: lowest index) is inserted where it lengthens the tour least (ties:
 // lowest position).

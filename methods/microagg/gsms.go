@@ -25,7 +25,7 @@ func init() {
 }
 
 // GSMS returns the canonical labels of group selection by sequential minimization of SSE on
-// the n×d row-major table z (shared/spec/microaggregation.md §3.9, seed 000 L1164-1181):
+// the n×d row-major table z (docs/microaggregation.md §3.9, MAGGA study L1164-1181):
 //
 //	repeat ⌊n/k⌋ times:
 //	    C_i = the k nearest to z_i within R, for every i ∈ R   (squared distance, then index)

@@ -71,7 +71,7 @@ type MCDResult struct {
 
 // FastMCD returns the reweighted minimum covariance determinant estimate of the n×d
 // row-major table z, by the FAST-MCD algorithm of Rousseeuw and Van Driessen (1999) as
-// shared/spec/microaggregation.md §2.6 specifies it (robustbase::covMcd, which sdcMicro's rmd
+// docs/microaggregation.md §2.6 specifies it (robustbase::covMcd, which sdcMicro's rmd
 // calls): h = ⌊(n+p+1)/2⌋; Starts random (p+1)-subsets, each grown by random records while
 // its covariance is singular, then two C-steps; the 10 lowest determinants are iterated to
 // convergence (at most 100 C-steps; on n > Subsample the starts run on one random

@@ -9,14 +9,14 @@ import (
 
 // blockRows is the fixed block size of every reduction in MDAV: sums, argmax and top-k are
 // computed per block of this many active rows and merged in block order, so the partition does
-// not depend on the number of workers (shared/spec/microaggregation.md §4.5).
+// not depend on the number of workers (docs/microaggregation.md §4.5).
 const blockRows = 1024
 
 // parallelRows is the active-set size below which passes run on one goroutine.
 const parallelRows = 4096
 
 // MDAV partitions the n rows of the row-major n×d table z into groups of k records with the
-// Maximum Distance to Average Vector heuristic exactly as shared/spec/microaggregation.md §3.1
+// Maximum Distance to Average Vector heuristic exactly as docs/microaggregation.md §3.1
 // defines it (ties to the lowest record index, s chosen over the updated set, the standard end
 // game). Every group has k records except the last, which has k..2k−1. It returns canonical
 // labels (groups numbered by their smallest member).

@@ -13,7 +13,7 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// tableTwoOne is seed 000 Table 2.1 (shared/spec/microaggregation.md §5 TV-1).
+// tableTwoOne is MAGGA study Table 2.1 (docs/microaggregation.md §5 TV-1).
 func tableTwoOne() *datasets.Dataset {
 	return datasets.New("tv1", []string{"idade", "renda"}, 9, 2, []float64{
 		24, 21000, 31, 19500, 32, 22000, 57, 43480, 49, 39220, 43, 32285, 39, 40500, 20, 20000, 51, 43050})

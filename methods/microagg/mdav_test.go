@@ -12,7 +12,7 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// TestMDAVReference checks shared/spec/microaggregation.md §6.1: sdcMicro 5.8.1's mdav and the
+// TestMDAVReference checks docs/microaggregation.md §6.1: sdcMicro 5.8.1's mdav and the
 // literature, sse_sst to 4 decimals.
 func TestMDAVReference(t *testing.T) {
 	want := map[string][4]float64{

@@ -50,7 +50,7 @@ func (m onedimsMethod) Protect(ctx context.Context, d *datasets.Dataset, p metho
 	return &methods.Release{Masked: out, Info: map[string]any{}}, nil
 }
 
-// OneDims returns the individual-ranking release of d (shared/spec/microaggregation.md §3.7,
+// OneDims returns the individual-ranking release of d (docs/microaggregation.md §3.7,
 // sdcMicro onedims): every column j independently is sorted (stable), cut into groups of k
 // with FixedGroups (or, when optimal, into the SegmentDP optimum on column j alone, i.e. MHM)
 // and each value replaced by its group's mean of column j in raw units. There is no common

@@ -64,7 +64,7 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Info: info}, nil
 }
 
-// checkPartition verifies the feasibility post-condition of shared/spec/microaggregation.md
+// checkPartition verifies the feasibility post-condition of docs/microaggregation.md
 // §0: n canonical labels whose groups have k..2k−1 members (so a single group when n < 2k).
 func checkPartition(labels []int32, n, k int) error {
 	if len(labels) != n {

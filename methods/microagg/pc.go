@@ -14,7 +14,7 @@ const pcSignTol = 1e-12
 
 // PC1 returns the first principal component v of the n×d row-major table z (the leading
 // eigenvector of its covariance matrix, denominator n−1; on z-scores the correlation matrix
-// of the raw data), with the sign rule of shared/spec/microaggregation.md §2.4: the first
+// of the raw data), with the sign rule of docs/microaggregation.md §2.4: the first
 // loading with |v_j| > 1e-12 is positive. degenerate reports that the top eigenvalue is tied
 // with the second (relative difference < 1e-12), so v is not unique.
 //
@@ -85,7 +85,7 @@ func Project(dst, z, center, v []float64) []float64 {
 }
 
 // PP1 returns sdcMicro's projection-pursuit first component of the n×d row-major table z and
-// its centre (shared/spec/microaggregation.md §2.5): m is the coordinatewise median, and v is
+// its centre (docs/microaggregation.md §2.5): m is the coordinatewise median, and v is
 // the direction a_i = (z_i − m)/‖z_i − m‖, over the records i with z_i ≠ m, that maximizes the
 // raw MAD of the projections a_i·z_h (ties: lowest i), with v_1 made non-negative. The scores
 // are Project(nil, z, m, v). When every record equals m, v is the first unit vector.

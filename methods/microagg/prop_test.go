@@ -220,7 +220,7 @@ func bruteForceSSE(x []float64, k int) float64 {
 }
 
 // TestGSMSNaive checks GSMS's neighbour-list formulation against the naive O(n³·d/k)
-// definition of shared/spec/microaggregation.md §3.9, label for label.
+// definition of docs/microaggregation.md §3.9, label for label.
 func TestGSMSNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := 0; trial < 30; trial++ {

@@ -73,7 +73,7 @@ func checkRef(t *testing.T, rows []refRow) {
 	}
 }
 
-// TestSdcMicroReference checks shared/spec/microaggregation.md §6.2: sdcMicro 5.8.1's single,
+// TestSdcMicroReference checks docs/microaggregation.md §6.2: sdcMicro 5.8.1's single,
 // pca, pppca and onedims on z-scored input, sse_sst to 4 decimals.
 func TestSdcMicroReference(t *testing.T) {
 	checkRef(t, []refRow{
@@ -96,7 +96,7 @@ func TestSdcMicroReference(t *testing.T) {
 	})
 }
 
-// TestSpecReference checks shared/spec/microaggregation.md §6.3: values computed from the
+// TestSpecReference checks docs/microaggregation.md §6.3: values computed from the
 // spec's definitions by an independent implementation, sse_sst to 4 decimals.
 func TestSpecReference(t *testing.T) {
 	g := func(v string) map[string]string { return map[string]string{"gamma": v} }
@@ -135,7 +135,7 @@ func TestSpecReference(t *testing.T) {
 }
 
 // TestClustPPPCAInformative runs clustpppca with nc in 3..8 on the reference sets and flags
-// values more than 20 % above or below sdcMicro 5.8.1's (shared/spec/microaggregation.md
+// values more than 20 % above or below sdcMicro 5.8.1's (docs/microaggregation.md
 // §6.2; informative only, as R's clara draws from its own generator).
 func TestClustPPPCAInformative(t *testing.T) {
 	if testing.Short() {

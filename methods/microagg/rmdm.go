@@ -38,8 +38,8 @@ func init() {
 }
 
 // RMDM returns the canonical labels of robust Mahalanobis-distance microaggregation on the
-// n×d row-major table z, as sdcMicro's rmd does it (shared/spec/microaggregation.md §3.3,
-// seed 000 L1142-1148), and the MCD estimate it used:
+// n×d row-major table z, as sdcMicro's rmd does it (docs/microaggregation.md §3.3,
+// MAGGA study L1142-1148), and the MCD estimate it used:
 //
 //	md_i = squared Mahalanobis distance of z_i under FastMCD(z)   (computed once)
 //	repeat ⌊n/k⌋ − 1 times:

@@ -11,7 +11,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
-// TestRMDMTarragona checks shared/spec/microaggregation.md §6.2: the median sse_sst over 5 rng
+// TestRMDMTarragona checks docs/microaggregation.md §6.2: the median sse_sst over 5 rng
 // seeds lies within ±0.5 of the range sdcMicro 5.8.1's rmd gives over six R seeds.
 func TestRMDMTarragona(t *testing.T) {
 	d := load(t, "tarragona")

@@ -9,7 +9,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods"
 )
 
-// The sdcMicro microaggregation variants of shared/spec/perturbative.md §2.12: the calls
+// The sdcMicro microaggregation variants of docs/perturbative.md: the calls
 // microaggregation(method = "mdav" | "rmd" | "pca" | "onedims") as the perturbative study
 // (Morais 2022, Universidade do Minho) used them. Each takes only k, computes in z-scores
 // (sample SD) and releases group means in raw units; they share their code with mdav, rmdm,

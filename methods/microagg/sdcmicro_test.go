@@ -10,7 +10,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods"
 )
 
-// TestSdcMicroVariants checks the §2.12 variants of shared/spec/perturbative.md against
+// TestSdcMicroVariants checks the §2.12 variants of docs/perturbative.md against
 // sdcMicro 5.8.1's microaggregation(method = "mdav" | "pca" | "onedims") on Tarragona:
 // sse_sst (z-scores with the original's mean and SD) to 1e-8.
 func TestSdcMicroVariants(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // FixedGroups cuts the ordered record indices order into consecutive groups and returns the
-// canonical labels of records 0..len(order)−1 (shared/spec/microaggregation.md §2.1): when
+// canonical labels of records 0..len(order)−1 (docs/microaggregation.md §2.1): when
 // n = len(order) < 2k the whole sequence is one group; otherwise there are ⌊n/k⌋ groups, the
 // first ⌊n/k⌋−1 of k consecutive positions and the last of k + (n mod k). Examples: n=11, k=3
 // gives sizes 3,3,5; n=5, k=3 a single group of 5.
@@ -47,7 +47,7 @@ func SegmentLabels(order []int, ends []int) []int32 {
 // SegmentDP returns the optimal consecutive segmentation of the sequence of rows
 // z[order[0]], z[order[1]], … of the row-major table z with d columns, restricted to the
 // columns cols (all columns if cols is nil): the segments have sizes in [k, 2k−1] and their
-// total within-segment SSE, returned as sse, is minimal (shared/spec/microaggregation.md
+// total within-segment SSE, returned as sse, is minimal (docs/microaggregation.md
 // §2.2, the shortest V0→Vn path of the seed's graph H_{k,n}; for one column and order sorted
 // by that column it is Hansen and Mukherjee's MHM). ends holds the exclusive end position of
 // each segment, ascending, the last being len(order).
@@ -141,7 +141,7 @@ func column(z []float64, d, j int) []float64 {
 }
 
 // dist2 returns the squared Euclidean distance Σ_j (a_j − b_j)², accumulated in column order
-// without fused multiply-adds (shared/spec/microaggregation.md §0).
+// without fused multiply-adds (docs/microaggregation.md §0).
 func dist2(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s float64

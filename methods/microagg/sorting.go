@@ -9,7 +9,7 @@ import (
 	"github.com/sdcbench/sdcbench/methods"
 )
 
-// The sorting methods of shared/spec/microaggregation.md §3.4, §3.5, §3.8, §3.12 and §3.13:
+// The sorting methods of docs/microaggregation.md §3.4, §3.5, §3.8, §3.12 and §3.13:
 // each orders the records along one direction and cuts the order into groups, with
 // FixedGroups (simple, single, pca, pppca) or optimally with SegmentDP (mhm).
 
@@ -114,8 +114,8 @@ func init() {
 }
 
 // MHM returns the canonical labels of Hansen and Mukherjee's optimal univariate
-// microaggregation of the row-major table z with d columns (shared/spec/microaggregation.md
-// §3.8, seed 000 L944-1017): the records are sorted by column v (stable) and cut by SegmentDP
+// microaggregation of the row-major table z with d columns (docs/microaggregation.md
+// §3.8, MAGGA study L944-1017): the records are sorted by column v (stable) and cut by SegmentDP
 // into consecutive groups of k..2k−1 records minimizing the SSE of column v, or of all columns
 // when multivariate is true. The univariate result is optimal for the 1-D SSE of column v.
 //

@@ -31,7 +31,7 @@ func assertGroups(t testing.TB, labels []int32, n, k int) {
 	}
 }
 
-// tv1 is seed 000 Table 2.1 (shared/spec/microaggregation.md §5 TV-1): idade, renda.
+// tv1 is MAGGA study Table 2.1 (docs/microaggregation.md §5 TV-1): idade, renda.
 func tv1() *datasets.Dataset {
 	return datasets.New("tv1", []string{"idade", "renda"}, 9, 2, []float64{
 		24, 21000, 31, 19500, 32, 22000, 57, 43480, 49, 39220, 43, 32285, 39, 40500, 20, 20000, 51, 43050})

@@ -28,7 +28,7 @@ func init() {
 }
 
 // VMDAV returns the canonical labels of variable-size MDAV on the n×d row-major table z
-// (shared/spec/microaggregation.md §3.2, seed 000 L1096-1126):
+// (docs/microaggregation.md §3.2, MAGGA study L1096-1126):
 //
 //	while |R| ≥ 2k:
 //	    c = mean of R (or of all records when global)
