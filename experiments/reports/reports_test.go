@@ -60,6 +60,9 @@ func TestWriteAndStatus(t *testing.T) {
 		"table,item,verdict\nTable 1,cell c,within tolerance\nTable 1,cell d,not reproduced\n")
 	writeFile(t, filepath.Join(root, "plain", "manifest.json"), `{"name": "plain"}`)
 	writeFile(t, filepath.Join(root, "plain", "seed_comparison.csv"), "table,item,verdict\nsdcMicro mdav,census k=3,exact\n")
+	// a reduced CI grid is not counted
+	writeFile(t, filepath.Join(root, "plain-small", "manifest.json"), `{"name": "plain-small"}`)
+	writeFile(t, filepath.Join(root, "plain-small", "seed_comparison.csv"), "table,item,verdict\nsdcMicro mdav,census k=3,not reproduced\n")
 
 	name, err := Write(filepath.Join(root, "fake-one"))
 	if err != nil || name != "fake" {
