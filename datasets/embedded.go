@@ -93,12 +93,16 @@ func List() []Info {
 func Load(name string) (*Dataset, error) {
 	e, ok := registry[name]
 	if !ok {
+		e = loadFamily(name) // normal_d10_n1000000 etc. (family.go)
+		ok = e != nil
+	}
+	if !ok {
 		names := make([]string, 0, len(registry))
 		for n := range registry {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return nil, fmt.Errorf("datasets: unknown dataset %q%s (have %v)", name, suggest.DidYouMean(name, names), names)
+		return nil, fmt.Errorf("datasets: unknown dataset %q%s (have %v, or a generated <family>_d<d>_n<n>: normal, clustered, lognormal, grid)", name, suggest.DidYouMean(name, names), names)
 	}
 	e.once.Do(func() {
 		if e.gen != nil {

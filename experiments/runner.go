@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -104,7 +105,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	}
 	prog := newProgress(opt.Progress, s.Name, len(mine), sum.Skipped)
 	threads := max(1, runtime.NumCPU()/min(workers, max(1, len(todo))))
-	x := &executor{spec: s, threads: threads, limit: s.timeLimit}
+	x := &executor{spec: s, threads: threads, limit: s.timeLimit, solo: min(workers, len(todo)) <= 1}
 
 	jobs := make(chan Run)
 	var (
@@ -191,6 +192,7 @@ type executor struct {
 	spec    *Spec
 	threads int
 	limit   time.Duration
+	solo    bool // one worker: profile columns describe single runs
 }
 
 type result struct {
@@ -214,15 +216,31 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	var rel *methods.Release
 	var full *datasets.Dataset
 	var secs float64
+	var probe *heapProbe
+	if x.spec.Profile && x.solo && err == nil {
+		probe = startProbe()
+	}
 	if err == nil {
 		rel, full, secs, err = x.protect(ctx, r, pr)
 		if ctx.Err() != nil {
+			if probe != nil {
+				probe.finish()
+			}
 			return res, false
 		}
 	}
-	var values []string
+	var values, times []string
 	if err == nil {
-		values, err = x.evaluate(pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+		values, times, err = x.evaluate(pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+	}
+	if x.spec.Profile && err == nil {
+		cpu, peak := math.NaN(), math.NaN()
+		if probe != nil {
+			cpu, peak = probe.finish()
+		}
+		values = append(append(values, times...), formatFloat(cpu), formatFloat(peak))
+	} else if probe != nil {
+		probe.finish()
 	}
 	if err != nil {
 		status, msg = StatusError, err.Error()
@@ -303,14 +321,14 @@ func (x *executor) metricColumns() []string {
 // protected columns (nil without holdout). A method that passed some of its columns through
 // (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
 // masked or synthesized in Info[methods.InfoColumns]; only those are measured
-// (docs/metrics.md §0.3).
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals []string, err error) {
+// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true).
+func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, err error) {
 	orig, masked := d, rel.Masked
 	if cols, ok := rel.Info[methods.InfoColumns].([]int); ok {
 		names := make([]string, len(cols))
 		for c, j := range cols {
 			if j < 0 || j >= d.P {
-				return nil, fmt.Errorf("experiments: %s index %d out of range", methods.InfoColumns, j)
+				return nil, nil, fmt.Errorf("experiments: %s index %d out of range", methods.InfoColumns, j)
 			}
 			names[c] = d.Names[j]
 		}
@@ -321,16 +339,18 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			ctl, err = ctl.Select(names)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
+		t0 := time.Now()
 		res, err := evalMetric(m, in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		secs = append(secs, strconv.FormatFloat(time.Since(t0).Seconds(), 'f', 6, 64))
 		vals = append(vals, formatFloat(res.Value))
 		for _, c := range m.Info().Components {
 			v, ok := res.Aux[c]
@@ -341,7 +361,7 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			vals = append(vals, formatFloat(v))
 		}
 	}
-	return vals, nil
+	return vals, secs, nil
 }
 
 func evalMetric(m metrics.Metric, in *metrics.Input) (res metrics.Result, err error) {

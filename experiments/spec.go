@@ -43,7 +43,9 @@ type Spec struct {
 	TimeLimit string   `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
 	// Traces turns off traces.csv when false (absent = on): per-generation rows of large grids
 	// such as magga-calibration would dwarf runs.csv.
-	Traces  *bool        `toml:"traces"`
+	Traces *bool `toml:"traces"`
+	// Profile adds per-metric seconds, cpu_seconds and peak_heap_mb columns (profile.go).
+	Profile bool         `toml:"profile"`
 	Methods []MethodSpec `toml:"methods"`
 	// Holdout, in (0, 0.5], makes every run protect a random part of the dataset and pass
 	// the held-out rows to the attack metrics as their control set (holdout.go).

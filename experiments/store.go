@@ -41,7 +41,8 @@ const Version = "0.1.0"
 
 // Header returns the runs.csv columns of the spec: run_id, dataset, method, one param_<name>
 // per parameter of any of its methods (first appearance order), replicate, seed, one column
-// per metric and per declared metric component, seconds, status, error.
+// per metric and per declared metric component, with profile = true one <metric>_seconds per
+// metric and cpu_seconds, peak_heap_mb (profile.go), then seconds, status, error.
 func (s *Spec) Header() []string {
 	h := []string{"run_id", "dataset", "method"}
 	for _, name := range s.paramNames() {
@@ -54,6 +55,12 @@ func (s *Spec) Header() []string {
 		for _, c := range m.Info().Components {
 			h = append(h, id+"_"+c)
 		}
+	}
+	if s.Profile {
+		for _, id := range s.Metrics {
+			h = append(h, id+"_seconds")
+		}
+		h = append(h, "cpu_seconds", "peak_heap_mb")
 	}
 	return append(h, "seconds", "status", "error")
 }

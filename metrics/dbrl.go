@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"sort"
+
+	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
 // Distance-based record linkage of metrics.md §3.5.
@@ -35,8 +37,11 @@ func init() {
 // 100·mean_a Credit(a), stored in Aux "s<s>"; dbrl is the mean over the subsets. NaN if
 // n = 0, no column is left or an input is NaN.
 //
-// Cost O(n²·s_max), one pass for every subset and for dbrl2, parallel over fixed row blocks
-// with per-row slots, so the result is the same for any number of workers.
+// The candidates are found by an exact k-d tree per subset (internal/kdtree; docs/scaling.md):
+// a radius-d* query, nearest subtrees first, that stops once L = 2. Cost O(n log n) per subset
+// to build plus one query per record (O(n²·s) in the worst case); dbrl2 shares the counts.
+// Parallel over fixed row blocks with per-row slots, so the result is the same for any number
+// of workers.
 func DBRL(in *Input) Result { return dbrlResult(in, 1) }
 
 // DBRL2 returns dbrl2, DBRL with K = 2: the true partner is the first or second nearest.
@@ -128,44 +133,45 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 	za, zb, q := linkSpace(in, in.Opt.DBRLStd == "own")
 	sizes := subsets(in.Opt.DBRLSubsets, []int{3, 5, 8}, q)
 	ns := len(sizes)
-	smax := sizes[ns-1]
 	c := &dbrlCounts{sizes: sizes,
 		l: make([]int32, n*ns), e: make([]int32, n*ns), eb: make([]int32, n*ns)}
 	const kmax = 2 // the largest K computed (dbrl2)
+	// one exact k-d tree of the released rows per subset, on its first s attributes
+	trees := make([]*kdtree.Tree, ns)
+	for t, sz := range sizes {
+		trees[t] = kdtree.New(leadingCols(zb, n, q, sz), n, sz)
+	}
 	parallelRows(n, func(lo, hi int) {
-		dstar := make([]float64, ns)
-		for a := lo; a < hi; a++ {
-			ra := za[a*q : a*q+smax]
-			L, E, EB := c.l[a*ns:(a+1)*ns], c.e[a*ns:(a+1)*ns], c.eb[a*ns:(a+1)*ns]
-			prefixDist(ra, zb[a*q:a*q+smax], sizes, dstar)
-			dlast := dstar[ns-1]
-			done := 0 // subsets with L ≥ kmax
-			for b := 0; b < n && done < ns; b++ {
-				rb := zb[b*q : b*q+smax]
-				var acc float64
-				t := 0
-				for l, v := range ra {
-					d := v - rb[l]
-					acc += d * d
-					if l+1 == sizes[t] {
-						if L[t] < kmax {
-							if acc < dstar[t] {
-								L[t]++
-								if L[t] == kmax {
-									done++
-								}
-							} else if acc == dstar[t] {
-								E[t]++
-								if b < a {
-									EB[t]++
-								}
-							}
-						}
-						t++
-					}
-					if acc > dlast {
-						break
-					}
+		srch := make([]*kdtree.Searcher, ns)
+		for t := range trees {
+			srch[t] = trees[t].NewSearcher()
+		}
+		var (
+			L, E, EB int32
+			a        int
+			dstar    float64
+		)
+		visit := func(b int32, s float64) bool {
+			if s < dstar {
+				L++
+				return L == kmax
+			}
+			E++ // s == dstar: a tie (the partner included)
+			if int(b) < a {
+				EB++
+			}
+			return false
+		}
+		for a = lo; a < hi; a++ {
+			for t, sz := range sizes {
+				ra := za[a*q : a*q+sz]
+				dstar = kdtree.Dist(zb[a*q:a*q+sz], ra)
+				L, E, EB = 0, 0, 0
+				srch[t].Within(ra, dstar, visit)
+				i := a*ns + t
+				c.l[i] = L
+				if L < kmax { // otherwise the credit is 0 whatever the ties
+					c.e[i], c.eb[i] = E, EB
 				}
 			}
 		}
@@ -173,23 +179,13 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 	return c
 }
 
-// prefixDist writes into dst the squared distances between a and b over the first
-// sizes[t] attributes, accumulated in the same order as the linkage loop so that equal
-// rows give bit-identical distances.
-func prefixDist(a, b []float64, sizes []int, dst []float64) {
-	var acc float64
-	t := 0
-	for l, v := range a {
-		d := v - b[l]
-		acc += d * d
-		if l+1 == sizes[t] {
-			dst[t] = acc
-			t++
-			if t == len(sizes) {
-				return
-			}
-		}
+// leadingCols returns the first s columns of the n×q row-major table z as an n×s table.
+func leadingCols(z []float64, n, q, s int) []float64 {
+	out := make([]float64, n*s)
+	for i := 0; i < n; i++ {
+		copy(out[i*s:(i+1)*s], z[i*q:i*q+s])
 	}
+	return out
 }
 
 // DBRLAttr returns dbrl_attr, the per-attribute record linkage of metrics.md §3.5 (Morais (2022),

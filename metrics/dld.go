@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
 func init() {
@@ -16,8 +18,9 @@ func init() {
 // DLD returns dld = 100·#{j : argmin_i ‖z'_j − z_i‖² = j}/n (metrics.md §3.1), ties to the
 // smallest i, by the exact group form: released rows are grouped by bit pattern (or by
 // Input.Labels when the release carries a partition), the nearest original is found once per
-// distinct row, and a group scores one hit if that original is one of its members. Cost
-// O(G·n·p) for G distinct released rows, parallel over groups with a result slot per group,
+// distinct row (exact k-d tree search, docs/scaling.md), and a group scores one hit if that
+// original is one of its members. Cost O(n log n) to build plus one nearest-neighbour query per
+// distinct released row (O(G·n·p) in the worst case), parallel over groups with a result slot per group,
 // so the value does not depend on the number of CPUs. DLD ≤ 100·G/n.
 func DLD(in *Input) Result {
 	z, zm := in.Z()
@@ -27,7 +30,7 @@ func DLD(in *Input) Result {
 	}
 	reps, members := distinctRows(zm, n, p, in.Labels)
 	G := len(reps)
-	idx := NewNearestIndex(z, n, p)
+	newNearest := nearestFunc(z, n, p)
 	hits := make([]bool, G)
 	workers := min(runtime.GOMAXPROCS(0), max(1, G/64))
 	var wg sync.WaitGroup
@@ -36,9 +39,10 @@ func DLD(in *Input) Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			nearest := newNearest()
 			for g := range next {
 				r := reps[g]
-				i := idx.Nearest(zm[r*p : (r+1)*p])
+				i := nearest(zm[r*p:(r+1)*p], int(members[g][0]))
 				for _, m := range members[g] {
 					if int(m) == i {
 						hits[g] = true
@@ -60,6 +64,31 @@ func DLD(in *Input) Result {
 		}
 	}
 	return Result{Value: 100 * float64(h) / float64(n), Aux: map[string]float64{"distinct": float64(G)}}
+}
+
+// nearestFunc returns a maker of exact nearest-row searches over z, one per goroutine: on the
+// k-d tree of internal/kdtree, or on NearestIndex when z holds NaN (the tree needs ordered
+// values). Both return NearestRow's answer, ties to the smallest index; a query with NaN is
+// answered by NearestRow. The tree search starts from the candidate row hint (the released
+// row's own source), whose distance bounds it from the start.
+func nearestFunc(z []float64, n, p int) func() func(q []float64, hint int) int {
+	if hasNaN(z) || p == 0 {
+		idx := NewNearestIndex(z, n, p)
+		return func() func([]float64, int) int {
+			return func(q []float64, _ int) int { return idx.Nearest(q) }
+		}
+	}
+	t := kdtree.New(z, n, p)
+	return func() func([]float64, int) int {
+		s := t.NewSearcher()
+		return func(q []float64, hint int) int {
+			if hasNaN(q) {
+				return NearestRow(z, n, p, q)
+			}
+			i, _ := s.NearestFrom(q, hint, kdtree.Dist(z[hint*p:(hint+1)*p], q))
+			return i
+		}
+	}
 }
 
 // NearestRow returns the index of the row of the n×p row-major table z nearest to q in squared

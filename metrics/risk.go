@@ -2,8 +2,10 @@ package metrics
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Interval-type disclosure risk of metrics.md §3.3 and §3.4.
@@ -90,37 +92,72 @@ func IDRank(in *Input) Result {
 	for t, pc := range ps {
 		ws[t] = max(0, int(math.Ceil(pc*float64(n)/100))-1)
 	}
-	order := make([]int, n)
-	rank := make([]int, n)
-	y := make([]float64, n)
-	hits := 0
-	for l := 0; l < p; l++ {
-		for i := range order {
-			order[i] = i
+	// one column per task: sort (value, index) pairs, so ties keep record order as a stable
+	// sort would; hit counts are integers, so the total does not depend on the schedule
+	colHits := make([]int64, p)
+	parallelColumns(p, func(lo, hi int) {
+		type vi struct {
+			v float64
+			i int32
 		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			va, vb := xm[a*p+l], xm[b*p+l]
-			switch {
-			case va < vb:
-				return -1
-			case va > vb:
-				return 1
+		pairs := make([]vi, n)
+		rank := make([]int32, n)
+		y := make([]float64, n)
+		for l := lo; l < hi; l++ {
+			for i := range pairs {
+				pairs[i] = vi{xm[i*p+l], int32(i)}
 			}
-			return 0
-		})
-		for r, i := range order {
-			rank[i] = r
-			y[r] = xm[i*p+l]
-		}
-		for j := 0; j < n; j++ {
-			v := x[j*p+l]
-			for _, w := range ws {
-				lo, hi := max(0, rank[j]-w), min(n-1, rank[j]+w)
-				if y[lo] <= v && v <= y[hi] {
-					hits++
+			slices.SortFunc(pairs, func(a, b vi) int {
+				switch {
+				case a.v < b.v:
+					return -1
+				case a.v > b.v:
+					return 1
+				}
+				return int(a.i - b.i)
+			})
+			for r, e := range pairs {
+				rank[e.i] = int32(r)
+				y[r] = e.v
+			}
+			var h int64
+			for j := 0; j < n; j++ {
+				v := x[j*p+l]
+				rj := int(rank[j])
+				for _, w := range ws {
+					if y[max(0, rj-w)] <= v && v <= y[min(n-1, rj+w)] {
+						h++
+					}
 				}
 			}
+			colHits[l] = h
 		}
+	})
+	var hits int64
+	for _, h := range colHits {
+		hits += h
 	}
 	return Result{Value: 100 * float64(hits) / float64(len(ps)*p*n)}
+}
+
+// parallelColumns calls fn on ranges of the p columns, one column at a time per goroutine
+// (at most GOMAXPROCS). fn must write only its own columns' slots.
+func parallelColumns(p int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), p)
+	var wg sync.WaitGroup
+	next := make(chan int, p)
+	for l := 0; l < p; l++ {
+		next <- l
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range next {
+				fn(l, l+1)
+			}
+		}()
+	}
+	wg.Wait()
 }

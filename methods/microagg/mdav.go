@@ -27,6 +27,12 @@ const parallelRows = 4096
 // on workers. ctx is checked every 16 pairs of groups. z is not modified. It panics if k < 1,
 // n < k or len(z) != n·d.
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
+	return mdav(ctx, z, n, d, k, workers, n >= indexMinRows)
+}
+
+// mdav is MDAV; with indexed, the farthest-from-centroid query and the second group's k-NN
+// come from an mdavIndex instead of passes (same partition, mdavindex.go).
+func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: MDAV: bad shape or k")
 	}
@@ -35,15 +41,39 @@ func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, erro
 	}
 	s := newMdavState(z, n, d, k, workers)
 	defer s.close()
+	var ix *mdavIndex
+	var posOf []int32 // record → buffer row, while indexed
+	if indexed {
+		ix = newMdavIndex(z, n, d)
+		posOf = make([]int32, n)
+		for i := range posOf {
+			posOf[i] = int32(i)
+		}
+		s.onCompact = func() {
+			for t := 0; t < s.m; t++ {
+				posOf[s.act[t]] = int32(t)
+			}
+		}
+	}
 	labels := make([]int32, n)
 	var g int32
 	emit := func(pos []int) {
 		for _, t := range pos {
 			labels[s.act[t]] = g
 			s.kill(t)
+			if ix != nil {
+				ix.delete(int(s.act[t]))
+			}
 		}
 		g++
 	}
+	farthestFromCentroid := func() int {
+		if ix != nil {
+			return int(posOf[ix.farthest(s.cent)])
+		}
+		return s.farthestFrom(s.cent)
+	}
+	var posBuf []int
 	for iter := 1; s.alive >= 3*k; iter++ {
 		if iter&15 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -51,18 +81,26 @@ func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, erro
 			}
 		}
 		s.centroid()
-		r := s.farthestFrom(s.cent)
+		r := farthestFromCentroid()
 		s.distTo(r)
 		g1 := s.nearest()
 		far := s.farthestExcluding(g1)
 		emit(g1)
-		s.distTo(far)
-		emit(s.nearest())
+		if ix != nil && ix.useTree {
+			posBuf = posBuf[:0]
+			for _, i := range ix.nearest(int(s.act[far]), k) {
+				posBuf = append(posBuf, int(posOf[i]))
+			}
+			emit(posBuf)
+		} else {
+			s.distTo(far)
+			emit(s.nearest())
+		}
 		s.maintain()
 	}
 	if s.alive >= 2*k {
 		s.centroid()
-		r := s.farthestFrom(s.cent)
+		r := farthestFromCentroid()
 		s.distTo(r)
 		emit(s.nearest())
 		s.maintain()
@@ -110,6 +148,8 @@ type mdavState struct {
 	pass     int       // what forBlocks runs: passFarthest or passNearest
 	blockFn  func(int) // s.block, bound once
 	groupBuf []int     // reused result of nearest
+	// onCompact, if set, is called after maintain removed dead rows (act changed).
+	onCompact func()
 }
 
 func newMdavState(z []float64, n, d, k, workers int) *mdavState {
@@ -261,6 +301,9 @@ func (s *mdavState) maintain() {
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	s.resum()
+	if s.onCompact != nil {
+		s.onCompact()
+	}
 }
 
 // distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the

@@ -11,4 +11,5 @@ import (
 	_ "github.com/sdcbench/sdcbench/experiments/fcrmreport"    // the 2009 FCRM project
 	_ "github.com/sdcbench/sdcbench/experiments/maggareport"   // the MAGGA dissertation
 	_ "github.com/sdcbench/sdcbench/experiments/perturbreport" // Morais (2022), numeric stage
+	_ "github.com/sdcbench/sdcbench/experiments/scalereport"   // the scaling study
 )
