@@ -7,6 +7,7 @@ package attackreport
 
 import (
 	"fmt"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,8 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/metrics"
@@ -207,33 +206,12 @@ func vals(cs []*config, col string) []float64 {
 	return out
 }
 
-// ranks returns the average ranks (1-based, ties averaged) of x.
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[idx[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
-}
-
 // spearman is Pearson's correlation of the average ranks (NaN with a NaN value or < 3 points).
 func spearman(x, y []float64) float64 {
-	if len(x) < 3 || slices.ContainsFunc(x, math.IsNaN) || slices.ContainsFunc(y, math.IsNaN) {
+	if len(x) < 3 {
 		return math.NaN()
 	}
-	return stat.Correlation(ranks(x), ranks(y), nil)
+	return stats.Spearman(x, y)
 }
 
 // fisherCI is the approximate 95% interval tanh(atanh ρ ± 1.96·1.06/√(n−3)) (Fieller et al. 1957).

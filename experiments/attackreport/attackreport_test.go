@@ -1,6 +1,7 @@
 package attackreport
 
 import (
+	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 )
 
 func TestRanksSpearman(t *testing.T) {
-	if got := ranks([]float64{3, 1, 3, 2}); !slices.Equal(got, []float64{3.5, 1, 3.5, 2}) {
+	if got := stats.Rank(nil, []float64{3, 1, 3, 2}); !slices.Equal(got, []float64{3.5, 1, 3.5, 2}) {
 		t.Errorf("ranks = %v", got)
 	}
 	// Hand: ranks x 1 2 3 4, y 1 3 2 4 → Σd² = 2, ρ = 1 − 6·2/(4·15) = 0.8.

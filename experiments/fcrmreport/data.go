@@ -2,6 +2,7 @@ package fcrmreport
 
 import (
 	"fmt"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"slices"
 	"strconv"
@@ -165,48 +166,4 @@ func cs(runs []Run) []int {
 }
 
 // Spearman returns Spearman's rank correlation of x and y (average ranks for ties).
-func Spearman(x, y []float64) float64 {
-	rx, ry := ranks(x), ranks(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		sxy += (rx[i] - mx) * (ry[i] - my)
-		sxx += (rx[i] - mx) * (rx[i] - mx)
-		syy += (ry[i] - my) * (ry[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case x[a] < x[b]:
-			return -1
-		case x[a] > x[b]:
-			return 1
-		}
-		return 0
-	})
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[idx[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
-}
+func Spearman(x, y []float64) float64 { return stats.Spearman(x, y) }

@@ -184,3 +184,13 @@ func tieSizes(r []float64) []float64 {
 	}
 	return t
 }
+
+// Spearman returns Spearman's rank correlation of x and y: Pearson's correlation of their
+// average ranks (Rank), as R's cor(x, y, method = "spearman"). It is NaN when x and y hold fewer
+// than 2 values, differ in length, contain NaN, or one of them is constant.
+func Spearman(x, y []float64) float64 {
+	if len(x) < 2 || len(x) != len(y) || slices.ContainsFunc(x, math.IsNaN) || slices.ContainsFunc(y, math.IsNaN) {
+		return math.NaN()
+	}
+	return stat.Correlation(Rank(nil, x), Rank(nil, y), nil)
+}

@@ -178,3 +178,16 @@ func TestStudentizedRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSpearman: R's cor(x, y, method = "spearman") on a tied case, and the NaN cases.
+func TestSpearman(t *testing.T) {
+	// R: cor(c(1, 2, 2, 4, 5), c(5, 3, 4, 1, 1), method = "spearman") = -0.9473684210526317
+	if got, want := Spearman([]float64{1, 2, 2, 4, 5}, []float64{5, 3, 4, 1, 1}), -0.9473684210526317; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Spearman = %v, want %v", got, want)
+	}
+	for _, c := range [][2][]float64{{{1}, {2}}, {{1, 2}, {1}}, {{1, math.NaN(), 3}, {1, 2, 3}}, {{1, 1, 1}, {1, 2, 3}}} {
+		if got := Spearman(c[0], c[1]); !math.IsNaN(got) {
+			t.Errorf("Spearman(%v, %v) = %v, want NaN", c[0], c[1], got)
+		}
+	}
+}
