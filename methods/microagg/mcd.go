@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -158,36 +161,68 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 
 	// final C-steps on all records
 	w := newMCDWork(y, n, p, h, opt.StrictSingular)
-	var sw *mcdWork
-	if wn < n {
-		sw = newMCDWork(wy, wn, p, wh, opt.StrictSingular)
+	w.workers = opt.Workers
+	if w.workers <= 0 {
+		w.workers = runtime.GOMAXPROCS(0)
 	}
+	// The final C-steps of the best starts are independent: they run on up to w.workers
+	// goroutines, each with its own workspaces, and their results are compared in the
+	// order of best, as a serial loop would.
+	type final struct {
+		H   []int
+		ld  float64
+		err error
+	}
+	fins := make([]final, len(best))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	ridges := make([]bool, min(w.workers, len(best)))
+	for t := range ridges {
+		wg.Go(func() {
+			fw := newMCDWork(y, n, p, h, opt.StrictSingular)
+			var sw *mcdWork
+			if wn < n {
+				sw = newMCDWork(wy, wn, p, wh, opt.StrictSingular)
+			}
+			for {
+				j := int(next.Add(1) - 1)
+				if j >= len(best) {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					fins[j].err = err
+					continue
+				}
+				H := out[best[j]].H
+				if sw != nil { // carry the subsample fit over to all records
+					if err := sw.fit(H, float64(len(H))); err != nil {
+						fins[j].err = err
+						continue
+					}
+					copy(fw.mu, sw.mu)
+					fw.f.copyFrom(&sw.f)
+					fw.distances()
+					H = fw.smallest(nil)
+				}
+				H, ld, err := fw.converge(H, 100)
+				fins[j] = final{H, ld, err}
+			}
+			ridges[t] = fw.ridge || (sw != nil && sw.ridge)
+		})
+	}
+	wg.Wait()
 	var bestH []int
 	bestLD := math.Inf(1)
-	for _, s := range best {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	for _, f := range fins {
+		if f.err != nil {
+			return nil, f.err
 		}
-		H := out[s].H
-		if sw != nil { // carry the subsample fit over to all records
-			if err := sw.fit(H, float64(len(H))); err != nil {
-				return nil, err
-			}
-			copy(w.mu, sw.mu)
-			w.f.copyFrom(&sw.f)
-			w.distances()
-			H = w.smallest(nil)
-		}
-		H, ld, err := w.converge(H, 100)
-		if err != nil {
-			return nil, err
-		}
-		if ld < bestLD {
-			bestH, bestLD = H, ld
+		if f.ld < bestLD {
+			bestH, bestLD = f.H, f.ld
 		}
 	}
-	if sw != nil {
-		res.Ridge = res.Ridge || sw.ridge
+	for _, r := range ridges {
+		res.Ridge = res.Ridge || r
 	}
 
 	// consistency factor and reweighting

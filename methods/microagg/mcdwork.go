@@ -1,14 +1,18 @@
 package microagg
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
+
+// mcdParallelRows is the table size from which distances runs on several goroutines (a
+// variable so that tests can cover the parallel path on small tables).
+var mcdParallelRows = 1 << 16
 
 // mcdWork is one goroutine's FAST-MCD workspace over the N×p row-major table y.
 type mcdWork struct {
@@ -18,15 +22,20 @@ type mcdWork struct {
 	strict bool
 	ridge  bool // some fit was ridged
 
-	mu    []float64
-	cov   *mat.SymDense
-	f     factor
-	md    []float64 // squared Mahalanobis distance of every row under (mu, f)
-	ord   []int     // scratch for smallest
-	dev   []float64 // scratch row
-	basis []float64 // scratch for affineRank, p×p
-	eig   mat.EigenSym
-	vals  []float64
+	mu     []float64
+	cov    *mat.SymDense
+	f      factor
+	md     []float64 // squared Mahalanobis distance of every row under (mu, f)
+	sel    hSelect   // scratch for smallest
+	histOK bool      // sel.hist holds the histogram of md (counted by distances)
+	// workers > 1 splits distances over that many goroutines (each row's distance is
+	// computed alone, so md does not depend on it); xs holds their scratch rows.
+	workers int
+	xs      [][]float64
+	dev     []float64 // scratch row
+	basis   []float64 // scratch for affineRank, p×p
+	eig     mat.EigenSym
+	vals    []float64
 }
 
 // welford adds row i to the running mean mu and scatter matrix cov (= M2) of a subset that
@@ -67,11 +76,10 @@ func newMCDWork(y []float64, N, p, h int, strict bool) *mcdWork {
 		mu:    make([]float64, p),
 		cov:   mat.NewSymDense(p, nil),
 		md:    make([]float64, N),
-		ord:   make([]int, N),
 		dev:   make([]float64, p),
 		basis: make([]float64, p*p),
 		vals:  make([]float64, p),
-		f:     factor{u: make([]float64, p*p), x: make([]float64, p)},
+		f:     factor{u: make([]float64, p*p), l: make([]float64, p*p), x: make([]float64, p)},
 	}
 }
 
@@ -79,6 +87,10 @@ func newMCDWork(y []float64, N, p, h int, strict bool) *mcdWork {
 // summed in the order given.
 func (w *mcdWork) meanCov(idx []int, denom float64) {
 	p := w.p
+	if w.workers > 1 && len(idx) >= mcdParallelRows {
+		w.meanCovParallel(idx, denom)
+		return
+	}
 	clear(w.mu)
 	for _, i := range idx {
 		for j, v := range w.y[i*p : (i+1)*p] {
@@ -110,6 +122,63 @@ func (w *mcdWork) meanCov(idx []int, denom float64) {
 	}
 }
 
+// meanCovParallel is meanCov with the columns of the mean, then the entries of the upper
+// triangle of the scatter, split over w.workers goroutines. Every mean and every entry is
+// still accumulated alone over the rows in the order given, with the same operations, so
+// the result is meanCov's bit for bit.
+func (w *mcdWork) meanCovParallel(idx []int, denom float64) {
+	p, y := w.p, w.y
+	nw := min(w.workers, p*(p+1)/2)
+	var wg sync.WaitGroup
+	for t := range min(nw, p) {
+		wg.Go(func() {
+			for j := t * p / min(nw, p); j < (t+1)*p/min(nw, p); j++ {
+				var m float64
+				for _, i := range idx {
+					m += y[i*p+j]
+				}
+				w.mu[j] = m / float64(len(idx))
+			}
+		})
+	}
+	wg.Wait()
+	c := w.cov.RawSymmetric().Data
+	clear(c)
+	type entry struct{ a, b int }
+	var all []entry
+	for a := 0; a < p; a++ {
+		for b := a; b < p; b++ {
+			all = append(all, entry{a, b})
+		}
+	}
+	mu := w.mu
+	for t := range nw {
+		mine := all[t*len(all)/nw : (t+1)*len(all)/nw]
+		wg.Go(func() {
+			acc := make([]float64, len(mine))
+			dev := make([]float64, p)
+			for _, i := range idx {
+				row := y[i*p : (i+1)*p]
+				for j, v := range row {
+					dev[j] = v - mu[j]
+				}
+				for e, en := range mine {
+					acc[e] += float64(dev[en.a] * dev[en.b])
+				}
+			}
+			for e, en := range mine {
+				c[en.a*p+en.b] = acc[e]
+			}
+		})
+	}
+	wg.Wait()
+	for a := 0; a < p; a++ {
+		for b := a; b < p; b++ {
+			c[a*p+b] /= denom
+		}
+	}
+}
+
 // fit sets (mu, cov) from the rows idx and factors cov under the singular rule.
 func (w *mcdWork) fit(idx []int, denom float64) error {
 	w.meanCov(idx, denom)
@@ -120,30 +189,43 @@ func (w *mcdWork) fit(idx []int, denom float64) error {
 	return nil
 }
 
-// distances sets md to every row's squared Mahalanobis distance under (mu, f).
+// distances sets md to every row's squared Mahalanobis distance under (mu, f), on
+// w.workers goroutines over contiguous row ranges when w.workers > 1 and the table is large.
 func (w *mcdWork) distances() {
 	p := w.p
-	for i := range w.md {
-		w.md[i] = w.f.mahalanobis(w.y[i*p:(i+1)*p], w.mu)
+	if w.workers <= 1 || w.N < mcdParallelRows {
+		// the histogram of smallest is counted on the way
+		w.sel.reset()
+		w.f.rows(w.md, w.y, w.mu, w.f.x2())
+		for _, v := range w.md {
+			w.sel.count(v)
+		}
+		w.histOK = true
+		return
 	}
+	w.histOK = false
+	for len(w.xs) < w.workers {
+		w.xs = append(w.xs, make([]float64, 2*p))
+	}
+	var wg sync.WaitGroup
+	for t := range w.workers {
+		x := w.xs[t]
+		wg.Go(func() {
+			lo, hi := t*w.N/w.workers, (t+1)*w.N/w.workers
+			w.f.rows(w.md[lo:hi], w.y[lo*p:hi*p], w.mu, x)
+		})
+	}
+	wg.Wait()
 }
 
 // smallest returns in dst (reallocated if short) the h rows with the smallest (md, index),
 // in ascending index order.
 func (w *mcdWork) smallest(dst []int) []int {
-	for i := range w.ord {
-		w.ord[i] = i
+	if !w.histOK {
+		w.sel.histogram(w.md)
 	}
-	md := w.md
-	slices.SortFunc(w.ord, func(a, b int) int {
-		if c := cmp.Compare(md[a], md[b]); c != 0 {
-			return c
-		}
-		return a - b
-	})
-	dst = append(dst[:0], w.ord[:w.h]...)
-	slices.Sort(dst)
-	return dst
+	w.histOK = false
+	return w.sel.hSmallestHist(dst, w.md, w.h)
 }
 
 // start runs one random start (§2.6 item 2) with its own generator rs and scratch perm:
@@ -239,6 +321,7 @@ func (w *mcdWork) converge(H []int, maxSteps int) ([]int, float64, error) {
 type factor struct {
 	p      int
 	u      []float64 // p×p row-major, upper triangular
+	l      []float64 // Uᵀ, p×p row-major, lower triangular (the rows mahalanobis reads)
 	logDet float64
 	ridge  bool
 	x      []float64 // scratch
@@ -280,6 +363,11 @@ func (f *factor) set(cov *mat.SymDense, strict, allowRidge bool) error {
 	for a := 0; a < p; a++ {
 		copy(f.u[a*p:(a+1)*p], raw.Data[a*raw.Stride:a*raw.Stride+p])
 	}
+	for a := 0; a < p; a++ {
+		for b := 0; b < p; b++ {
+			f.l[a*p+b] = f.u[b*p+a]
+		}
+	}
 	return nil
 }
 
@@ -287,18 +375,54 @@ func (f *factor) set(cov *mat.SymDense, strict, allowRidge bool) error {
 func (f *factor) copyFrom(g *factor) {
 	f.p, f.logDet, f.ridge = g.p, g.logDet, g.ridge
 	copy(f.u, g.u)
+	copy(f.l, g.l)
 }
 
-// mahalanobis returns (y−μ)ᵀΣ⁻¹(y−μ) = ‖U⁻ᵀ(y−μ)‖² by forward substitution. Cost p²/2.
-func (f *factor) mahalanobis(y, mu []float64) float64 {
-	p, u, x := f.p, f.u, f.x
+// x2 returns scratch of 2p values for rows.
+func (f *factor) x2() []float64 {
+	if len(f.x) < 2*f.p {
+		f.x = make([]float64, 2*f.p)
+	}
+	return f.x
+}
+
+// rows sets out[i] to the squared Mahalanobis distance of row i of the p-column table y, as
+// mahalanobisTo computes it, two rows at a time with the SSE2 kernel where there is one. x
+// is scratch of 2p values.
+func (f *factor) rows(out, y, mu, x []float64) {
+	p := f.p
+	n := len(out)
+	i := 0
+	if hasMahalPairs && n >= 2 && p >= 1 {
+		_, _, _ = y[n*p-1], mu[p-1], x[2*p-1]
+		pairs := n / 2
+		mahalPairsSSE2(&out[0], &y[0], &mu[0], &f.l[0], &x[0], p, pairs)
+		for t := range out[:2*pairs] {
+			if math.IsNaN(out[t]) {
+				out[t] = math.Inf(1)
+			}
+		}
+		i = 2 * pairs
+	}
+	for ; i < n; i++ {
+		out[i] = f.mahalanobisTo(x, y[i*p:(i+1)*p], mu)
+	}
+}
+
+// mahalanobisTo returns (y−μ)ᵀΣ⁻¹(y−μ) = ‖U⁻ᵀ(y−μ)‖² by forward substitution, with the
+// scratch row x (p values), so that several goroutines can share f. Cost p²/2.
+func (f *factor) mahalanobisTo(x, y, mu []float64) float64 {
+	p, l := f.p, f.l
+	x, y, mu = x[:p], y[:p], mu[:p]
 	var s float64
 	for a := 0; a < p; a++ {
 		v := y[a] - mu[a]
-		for b := 0; b < a; b++ {
-			v -= float64(u[b*p+a] * x[b])
+		row := l[a*p : a*p+a+1]
+		xs := x[:a]
+		for b, lv := range row[:a] { // lv = u[b*p+a]
+			v -= float64(lv * xs[b])
 		}
-		v /= u[a*p+a]
+		v /= row[a]
 		x[a] = v
 		s += float64(v * v)
 	}

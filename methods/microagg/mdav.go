@@ -82,8 +82,19 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		}
 		s.centroid()
 		r := farthestFromCentroid()
-		s.distTo(r)
-		g1 := s.nearest()
+		var g1 []int
+		if ix != nil && ix.useTree {
+			// the k-NN of r from the tree, and a distance pass only for the farthest row
+			posBuf = posBuf[:0]
+			for _, i := range ix.nearest(int(s.act[r]), k) {
+				posBuf = append(posBuf, int(posOf[i]))
+			}
+			g1 = posBuf
+			s.farthestFrom(s.rowOf(r))
+		} else {
+			s.distTo(r)
+			g1 = s.nearest()
+		}
 		far := s.farthestExcluding(g1)
 		emit(g1)
 		if ix != nil && ix.useTree {
@@ -350,6 +361,14 @@ func (s *mdavState) mergeArg() int {
 		}
 	}
 	return bi
+}
+
+// rowOf copies buffer row r into s.pt and returns it.
+func (s *mdavState) rowOf(r int) []float64 {
+	for j := range s.pt {
+		s.pt[j] = s.rows[at(r, j, s.d)]
+	}
+	return s.pt
 }
 
 // distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per

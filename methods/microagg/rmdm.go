@@ -1,10 +1,13 @@
 package microagg
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/kdtree"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -56,6 +59,12 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: RMDM: bad shape or k")
 	}
+	// the k-d tree of the grouping does not depend on the MCD: build it meanwhile
+	var trees chan *kdtree.Dynamic
+	if n >= indexMinRows && d <= treeMaxDims {
+		trees = make(chan *kdtree.Dynamic, 1)
+		go func() { trees <- kdtree.NewDynamic(z, n, d) }()
+	}
 	mcd := &MCDResult{Distances: make([]float64, n)}
 	if n > d {
 		var err error
@@ -63,13 +72,66 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 			return nil, nil, err
 		}
 	}
-	md := mcd.Distances
-	R := newActiveSet(z, n, d)
+	var tree *kdtree.Dynamic
+	if trees != nil {
+		tree = <-trees
+	}
+	labels, err := rmdmGroups(ctx, z, n, d, k, mcd.Distances, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	return labels, mcd, nil
+}
+
+// rmdmGroups is RMDM's grouping given the seed distances md: by scans over the remaining
+// records, or, with tree (a fresh k-d tree of z), the seeds from one sort of md (descending, lowest index on
+// ties) and each group's k-NN from a k-d tree with deletion (internal/kdtree.Dynamic), whose
+// distances are the scan's bit for bit, so the partition is the same (TestRMDMIndexedSame).
+// The indexed path costs O(n log n) plus the k-NN queries instead of about n²·d/(2k).
+func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tree *kdtree.Dynamic) ([]int32, error) {
 	labels := make([]int32, n)
 	var g int32
+	if tree != nil {
+		order := make([]int32, n)
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			if c := cmp.Compare(md[b], md[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		done := make([]bool, n)
+		var near []int
+		next := 0
+		for iter := 0; iter < n/k-1; iter++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			for done[order[next]] {
+				next++
+			}
+			s := int(order[next])
+			near = tree.KNearest(near[:0], z[s*d:(s+1)*d], k)
+			for _, i := range near {
+				labels[i] = g
+				done[i] = true
+				tree.Delete(i)
+			}
+			g++
+		}
+		for i, dn := range done {
+			if !dn {
+				labels[i] = g
+			}
+		}
+		return Canonical(labels), nil
+	}
+	R := newActiveSet(z, n, d)
 	for iter := 0; iter < n/k-1; iter++ {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		bt := 0
 		for t, i := range R.idx {
@@ -88,5 +150,5 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 	for _, i := range R.idx {
 		labels[i] = g
 	}
-	return Canonical(labels), mcd, nil
+	return Canonical(labels), nil
 }

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package microagg
+
+const hasMahalPairs = false
+
+func mahalPairsSSE2(out, y, mu, l, x *float64, p, pairs int) { panic("unreachable") }
