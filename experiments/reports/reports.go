@@ -111,8 +111,9 @@ var ErrNoReporter = errors.New("no study report for this experiment")
 
 // Write runs the study report of the results folder dir, found by the experiment name in
 // dir/manifest.json (or the folder's name when it has no manifest: results written by a
-// script rather than by a run), and stores its verdicts in dir/verdicts.csv (none when it gave none). It returns the reporter's
-// name, or an error wrapping ErrNoReporter when none matches.
+// script rather than by a run), and stores its verdicts in dir/verdicts.csv (no file when it
+// gave none). It returns the reporter's name, or an error wrapping ErrNoReporter when none
+// matches.
 func Write(dir string) (string, error) {
 	exp := filepath.Base(filepath.Clean(dir))
 	if m, err := experiments.ReadManifest(dir); err == nil {
