@@ -521,3 +521,8 @@ func (dy *Dynamic) knn(v int32, rd float64, k int) {
 		}
 	}
 }
+
+// SelectKth reorders a so that a[k] has the k-th smallest key, with smaller-or-equal keys
+// before it and larger-or-equal after (quickselect, median of three). It is the median split
+// of New, for other trees over the same rows.
+func SelectKth(a []int32, k int, key func(int32) float64) { selectKth(a, k, key) }

@@ -27,7 +27,7 @@ const parallelRows = 4096
 // on workers. ctx is checked every 16 pairs of groups. z is not modified. It panics if k < 1,
 // n < k or len(z) != n·d.
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
-	return mdav(ctx, z, n, d, k, workers, n >= indexMinRows)
+	return mdav(ctx, z, n, d, k, workers, n >= indexMinRows && d <= indexMaxDims)
 }
 
 // mdav is MDAV; with indexed, the farthest-from-centroid query and the second group's k-NN
@@ -74,6 +74,13 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		return s.farthestFrom(s.cent)
 	}
 	var posBuf []int
+	toPos := func(recs []int) []int {
+		posBuf = posBuf[:0]
+		for _, i := range recs {
+			posBuf = append(posBuf, int(posOf[i]))
+		}
+		return posBuf
+	}
 	for iter := 1; s.alive >= 3*k; iter++ {
 		if iter&15 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -82,28 +89,21 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		}
 		s.centroid()
 		r := farthestFromCentroid()
-		var g1 []int
-		if ix != nil && ix.useTree {
-			// the k-NN of r from the tree, and a distance pass only for the farthest row
-			posBuf = posBuf[:0]
-			for _, i := range ix.nearest(int(s.act[r]), k) {
-				posBuf = append(posBuf, int(posOf[i]))
+		if ix != nil {
+			// the k-NN of r, the farthest from r among the rest, and its k-NN, all from the
+			// indexes
+			g1, g2 := ix.pair(int(s.act[r]), k, workers > 1)
+			emit(toPos(g1))
+			if g2 == nil { // the farthest from r was in g1 (exact ties): ask again without it
+				si, _ := ix.farthestFrom(ix.row(int(s.act[r])))
+				g2 = ix.nearest(si, k)
 			}
-			g1 = posBuf
-			s.farthestFrom(s.rowOf(r))
+			emit(toPos(g2))
 		} else {
 			s.distTo(r)
-			g1 = s.nearest()
-		}
-		far := s.farthestExcluding(g1)
-		emit(g1)
-		if ix != nil && ix.useTree {
-			posBuf = posBuf[:0]
-			for _, i := range ix.nearest(int(s.act[far]), k) {
-				posBuf = append(posBuf, int(posOf[i]))
-			}
-			emit(posBuf)
-		} else {
+			g1 := s.nearest()
+			far := s.farthestExcluding(g1)
+			emit(g1)
 			s.distTo(far)
 			emit(s.nearest())
 		}
@@ -277,16 +277,52 @@ func (s *mdavState) centroid() {
 	}
 	s.dirty = s.dirty[:0]
 	d := s.d
-	clear(s.cent)
 	ns := (s.m + sumRows - 1) / sumRows
-	for b := 0; b < ns; b++ {
-		sum := s.bsum[b*d : (b+1)*d]
-		for j, v := range sum {
-			s.cent[j] += v
-		}
-	}
+	foldColumns(s.cent, s.bsum[:ns*d], d)
 	for j := range s.cent {
 		s.cent[j] /= float64(s.alive)
+	}
+}
+
+// foldColumns sets out[j] to the sum of column j of the row-major table t (d columns), added
+// in row order from 0 — the rounding of a plain loop — keeping up to eight columns' running
+// sums in registers (the columns' chains are independent, so they overlap).
+func foldColumns(out, t []float64, d int) {
+	rows := len(t) / d
+	j := 0
+	for ; j+8 <= d; j += 8 {
+		var a0, a1, a2, a3, a4, a5, a6, a7 float64
+		for b := 0; b < rows; b++ {
+			r := t[b*d+j : b*d+j+8 : b*d+j+8]
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+			a4 += r[4]
+			a5 += r[5]
+			a6 += r[6]
+			a7 += r[7]
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
+		out[j+4], out[j+5], out[j+6], out[j+7] = a4, a5, a6, a7
+	}
+	for ; j+4 <= d; j += 4 {
+		var a0, a1, a2, a3 float64
+		for b := 0; b < rows; b++ {
+			r := t[b*d+j : b*d+j+4 : b*d+j+4]
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
+	}
+	for ; j < d; j++ {
+		var a float64
+		for b := 0; b < rows; b++ {
+			a += t[b*d+j]
+		}
+		out[j] = a
 	}
 }
 

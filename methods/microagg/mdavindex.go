@@ -8,121 +8,326 @@ import (
 	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
-// indexMinRows is the number of records from which MDAV answers two of its three queries per
-// step from indexes instead of scans (docs/scaling.md); the partition is the same either way.
+// indexMinRows is the number of records from which MDAV answers its queries from indexes
+// instead of passes over the active records (docs/scaling.md); the partition is the same
+// either way.
 const indexMinRows = 8192
 
-// treeMaxDims is the largest number of columns for which the second group's k-NN comes from
-// the k-d tree; above it the scan is faster. BenchmarkMDAVIndexed (50,000 normal rows, k = 3):
-// pivot list alone vs pivot list and tree, 3 columns 1.37 vs 0.75 s, 10 columns 2.06 vs 2.33 s
-// (the k-NN of a point on the edge of a peeled 10-D cloud visits many leaves). A variable so
-// that tests can cover both paths.
-var treeMaxDims = 6
+// indexMaxDims is the largest number of columns for which the indexes are used; above it
+// the k-d tree prunes too little and the parallel passes are faster. A variable so that tests
+// can cover both paths.
+var indexMaxDims = 32
 
-// mdavIndex answers two MDAV queries without a pass over the active records, with the
-// results of the scans bit for bit:
+// treeRebuildMin is the tree size from which the k-d tree is rebuilt over the live records
+// once half of its records are deleted (the boxes then fit the peeled cloud again). A
+// variable so that tests reach the rebuild with small tables.
+var treeRebuildMin = indexMinRows / 2
+
+// pivotSlack is the relative slack of the triangle-inequality bounds: it covers the rounding
+// of the square roots and of the distance sums (about 1e-15 relative).
+const pivotSlack = 1e-9
+
+// walkBlock is the number of list rows whose distances the farthest walk computes at once.
+const walkBlock = 16
+
+// mdavIndex answers MDAV's queries without a pass over the active records, with the results
+// of the scans bit for bit (docs/scaling.md):
 //
-//   - the live record farthest from the centroid c (ties: lowest index), from a pivot list:
-//     the records sorted by ρ_x = √d²(x, c₀) for a pivot c₀ (an earlier centroid). By the
-//     triangle inequality d(x, c) ≤ ρ_x + ‖c − c₀‖, so the walk down the list stops once
-//     (ρ_x + ‖c − c₀‖)²·(1 + 1e-9) is below the best squared distance found; the factor
-//     covers the rounding of ρ, of ‖c − c₀‖ and of the distance sums (about 1e-14). The
-//     pivot moves to the current centroid when a walk examines more than 1/32 of the records;
-//   - the k live records nearest to a record (ties: lowest index), from a k-d tree with
-//     deletion (internal/kdtree.Dynamic).
+//   - the live record farthest from a point q (the centroid, or the record r just chosen),
+//     ties to the lowest index, from a pivot list: the live records sorted by
+//     ρ_x = √d²(x, c₀) for a pivot c₀ (an earlier centroid), their rows copied in that order in
+//     the lane layout of kernel.go. By the triangle inequality d(x, q) ≤ ρ_x + ‖q − c₀‖, so
+//     the walk down the list stops once (ρ_x + ‖q − c₀‖)²·(1 + pivotSlack) is below the best
+//     squared distance found. The list is rebuilt around the current centroid when a
+//     centroid walk examines more than 1/32 of the live records, or when an eighth of its
+//     rows have been deleted;
+//   - the k live records nearest to a record (ties: lowest index), from a laneTree, rebuilt
+//     over the live records once half of its records have been deleted.
 //
-// Distances are computed as the scan kernels compute them (kdtree.Dist: column order,
-// separately rounded products).
+// Distances are computed as the scan kernels compute them (column order, separately rounded
+// products).
 type mdavIndex struct {
-	z     []float64
-	d     int
-	dead  []bool // by record
-	alive int
-	tree  *kdtree.Dynamic
-	c0    []float64
-	rho   []float64 // by record
-	order []int32   // live records at the last pivot, by ρ descending
-	stale bool      // re-pivot before the next walk
-	buf   []int
-	// useTree answers the second group's k-NN from the k-d tree (else the caller scans).
-	useTree bool
+	z       []float64
+	n, d    int
+	dead    []bool // by record
+	alive   int
+	tree    *laneTree
+	buf     []int
+	recs    []int32 // scratch: live records, ascending
+	qa, qb2 laneQuery
+	buf2    []int
+
+	// the pivot list
+	c0     []float64
+	m      int       // rows in the list, dead ones included
+	lrec   []int32   // list position → record
+	lrho   []float64 // list position → ρ
+	lrows  []float64 // lane layout, padded to a whole lane group
+	ldead  []bool    // by list position
+	lpos   []int32   // record → list position
+	killed int       // list rows deleted since the build
+	stale  bool      // rebuild the list before the next centroid walk
+	qb     []float64 // the query broadcast for the kernel
+	dist   []float64 // scratch of a block's distances
+	ordRho []float64 // scratch of the build: ρ by record
 }
 
 func newMdavIndex(z []float64, n, d int) *mdavIndex {
-	x := &mdavIndex{z: z, d: d, dead: make([]bool, n), alive: n, rho: make([]float64, n), stale: true}
-	if x.useTree = d <= treeMaxDims; x.useTree {
-		x.tree = kdtree.NewDynamic(z, n, d)
-	}
+	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
+		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, walkBlock),
+		ordRho: make([]float64, n)}
+	x.rebuildTree()
 	return x
 }
 
 func (x *mdavIndex) row(i int) []float64 { return x.z[i*x.d : (i+1)*x.d] }
 
+// liveRecords returns the live records in ascending order (in a reused buffer).
+func (x *mdavIndex) liveRecords() []int32 {
+	x.recs = x.recs[:0]
+	for i, dead := range x.dead {
+		if !dead {
+			x.recs = append(x.recs, int32(i))
+		}
+	}
+	return x.recs
+}
+
+func (x *mdavIndex) rebuildTree() {
+	x.tree = newLaneTree(x.z, x.d, x.liveRecords(), x.n)
+}
+
 func (x *mdavIndex) delete(i int) {
 	x.dead[i] = true
 	x.alive--
-	if x.tree != nil {
-		x.tree.Delete(i)
+	if !x.stale && x.lpos[i] >= 0 {
+		x.ldead[x.lpos[i]] = true
+		x.killed++
+		if 8*x.killed > x.m {
+			x.stale = true
+		}
+	}
+	x.tree.delete(i)
+	if x.tree.built >= treeRebuildMin && 4*x.tree.live <= 3*x.tree.built {
+		x.rebuildTree()
 	}
 }
 
+// repivot rebuilds the pivot list around c.
 func (x *mdavIndex) repivot(c []float64) {
+	d := x.d
 	x.c0 = append(x.c0[:0], c...)
-	x.order = x.order[:0]
-	for i, dead := range x.dead {
-		if !dead {
-			x.rho[i] = math.Sqrt(kdtree.Dist(x.row(i), c))
-			x.order = append(x.order, int32(i))
-		}
+	recs := x.liveRecords()
+	for _, i := range recs {
+		x.ordRho[i] = math.Sqrt(kdtree.Dist(x.row(int(i)), c))
 	}
-	slices.SortFunc(x.order, func(a, b int32) int {
-		if c := cmp.Compare(x.rho[b], x.rho[a]); c != 0 {
+	rho := x.ordRho
+	slices.SortFunc(recs, func(a, b int32) int {
+		if c := cmp.Compare(rho[b], rho[a]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
 	})
+	x.m = len(recs)
+	m4 := (x.m + 3) &^ 3
+	if cap(x.lrec) < m4 {
+		x.lrec = make([]int32, m4)
+		x.lrho = make([]float64, m4)
+		x.ldead = make([]bool, m4)
+		x.lrows = make([]float64, m4*d)
+	}
+	x.lrec, x.lrho, x.ldead, x.lrows = x.lrec[:m4], x.lrho[:m4], x.ldead[:m4], x.lrows[:m4*d]
+	for i := range x.lpos {
+		x.lpos[i] = -1
+	}
+	for t := 0; t < m4; t++ {
+		if t >= x.m {
+			x.lrec[t], x.lrho[t], x.ldead[t] = -1, 0, true
+			for j := 0; j < d; j++ {
+				x.lrows[at(t, j, d)] = 0
+			}
+			continue
+		}
+		i := recs[t]
+		x.lrec[t], x.lrho[t], x.ldead[t] = i, rho[i], false
+		x.lpos[i] = int32(t)
+		for j, v := range x.row(int(i)) {
+			x.lrows[at(t, j, d)] = v
+		}
+	}
+	x.killed = 0
 	x.stale = false
 }
 
-// farthest returns the live record farthest from c, the lowest index on ties.
+// farthest returns the live record farthest from the centroid c, the lowest index on ties.
+// A walk that examines more than 1/32 of the live records moves the pivot to c before the
+// next one.
 func (x *mdavIndex) farthest(c []float64) int {
 	if x.stale {
 		x.repivot(c)
 	}
-	delta := math.Sqrt(kdtree.Dist(c, x.c0))
-	best, bi := -1.0, -1
-	examined := 0
-	w := 0 // compacts the dead records out of order as it walks
-	t := 0
-	for ; t < len(x.order); t++ {
-		i := int(x.order[t])
-		if x.dead[i] {
-			continue
-		}
-		x.order[w] = x.order[t]
-		w++
-		if bi >= 0 {
-			if b := x.rho[i] + delta; b*b*(1+1e-9) < best {
-				t++ // order[t] is already kept
-				break
-			}
-		}
-		s := kdtree.Dist(x.row(i), c)
-		examined++
-		if s > best || (s == best && i < bi) {
-			best, bi = s, i
-		}
-	}
-	w += copy(x.order[w:], x.order[t:])
-	x.order = x.order[:w]
+	bi, examined := x.farthestFrom(c)
 	if examined > max(64, x.alive/32) {
 		x.stale = true
 	}
 	return bi
 }
 
+// farthestFrom returns the live record farthest from q (lowest index on ties) and the number
+// of list rows whose distance it computed. It walks the pivot list down from the largest ρ,
+// walkBlock rows at a time, and stops at the triangle-inequality bound; the list must be
+// current (not stale).
+func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
+	d := x.d
+	delta := math.Sqrt(kdtree.Dist(q, x.c0))
+	broadcastQ(x.qb, q)
+	best, bi := -1.0, int32(-1)
+	t := 0
+	for ; t < x.m; t += walkBlock {
+		if bi >= 0 {
+			if b := x.lrho[t] + delta; b*b*(1+pivotSlack) < best {
+				break
+			}
+		}
+		hi := min(t+walkBlock, x.m)
+		groups := (hi - t + 3) / 4
+		distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
+		for u, s := range x.dist[:hi-t] {
+			if x.ldead[t+u] {
+				continue
+			}
+			if i := x.lrec[t+u]; s > best || (s == best && i < bi) {
+				best, bi = s, i
+			}
+		}
+	}
+	return int(bi), min(t, x.m)
+}
+
 // nearest returns the k live records nearest to record i in (distance, index) order.
 func (x *mdavIndex) nearest(i, k int) []int {
-	x.buf = x.tree.KNearest(x.buf[:0], x.row(i), k)
+	x.buf = x.tree.nearest(&x.qa, x.buf[:0], x.row(i), k)
 	return x.buf
+}
+
+// pairParallelRows is the number of live records from which pair runs its two k-NN
+// queries on two goroutines.
+const pairParallelRows = 16384
+
+// pair answers one MDAV step's queries after r: g1, the k live records nearest to r; s, the
+// live record farthest from r among the others; and g2, the k nearest to s among the live
+// records outside g1 (every tie to the lowest index, as in the scan). s is found first over
+// all live records; unless it falls in g1 (possible only with exact distance ties), it is
+// also the farthest outside g1, so the k-NN of r and the 2k-NN of s — whose first k outside
+// g1 are g2 — run concurrently when parallel. Neither query deletes anything.
+func (x *mdavIndex) pair(r, k int, parallel bool) (g1, g2 []int) {
+	s, _ := x.farthestFrom(x.row(r))
+	parallel = parallel && x.tree.live >= pairParallelRows
+	var cand []int
+	if parallel {
+		done := make(chan struct{})
+		go func() {
+			x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
+			close(done)
+		}()
+		g1 = x.nearest(r, k)
+		<-done
+		cand = x.buf2
+	} else {
+		g1 = x.nearest(r, k)
+	}
+	if slices.Contains(g1, s) {
+		return g1, nil // the caller deletes g1 and asks again
+	}
+	if cand == nil {
+		x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
+		cand = x.buf2
+	}
+	out := cand[:0]
+	for _, i := range cand {
+		if len(out) < k && !slices.Contains(g1, i) {
+			out = append(out, i)
+		}
+	}
+	return g1, out
+}
+
+// knnHeap keeps the k smallest (distance, index) pairs as a max-heap.
+type knnHeap struct {
+	k int
+	d []float64
+	i []int
+}
+
+func (h *knnHeap) reset(k int) { h.k, h.d, h.i = k, h.d[:0], h.i[:0] }
+
+func (h *knnHeap) larger(a, b int) bool {
+	return h.d[a] > h.d[b] || (h.d[a] == h.d[b] && h.i[a] > h.i[b])
+}
+
+func (h *knnHeap) swap(a, b int) {
+	h.d[a], h.d[b] = h.d[b], h.d[a]
+	h.i[a], h.i[b] = h.i[b], h.i[a]
+}
+
+func (h *knnHeap) push(dist float64, idx int) {
+	if len(h.d) < h.k {
+		h.d, h.i = append(h.d, dist), append(h.i, idx)
+		for c := len(h.d) - 1; c > 0; {
+			p := (c - 1) / 2
+			if !h.larger(c, p) {
+				break
+			}
+			h.swap(c, p)
+			c = p
+		}
+		return
+	}
+	if dist > h.d[0] || (dist == h.d[0] && idx > h.i[0]) {
+		return
+	}
+	h.d[0], h.i[0] = dist, idx
+	for c, n := 0, len(h.d); ; {
+		l := 2*c + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.larger(r, l) {
+			m = r
+		}
+		if !h.larger(m, c) {
+			break
+		}
+		h.swap(m, c)
+		c = m
+	}
+}
+
+// sorted appends the kept indexes to dst in (distance, index) order; it empties the heap.
+func (h *knnHeap) sorted(dst []int) []int {
+	n := len(dst)
+	for len(h.d) > 0 {
+		last := len(h.d) - 1
+		dst = append(dst, h.i[0])
+		h.swap(0, last)
+		h.d, h.i = h.d[:last], h.i[:last]
+		for c := 0; ; {
+			l := 2*c + 1
+			if l >= last {
+				break
+			}
+			m := l
+			if r := l + 1; r < last && h.larger(r, l) {
+				m = r
+			}
+			if !h.larger(m, c) {
+				break
+			}
+			h.swap(m, c)
+			c = m
+		}
+	}
+	slices.Reverse(dst[n:])
+	return dst
 }

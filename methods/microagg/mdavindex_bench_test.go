@@ -6,23 +6,17 @@ import (
 	"testing"
 )
 
-// BenchmarkMDAVIndexed compares the scan MDAV with the indexed one (pivot list; pivot list and
-// k-d tree) on 50,000 normal rows, one worker, k = 3 (docs/scaling.md). The partitions are
+// BenchmarkMDAVIndexed compares the scan MDAV with the indexed one (pivot list and k-d tree) on 50,000 normal rows, one worker, k = 3 (docs/scaling.md). The partitions are
 // identical (TestIndexedMDAVSameLabels).
 func BenchmarkMDAVIndexed(b *testing.B) {
 	const n = 50000
 	for _, d := range []int{3, 10} {
 		z := mdavTables(n, d, 1)["normal"]
-		for _, mode := range []string{"scan", "pivot", "pivot+tree"} {
+		for _, mode := range []string{"scan", "indexed"} {
 			b.Run(fmt.Sprintf("d=%d/%s", d, mode), func(b *testing.B) {
-				defer func(v int) { treeMaxDims = v }(treeMaxDims)
-				treeMaxDims = 0
-				if mode == "pivot+tree" {
-					treeMaxDims = 100
-				}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := mdav(context.Background(), z, n, d, 3, 1, mode != "scan"); err != nil {
+					if _, err := mdav(context.Background(), z, n, d, 3, 1, mode == "indexed"); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -55,13 +55,17 @@ func init() {
 // every md_i is 0 (seeds in index order). ctx is checked once per group. z is not modified;
 // it panics if k < 1, n < k or len(z) != n·d. Errors wrap ErrSingularCovariance when
 // opt.StrictSingular meets a singular covariance. Cost: FastMCD plus about n²·d/(2k).
+// rmdmTreeMaxDims is the largest number of columns for which RMDM's groups come from the k-d
+// tree (above it the scan is faster, docs/scaling.md).
+const rmdmTreeMaxDims = 6
+
 func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *rand.Rand) ([]int32, *MCDResult, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: RMDM: bad shape or k")
 	}
 	// the k-d tree of the grouping does not depend on the MCD: build it meanwhile
 	var trees chan *kdtree.Dynamic
-	if n >= indexMinRows && d <= treeMaxDims {
+	if n >= indexMinRows && d <= rmdmTreeMaxDims {
 		trees = make(chan *kdtree.Dynamic, 1)
 		go func() { trees <- kdtree.NewDynamic(z, n, d) }()
 	}

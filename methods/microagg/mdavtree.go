@@ -1,0 +1,224 @@
+package microagg
+
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/internal/kdtree"
+)
+
+// laneLeaf is the largest number of records in a leaf of a laneTree.
+const laneLeaf = 64
+
+// laneTree is the k-d tree of MDAV's k-nearest queries at scale (docs/scaling.md): the
+// records live when it was built, split at the median of the widest column, with each leaf's
+// rows stored in the lane layout of kernel.go so that a leaf is scanned by the SIMD distance
+// kernel. Deleted records are flagged and counted out of their nodes; a subtree is skipped
+// when it has no live record or when the lower bound of its box (the column-order sum of the
+// squared gaps, which rounding cannot push above the rounded distance of a point in the box)
+// is strictly above the k-th best distance, so the answer is the scan's, ties included.
+type laneTree struct {
+	d       int
+	rows    []float64 // lane layout; each leaf starts on a lane group, padding rows are dead
+	rec     []int32   // tree position → record, −1 for padding
+	dead    []bool    // by tree position
+	pos     []int32   // record → tree position (records in the tree)
+	nodes   []laneNode
+	lo, hi  []float64 // node boxes, nodes×d
+	cnt     []int32   // live records per node
+	parent  []int32
+	leafOf  []int32 // tree position → leaf node
+	built   int     // records at build time
+	live    int
+	maxLeaf int // the most rows of a leaf, padding included
+}
+
+// laneQuery is the state of one k-nearest query; queries with their own laneQuery may run
+// concurrently on a tree that is not being modified.
+type laneQuery struct {
+	heap knnHeap
+	dist []float64 // scratch of a leaf's distances
+	qb   []float64
+	q    []float64
+}
+
+type laneNode struct {
+	start, end  int32 // tree positions [start, end), start a multiple of 4
+	left, right int32 // children, −1 for a leaf
+}
+
+// newLaneTree builds the tree of the records recs (ascending) of the n×d table z.
+func newLaneTree(z []float64, d int, recs []int32, nrec int) *laneTree {
+	t := &laneTree{d: d, built: len(recs), live: len(recs), pos: make([]int32, nrec)}
+	idx := append([]int32(nil), recs...)
+	// tree positions: each leaf padded to a multiple of 4; at most 3 padding rows per leaf
+	capRows := len(recs) + 3*(2*len(recs)/laneLeaf+2)
+	t.rows = make([]float64, 0, capRows*d)
+	t.rec = make([]int32, 0, capRows)
+	if len(idx) > 0 {
+		t.build(z, idx, -1)
+	}
+	t.dead = make([]bool, len(t.rec))
+	t.leafOf = make([]int32, len(t.rec))
+	for v, nd := range t.nodes {
+		if nd.left >= 0 {
+			continue
+		}
+		for p := nd.start; p < nd.end; p++ {
+			t.leafOf[p] = int32(v)
+			if t.rec[p] < 0 {
+				t.dead[p] = true
+			} else {
+				t.pos[t.rec[p]] = p
+			}
+		}
+	}
+	return t
+}
+
+// build adds the node of the records idx (reordered in place) and its subtree.
+func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
+	d := t.d
+	id := int32(len(t.nodes))
+	t.nodes = append(t.nodes, laneNode{left: -1, right: -1})
+	t.cnt = append(t.cnt, int32(len(idx)))
+	t.parent = append(t.parent, parent)
+	base := len(t.lo)
+	for l := 0; l < d; l++ {
+		t.lo = append(t.lo, math.Inf(1))
+		t.hi = append(t.hi, math.Inf(-1))
+	}
+	lo, hi := t.lo[base:base+d], t.hi[base:base+d]
+	for _, i := range idx {
+		for l, v := range z[int(i)*d : int(i)*d+d] {
+			lo[l] = min(lo[l], v)
+			hi[l] = max(hi[l], v)
+		}
+	}
+	split, spread := 0, -1.0
+	for l := 0; l < d; l++ {
+		if w := hi[l] - lo[l]; w > spread {
+			split, spread = l, w
+		}
+	}
+	if len(idx) <= laneLeaf || !(spread > 0) {
+		start := int32(len(t.rec))
+		// a leaf with all rows equal may exceed laneLeaf; the scratch grows with it
+		groups := (len(idx) + 3) / 4
+		for g := 0; g < groups; g++ {
+			for j := 0; j < d; j++ {
+				for u := 0; u < 4; u++ {
+					v := 0.0
+					if r := 4*g + u; r < len(idx) {
+						v = z[int(idx[r])*d+j]
+					}
+					t.rows = append(t.rows, v)
+				}
+			}
+		}
+		for u := 0; u < 4*groups; u++ {
+			r := int32(-1)
+			if u < len(idx) {
+				r = idx[u]
+			}
+			t.rec = append(t.rec, r)
+		}
+		t.maxLeaf = max(t.maxLeaf, 4*groups)
+		t.nodes[id].start, t.nodes[id].end = start, int32(len(t.rec))
+		return id
+	}
+	m := len(idx) / 2
+	kdtree.SelectKth(idx, m, func(i int32) float64 { return z[int(i)*d+split] })
+	l := t.build(z, idx[:m], id)
+	r := t.build(z, idx[m:], id)
+	t.nodes[id].left, t.nodes[id].right = l, r
+	return id
+}
+
+// delete removes record i (once).
+func (t *laneTree) delete(i int) {
+	p := t.pos[i]
+	if t.dead[p] {
+		return
+	}
+	t.dead[p] = true
+	t.live--
+	for v := t.leafOf[p]; v >= 0; v = t.parent[v] {
+		t.cnt[v]--
+	}
+}
+
+// bound is the lower bound of node v's box for the query q.
+func (t *laneTree) bound(v int32, q []float64) float64 {
+	d := t.d
+	lo, hi := t.lo[int(v)*d:int(v)*d+d], t.hi[int(v)*d:int(v)*d+d]
+	var s float64
+	lo, hi = lo[:len(q)], hi[:len(q)]
+	for l, x := range q {
+		g := max(lo[l]-x, x-hi[l], 0) // the gap below, above, or 0 inside
+		s += float64(g * g)
+	}
+	return s
+}
+
+// worst is the k-th best distance so far, +Inf while fewer than k are kept.
+func (h *knnHeap) worst() float64 {
+	if len(h.d) < h.k {
+		return math.Inf(1)
+	}
+	return h.d[0]
+}
+
+// nearest appends to dst the k live records nearest to q in (distance, record) order, using
+// the query state qs.
+func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
+	qs.heap.reset(k)
+	qs.q = q[:t.d]
+	if len(qs.qb) != 4*t.d {
+		qs.qb = make([]float64, 4*t.d)
+	}
+	if len(qs.dist) < t.maxLeaf {
+		qs.dist = make([]float64, t.maxLeaf)
+	}
+	broadcastQ(qs.qb, q)
+	if len(t.nodes) > 0 && t.cnt[0] > 0 {
+		t.knn(qs, 0)
+	}
+	return qs.heap.sorted(dst)
+}
+
+func (t *laneTree) knn(qs *laneQuery, v int32) {
+	nd := &t.nodes[v]
+	h := &qs.heap
+	if nd.left < 0 {
+		d := t.d
+		lo, hi := int(nd.start), int(nd.end)
+		groups := (hi - lo) / 4
+		distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
+		w := h.worst()
+		dead := t.dead[lo:hi]
+		for u, s := range qs.dist[:hi-lo] {
+			if s <= w && !dead[u] {
+				h.push(s, int(t.rec[lo+u]))
+				w = h.worst()
+			}
+		}
+		return
+	}
+	a, b := nd.left, nd.right
+	ba, bb := math.Inf(1), math.Inf(1)
+	if t.cnt[a] > 0 {
+		ba = t.bound(a, qs.q)
+	}
+	if t.cnt[b] > 0 {
+		bb = t.bound(b, qs.q)
+	}
+	if bb < ba {
+		a, b, ba, bb = b, a, bb, ba
+	}
+	if t.cnt[a] > 0 && ba <= h.worst() {
+		t.knn(qs, a)
+	}
+	if t.cnt[b] > 0 && bb <= h.worst() {
+		t.knn(qs, b)
+	}
+}
