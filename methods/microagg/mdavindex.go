@@ -193,10 +193,10 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 		groups := (hi - t + 3) / 4
 		distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
 		for u, s := range x.dist[:hi-t] {
-			if x.ldead[t+u] {
+			if s < best || x.ldead[t+u] {
 				continue
 			}
-			if i := x.lrec[t+u]; s > best || (s == best && i < bi) {
+			if i := x.lrec[t+u]; s > best || i < bi {
 				best, bi = s, i
 			}
 		}

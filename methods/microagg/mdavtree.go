@@ -42,8 +42,10 @@ type laneQuery struct {
 }
 
 type laneNode struct {
-	start, end  int32 // tree positions [start, end), start a multiple of 4
-	left, right int32 // children, −1 for a leaf
+	start, end  int32   // tree positions [start, end), start a multiple of 4
+	left, right int32   // children, −1 for a leaf
+	dim         int32   // splitting column
+	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 }
 
 // newLaneTree builds the tree of the records recs (ascending) of the n×d table z.
@@ -128,9 +130,11 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	}
 	m := len(idx) / 2
 	kdtree.SelectKth(idx, m, func(i int32) float64 { return z[int(i)*d+split] })
+	val := z[int(idx[m])*d+split]
 	l := t.build(z, idx[:m], id)
 	r := t.build(z, idx[m:], id)
 	t.nodes[id].left, t.nodes[id].right = l, r
+	t.nodes[id].dim, t.nodes[id].val = int32(split), val
 	return id
 }
 
@@ -204,21 +208,16 @@ func (t *laneTree) knn(qs *laneQuery, v int32) {
 		}
 		return
 	}
+	// the child on q's side of the split first; a box bound is computed only once the heap
+	// is full (before, nothing can be pruned)
 	a, b := nd.left, nd.right
-	ba, bb := math.Inf(1), math.Inf(1)
-	if t.cnt[a] > 0 {
-		ba = t.bound(a, qs.q)
+	if qs.q[nd.dim] >= nd.val {
+		a, b = b, a
 	}
-	if t.cnt[b] > 0 {
-		bb = t.bound(b, qs.q)
-	}
-	if bb < ba {
-		a, b, ba, bb = b, a, bb, ba
-	}
-	if t.cnt[a] > 0 && ba <= h.worst() {
+	if t.cnt[a] > 0 && (len(h.d) < h.k || t.bound(a, qs.q) <= h.worst()) {
 		t.knn(qs, a)
 	}
-	if t.cnt[b] > 0 && bb <= h.worst() {
+	if t.cnt[b] > 0 && (len(h.d) < h.k || t.bound(b, qs.q) <= h.worst()) {
 		t.knn(qs, b)
 	}
 }
