@@ -39,6 +39,7 @@ type laneQuery struct {
 	dist []float64 // scratch of a leaf's distances
 	qb   []float64
 	q    []float64
+	off  []float64 // per column, the gap to the nearest splitting plane crossed so far
 }
 
 type laneNode struct {
@@ -183,17 +184,32 @@ func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
 	if len(qs.dist) < t.maxLeaf {
 		qs.dist = make([]float64, t.maxLeaf)
 	}
+	if len(qs.off) != t.d {
+		qs.off = make([]float64, t.d)
+	}
+	clear(qs.off)
 	broadcastQ(qs.qb, q)
 	if len(t.nodes) > 0 && t.cnt[0] > 0 {
-		t.knn(qs, 0)
+		t.knn(qs, 0, 0)
 	}
 	return qs.heap.sorted(dst)
 }
 
-func (t *laneTree) knn(qs *laneQuery, v int32) {
+// cellMargin is the relative slack of the incremental cell bound of Arya and Mount (the
+// squared gaps to the splitting planes crossed, one term replaced per level): its rounding is
+// a few ulps per level, as the gaps only grow down the tree.
+const cellMargin = 1e-10
+
+// knn visits node v, whose cell is at squared distance at least rd from the query: the child
+// on the query's side of the split first, the other only if its cell bound does not exceed
+// the k-th best; a leaf is scanned only if its tight box bound does not exceed it either.
+func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 	nd := &t.nodes[v]
 	h := &qs.heap
 	if nd.left < 0 {
+		if len(h.d) == h.k && t.bound(v, qs.q) > h.d[0] {
+			return
+		}
 		d := t.d
 		lo, hi := int(nd.start), int(nd.end)
 		groups := (hi - lo) / 4
@@ -208,16 +224,27 @@ func (t *laneTree) knn(qs *laneQuery, v int32) {
 		}
 		return
 	}
-	// the child on q's side of the split first; a box bound is computed only once the heap
-	// is full (before, nothing can be pruned)
-	a, b := nd.left, nd.right
-	if qs.q[nd.dim] >= nd.val {
-		a, b = b, a
+	near, far := nd.left, nd.right
+	diff := qs.q[nd.dim] - nd.val
+	if diff >= 0 {
+		near, far = far, near
 	}
-	if t.cnt[a] > 0 && (len(h.d) < h.k || t.bound(a, qs.q) <= h.worst()) {
-		t.knn(qs, a)
+	if t.cnt[near] > 0 {
+		t.knn(qs, near, rd)
 	}
-	if t.cnt[b] > 0 && (len(h.d) < h.k || t.bound(b, qs.q) <= h.worst()) {
-		t.knn(qs, b)
+	if t.cnt[far] == 0 {
+		return
 	}
+	gap := math.Abs(diff)
+	old := qs.off[nd.dim]
+	rf := rd
+	if gap > old {
+		rf = rd - float64(old*old) + float64(gap*gap)
+	}
+	if len(h.d) == h.k && rf*(1-cellMargin) > h.d[0] {
+		return
+	}
+	qs.off[nd.dim] = max(gap, old)
+	t.knn(qs, far, rf)
+	qs.off[nd.dim] = old
 }
