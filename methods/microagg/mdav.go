@@ -45,6 +45,7 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 	var posOf []int32 // record → buffer row, while indexed
 	if indexed {
 		ix = newMdavIndex(z, n, d)
+		ix.bigGroups = k > 16
 		posOf = make([]int32, n)
 		for i := range posOf {
 			posOf[i] = int32(i)
@@ -92,10 +93,12 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		if ix != nil {
 			// the k-NN of r, the farthest from r among the rest, and its k-NN, all from the
 			// indexes
-			g1, g2 := ix.pair(int(s.act[r]), k, workers > 1)
+			g1, si, g2 := ix.pair(int(s.act[r]), k, workers > 1)
 			emit(toPos(g1))
-			if g2 == nil { // the farthest from r was in g1 (exact ties): ask again without it
-				si, _ := ix.farthestFrom(ix.row(int(s.act[r])))
+			if si < 0 { // the farthest from r was in g1 (exact ties): ask again without it
+				si, _ = ix.farthestFrom(ix.row(int(s.act[r])))
+			}
+			if g2 == nil {
 				g2 = ix.nearest(si, k)
 			}
 			emit(toPos(g2))

@@ -1,11 +1,11 @@
 package microagg
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
 // indexMinRows is the number of records from which MDAV answers its queries from indexes
@@ -55,7 +55,11 @@ type mdavIndex struct {
 	buf     []int
 	recs    []int32 // scratch: live records, ascending
 	qa, qb2 laneQuery
-	buf2    []int
+	mark    []bool // by record: in g1, while pair filters
+	// bigGroups (k > 16) rebuilds the tree once half of its records are deleted instead of a
+	// quarter
+	bigGroups bool
+	buf2      []int
 
 	// the pivot list
 	c0     []float64
@@ -70,12 +74,15 @@ type mdavIndex struct {
 	qb     []float64 // the query broadcast for the kernel
 	dist   []float64 // scratch of a block's distances
 	ordRho []float64 // scratch of the build: ρ by record
+	// scratch of the radix sort of the list
+	sortBuf, sortScratch []radix.Keyed
+	sortKeys, sortKeys2  []uint64
 }
 
 func newMdavIndex(z []float64, n, d int) *mdavIndex {
 	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
 		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, walkBlock),
-		ordRho: make([]float64, n)}
+		ordRho: make([]float64, n), mark: make([]bool, n)}
 	x.rebuildTree()
 	return x
 }
@@ -108,7 +115,13 @@ func (x *mdavIndex) delete(i int) {
 		}
 	}
 	x.tree.delete(i)
-	if x.tree.built >= treeRebuildMin && 4*x.tree.live <= 3*x.tree.built {
+	// with small groups the k-NN searches dominate and tight boxes pay; with large ones the
+	// builds do
+	frac := 3
+	if x.bigGroups {
+		frac = 2
+	}
+	if x.tree.built >= treeRebuildMin && 4*x.tree.live <= frac*x.tree.built {
 		x.rebuildTree()
 	}
 }
@@ -118,16 +131,21 @@ func (x *mdavIndex) repivot(c []float64) {
 	d := x.d
 	x.c0 = append(x.c0[:0], c...)
 	recs := x.liveRecords()
+	kb := x.sortBuf[:0]
 	for _, i := range recs {
-		x.ordRho[i] = math.Sqrt(kdtree.Dist(x.row(int(i)), c))
+		kb = append(kb, radix.Keyed{V: math.Sqrt(kdtree.Dist(x.row(int(i)), c)), I: i})
 	}
+	x.sortBuf = kb
+	if n := len(kb); cap(x.sortScratch) < n {
+		x.sortScratch = make([]radix.Keyed, n)
+		x.sortKeys, x.sortKeys2 = make([]uint64, n), make([]uint64, n)
+	}
+	radix.Sort(kb, true, x.sortScratch, x.sortKeys, x.sortKeys2) // ρ descending, record ascending
 	rho := x.ordRho
-	slices.SortFunc(recs, func(a, b int32) int {
-		if c := cmp.Compare(rho[b], rho[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	for t, e := range kb {
+		recs[t] = e.I
+		rho[e.I] = e.V
+	}
 	x.m = len(recs)
 	m4 := (x.m + 3) &^ 3
 	if cap(x.lrec) < m4 {
@@ -214,42 +232,48 @@ func (x *mdavIndex) nearest(i, k int) []int {
 // queries on two goroutines.
 const pairParallelRows = 16384
 
-// pair answers one MDAV step's queries after r: g1, the k live records nearest to r; s, the
-// live record farthest from r among the others; and g2, the k nearest to s among the live
-// records outside g1 (every tie to the lowest index, as in the scan). s is found first over
-// all live records; unless it falls in g1 (possible only with exact distance ties), it is
-// also the farthest outside g1, so the k-NN of r and the 2k-NN of s — whose first k outside
-// g1 are g2 — run concurrently when parallel. Neither query deletes anything.
-func (x *mdavIndex) pair(r, k int, parallel bool) (g1, g2 []int) {
-	s, _ := x.farthestFrom(x.row(r))
-	parallel = parallel && x.tree.live >= pairParallelRows
-	var cand []int
-	if parallel {
-		done := make(chan struct{})
-		go func() {
-			x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
-			close(done)
-		}()
+// pair answers the queries of one MDAV step that follow r: g1, the k live records nearest to
+// r, and s, the live record farthest from r outside g1 (every tie to the lowest index, as in
+// the scan). s is found first over all the live records; unless it falls in g1 (possible only
+// with exact distance ties; then s = −1 and the caller asks again once g1 is deleted), it is
+// also the farthest outside g1. When parallel, the 2k nearest to s are searched meanwhile on
+// a second goroutine, and g2 — the first k of them outside g1, which are the k nearest live
+// records once g1 is deleted — is returned too; otherwise g2 is nil. Neither query deletes
+// anything.
+func (x *mdavIndex) pair(r, k int, parallel bool) (g1 []int, s int, g2 []int) {
+	s, _ = x.farthestFrom(x.row(r))
+	if !parallel || x.tree.live < pairParallelRows {
 		g1 = x.nearest(r, k)
-		<-done
-		cand = x.buf2
-	} else {
-		g1 = x.nearest(r, k)
+		if slices.Contains(g1, s) {
+			s = -1
+		}
+		return g1, s, nil
 	}
-	if slices.Contains(g1, s) {
-		return g1, nil // the caller deletes g1 and asks again
-	}
-	if cand == nil {
+	done := make(chan struct{})
+	go func() {
 		x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
-		cand = x.buf2
+		close(done)
+	}()
+	g1 = x.nearest(r, k)
+	<-done
+	for _, i := range g1 {
+		x.mark[i] = true
 	}
-	out := cand[:0]
-	for _, i := range cand {
-		if len(out) < k && !slices.Contains(g1, i) {
-			out = append(out, i)
+	defer func() {
+		for _, i := range g1 {
+			x.mark[i] = false
+		}
+	}()
+	if x.mark[s] {
+		return g1, -1, nil
+	}
+	g2 = x.buf2[:0]
+	for _, i := range x.buf2 {
+		if len(g2) < k && !x.mark[i] {
+			g2 = append(g2, i)
 		}
 	}
-	return g1, out
+	return g1, s, g2
 }
 
 // knnHeap keeps the k smallest (distance, index) pairs as a max-heap.

@@ -191,12 +191,12 @@ func avgRanks(v []float64, r []float64, buf []keyed) []keyed {
 	buf = order(v, false, buf, nil)
 	for s := 0; s < len(buf); {
 		e := s + 1
-		for e < len(buf) && buf[e].v == buf[s].v {
+		for e < len(buf) && buf[e].V == buf[s].V {
 			e++
 		}
 		avg := float64(s+e+1) / 2 // mean of ranks s+1..e
 		for t := s; t < e; t++ {
-			r[buf[t].i] = avg
+			r[buf[t].I] = avg
 		}
 		s = e
 	}

@@ -32,21 +32,21 @@ func TestRadixOrder(t *testing.T) {
 		got := order(v, desc, nil, nil)
 		want := make([]keyed, n)
 		for i, x := range v {
-			want[i] = keyed{x, int32(i)}
+			want[i] = keyed{V: x, I: int32(i)}
 		}
 		slices.SortFunc(want, func(a, b keyed) int {
-			c := cmp.Compare(a.v, b.v)
+			c := cmp.Compare(a.V, b.V)
 			if desc {
 				c = -c
 			}
 			if c != 0 {
 				return c
 			}
-			return cmp.Compare(a.i, b.i)
+			return cmp.Compare(a.I, b.I)
 		})
 		for k := range want {
-			if got[k].i != want[k].i {
-				t.Fatalf("desc=%v: position %d has record %d (%g), want %d (%g)", desc, k, got[k].i, got[k].v, want[k].i, want[k].v)
+			if got[k].I != want[k].I {
+				t.Fatalf("desc=%v: position %d has record %d (%g), want %d (%g)", desc, k, got[k].I, got[k].V, want[k].I, want[k].V)
 			}
 		}
 	}

@@ -54,7 +54,7 @@ func RevmapColumn(x, y []float64, buf []keyed) []keyed {
 	buf = order(y, false, buf, nil)
 	slices.Sort(x)
 	for r, k := range buf {
-		y[k.i] = x[r]
+		y[k.I] = x[r]
 	}
 	return buf
 }

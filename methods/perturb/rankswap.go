@@ -122,7 +122,7 @@ func (w *swapWork) swapColumn(col []float64, cfg swapConfig, rng *rand.Rand) {
 	w.val = slices.Grow(w.val[:0], nnm)[:nnm]
 	val := w.val
 	for s, k := range ord {
-		val[s] = k.v
+		val[s] = k.V
 	}
 	nTop := int(float64(nnm) * cfg.top / 100)
 	nBot := int(float64(nnm) * cfg.bottom / 100)
@@ -139,7 +139,7 @@ func (w *swapWork) swapColumn(col []float64, cfg swapConfig, rng *rand.Rand) {
 	P := swapFraction(free, cfg, top, bot)
 	w.swapPositions(free, P, rng)
 	for s, k := range ord {
-		col[k.i] = val[s]
+		col[k.I] = val[s]
 	}
 }
 
