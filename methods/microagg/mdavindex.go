@@ -13,10 +13,11 @@ import (
 // either way.
 const indexMinRows = 8192
 
-// indexMaxDims is the largest number of columns for which the indexes are used; above it
-// the k-d tree prunes too little and the parallel passes are faster. A variable so that tests
-// can cover both paths.
-var indexMaxDims = 32
+// indexMaxDims is the largest number of columns for which the indexes are used. Above it the
+// k-d tree prunes too little on unstructured data and the parallel passes are faster: on
+// 30,000 i.i.d. normal rows, one worker, indexed vs scan took 0.99 vs 1.25 s at 12 columns,
+// 1.88 vs 1.98 s at 16, 4.38 vs 2.29 s at 20 and 8.34 vs 4.29 s at 32 (loaded machine).
+const indexMaxDims = 16
 
 // treeRebuildMin is the tree size from which the k-d tree is rebuilt over the live records
 // once half of its records are deleted (the boxes then fit the peeled cloud again). A
