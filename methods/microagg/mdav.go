@@ -39,7 +39,7 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := newMdavState(z, n, d, k, workers)
+	s := newMdavState(z, n, d, k, workers, !indexed)
 	defer s.close()
 	var ix *mdavIndex
 	var posOf []int32 // record → buffer row, while indexed
@@ -112,6 +112,9 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		}
 		s.maintain()
 	}
+	if s.rows == nil {
+		s.materialize()
+	}
 	if s.alive >= 2*k {
 		s.centroid()
 		r := farthestFromCentroid()
@@ -144,8 +147,9 @@ type mdavState struct {
 	d, k    int
 	m       int       // rows in the buffer, dead ones included
 	alive   int       // live rows
+	z       []float64 // the table
 	act     []int32   // record index of buffer row t
-	rows    []float64 // buffer rows in the lane layout of kernel.go
+	rows    []float64 // buffer rows in the lane layout of kernel.go (nil until materialize)
 	dead    []bool    // buffer row t was emitted
 	deadPos []int     // dead rows not yet compacted away
 	dirty   []int     // sum blocks that lost a row since the last centroid
@@ -166,14 +170,17 @@ type mdavState struct {
 	onCompact func()
 }
 
-func newMdavState(z []float64, n, d, k, workers int) *mdavState {
+// newMdavState sets up the working set of the n records; without rows the lane buffer is not
+// filled (the indexed MDAV needs it only for its last steps: materialize) and the block sums
+// read z.
+func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 	nb := (n + blockRows - 1) / blockRows
 	ns := (n + sumRows - 1) / sumRows
 	n4 := (n + 3) &^ 3 // whole lane groups
 	s := &mdavState{
 		d: d, k: k, m: n, alive: n,
+		z:        z,
 		act:      make([]int32, n),
-		rows:     make([]float64, n4*d),
 		dead:     make([]bool, n),
 		dist:     make([]float64, n4),
 		qb:       make([]float64, 4*d),
@@ -191,9 +198,9 @@ func newMdavState(z []float64, n, d, k, workers int) *mdavState {
 	}
 	for i := range s.act {
 		s.act[i] = int32(i)
-		for j := 0; j < d; j++ {
-			s.rows[at(i, j, d)] = z[i*d+j]
-		}
+	}
+	if rows {
+		s.materialize()
 	}
 	for b := range s.heaps {
 		s.heaps[b] = topK{pos: make([]int, 0, k), dist: s.dist}
@@ -254,6 +261,13 @@ func (s *mdavState) sumBlock(b int) {
 	clear(sum)
 	for t := b * sumRows; t < min((b+1)*sumRows, s.m); t++ {
 		if s.dead[t] {
+			continue
+		}
+		if s.rows == nil {
+			i := int(s.act[t])
+			for j, v := range s.z[i*d : i*d+d] {
+				sum[j] += v
+			}
 			continue
 		}
 		base := at(t, 0, d)
@@ -329,6 +343,18 @@ func foldColumns(out, t []float64, d int) {
 	}
 }
 
+// materialize fills the lane buffer with the rows of the m buffer records (dead ones
+// included, so the blocks stay as they are).
+func (s *mdavState) materialize() {
+	d := s.d
+	s.rows = make([]float64, ((s.m+3)&^3)*d)
+	for t, i := range s.act[:s.m] {
+		for j, v := range s.z[int(i)*d : int(i)*d+d] {
+			s.rows[at(t, j, d)] = v
+		}
+	}
+}
+
 // maintain removes the dead rows, stably and in place, once they are an eighth of the buffer.
 func (s *mdavState) maintain() {
 	if len(s.deadPos) == 0 || 8*len(s.deadPos) < s.m {
@@ -341,8 +367,10 @@ func (s *mdavState) maintain() {
 		if s.dead[t] {
 			continue
 		}
-		for j := 0; j < d; j++ {
-			s.rows[at(w, j, d)] = s.rows[at(t, j, d)]
+		if s.rows != nil {
+			for j := 0; j < d; j++ {
+				s.rows[at(w, j, d)] = s.rows[at(t, j, d)]
+			}
 		}
 		s.act[w] = s.act[t]
 		w++

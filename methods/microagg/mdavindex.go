@@ -102,7 +102,7 @@ func (x *mdavIndex) liveRecords() []int32 {
 }
 
 func (x *mdavIndex) rebuildTree() {
-	x.tree = newLaneTree(x.z, x.d, x.liveRecords(), x.n)
+	x.tree = rebuildLaneTree(x.tree, x.z, x.d, x.liveRecords(), x.n)
 }
 
 func (x *mdavIndex) delete(i int) {

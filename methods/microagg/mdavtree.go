@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
@@ -31,6 +32,7 @@ type laneTree struct {
 	live    int
 	maxLeaf int           // the most rows of a leaf, padding included
 	sel     []radix.Keyed // scratch of the median selections
+	idx     []int32       // scratch of the build
 }
 
 // laneQuery is the state of one k-nearest query; queries with their own laneQuery may run
@@ -52,17 +54,30 @@ type laneNode struct {
 
 // newLaneTree builds the tree of the records recs (ascending) of the n×d table z.
 func newLaneTree(z []float64, d int, recs []int32, nrec int) *laneTree {
-	t := &laneTree{d: d, built: len(recs), live: len(recs), pos: make([]int32, nrec)}
-	idx := append([]int32(nil), recs...)
+	return rebuildLaneTree(nil, z, d, recs, nrec)
+}
+
+// rebuildLaneTree is newLaneTree reusing the buffers of old (which it overwrites) when old
+// is not nil and was built with at least as many records: a rebuild then allocates nothing.
+func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) *laneTree {
 	// tree positions: each leaf padded to a multiple of 4; at most 3 padding rows per leaf
 	capRows := len(recs) + 3*(2*len(recs)/laneLeaf+2)
-	t.rows = make([]float64, 0, capRows*d)
-	t.rec = make([]int32, 0, capRows)
+	t := old
+	if t == nil || t.d != d || len(t.pos) != nrec || cap(t.rec) < capRows {
+		t = &laneTree{d: d, pos: make([]int32, nrec), rows: make([]float64, 0, capRows*d),
+			rec: make([]int32, 0, capRows)}
+	}
+	*t = laneTree{d: d, built: len(recs), live: len(recs), pos: t.pos,
+		rows: t.rows[:0], rec: t.rec[:0], dead: t.dead[:0], leafOf: t.leafOf[:0],
+		nodes: t.nodes[:0], lo: t.lo[:0], hi: t.hi[:0], cnt: t.cnt[:0], parent: t.parent[:0],
+		sel: t.sel[:0], idx: append(t.idx[:0], recs...)}
+	idx := t.idx
 	if len(idx) > 0 {
 		t.build(z, idx, -1)
 	}
-	t.dead = make([]bool, len(t.rec))
-	t.leafOf = make([]int32, len(t.rec))
+	t.dead = slices.Grow(t.dead, len(t.rec))[:len(t.rec)]
+	clear(t.dead)
+	t.leafOf = slices.Grow(t.leafOf, len(t.rec))[:len(t.rec)]
 	for v, nd := range t.nodes {
 		if nd.left >= 0 {
 			continue
