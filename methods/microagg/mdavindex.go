@@ -237,13 +237,13 @@ const pairParallelRows = 16384
 // r, and s, the live record farthest from r outside g1 (every tie to the lowest index, as in
 // the scan). s is found first over all the live records; unless it falls in g1 (possible only
 // with exact distance ties; then s = −1 and the caller asks again once g1 is deleted), it is
-// also the farthest outside g1. When parallel, the 2k nearest to s are searched meanwhile on
-// a second goroutine, and g2 — the first k of them outside g1, which are the k nearest live
+// also the farthest outside g1. When parallel, g1 is searched on a second goroutine while
+// this one walks for s and searches the 2k nearest to s, and g2 — the first k of them outside g1, which are the k nearest live
 // records once g1 is deleted — is returned too; otherwise g2 is nil. Neither query deletes
 // anything.
 func (x *mdavIndex) pair(r, k int, parallel bool) (g1 []int, s int, g2 []int) {
-	s, _ = x.farthestFrom(x.row(r))
 	if !parallel || x.tree.live < pairParallelRows {
+		s, _ = x.farthestFrom(x.row(r))
 		g1 = x.nearest(r, k)
 		if slices.Contains(g1, s) {
 			s = -1
@@ -252,11 +252,13 @@ func (x *mdavIndex) pair(r, k int, parallel bool) (g1 []int, s int, g2 []int) {
 	}
 	done := make(chan struct{})
 	go func() {
-		x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
+		x.buf = x.tree.nearest(&x.qa, x.buf[:0], x.row(r), k)
 		close(done)
 	}()
-	g1 = x.nearest(r, k)
+	s, _ = x.farthestFrom(x.row(r))
+	x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
 	<-done
+	g1 = x.buf
 	for _, i := range g1 {
 		x.mark[i] = true
 	}
