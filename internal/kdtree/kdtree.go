@@ -24,6 +24,8 @@ package kdtree
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
 // leafSize is the largest number of points in a leaf.
@@ -37,6 +39,7 @@ type Tree struct {
 	idx    []int32   // original row of each tree position
 	lo, hi []float64 // node boxes, nodes×d
 	nodes  []node
+	sel    []radix.Keyed // scratch of the build's median selections
 }
 
 type node struct {
@@ -101,69 +104,21 @@ func (t *Tree) build(z []float64, s, e int) int32 {
 		return id
 	}
 	m := (s + e) / 2
-	sel := t.idx[s:e]
-	key := func(i int32) float64 { return z[int(i)*d+split] }
-	selectKth(sel, m-s, key)
-	val := key(sel[m-s])
+	kb := t.sel[:0]
+	for _, i := range t.idx[s:e] {
+		kb = append(kb, radix.Keyed{V: z[int(i)*d+split], I: i})
+	}
+	t.sel = kb
+	radix.Select(kb, m-s)
+	for u, p := range kb {
+		t.idx[s+u] = p.I
+	}
+	val := kb[m-s].V
 	l := t.build(z, s, m)
 	r := t.build(z, m, e)
 	t.nodes[id].left, t.nodes[id].right = l, r
 	t.nodes[id].dim, t.nodes[id].val = int32(split), val
 	return id
-}
-
-// selectKth reorders a so that a[k] has the k-th smallest key, smaller-or-equal keys before
-// it and larger-or-equal after (Hoare quickselect, median of three).
-func selectKth(a []int32, k int, key func(int32) float64) {
-	lo, hi := 0, len(a)-1
-	for hi > lo {
-		if hi-lo < 16 {
-			slices.SortFunc(a[lo:hi+1], func(x, y int32) int {
-				kx, ky := key(x), key(y)
-				switch {
-				case kx < ky:
-					return -1
-				case kx > ky:
-					return 1
-				}
-				return 0
-			})
-			return
-		}
-		mid := lo + (hi-lo)/2
-		if key(a[mid]) < key(a[lo]) {
-			a[mid], a[lo] = a[lo], a[mid]
-		}
-		if key(a[hi]) < key(a[lo]) {
-			a[hi], a[lo] = a[lo], a[hi]
-		}
-		if key(a[hi]) < key(a[mid]) {
-			a[hi], a[mid] = a[mid], a[hi]
-		}
-		pv := key(a[mid])
-		i, j := lo, hi
-		for i <= j {
-			for key(a[i]) < pv {
-				i++
-			}
-			for key(a[j]) > pv {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
 }
 
 // Len returns the number of rows.
@@ -521,8 +476,3 @@ func (dy *Dynamic) knn(v int32, rd float64, k int) {
 		}
 	}
 }
-
-// SelectKth reorders a so that a[k] has the k-th smallest key, with smaller-or-equal keys
-// before it and larger-or-equal after (quickselect, median of three). It is the median split
-// of New, for other trees over the same rows.
-func SelectKth(a []int32, k int, key func(int32) float64) { selectKth(a, k, key) }

@@ -1,7 +1,8 @@
-// Package radix sorts float64 values with their record indexes by a stable LSD radix sort on
-// 16-bit digits: O(n) passes instead of O(n log n) comparisons, with equal values kept in the
-// order they came in (so, from record order, ties go to the lowest record). It serves the
-// rank-based perturbative methods and the pivot lists of MDAV at scale (docs/scaling.md).
+// Package radix orders float64 values with their record indexes: Sort is a stable LSD radix
+// sort on 16-bit digits (O(n) passes instead of O(n log n) comparisons, equal values kept in
+// the order they came in, so from record order ties go to the lowest record), Select a
+// quickselect. They serve the rank-based perturbative methods, the pivot lists of MDAV at
+// scale and the median splits of the k-d trees (docs/scaling.md).
 package radix
 
 import "math"
@@ -68,5 +69,56 @@ func Sort(buf []Keyed, desc bool, scratch []Keyed, keys, keys2 []uint64) {
 	}
 	if &src[0] != &buf[0] {
 		copy(buf, src)
+	}
+}
+
+// Select reorders a so that a[k] has the k-th smallest value, with smaller-or-equal
+// values before it and larger-or-equal after (Hoare quickselect, median of three; the result
+// depends only on the input order). It is the median split of the k-d trees; working on
+// contiguous (value, index) pairs, it avoids a key lookup through the table per comparison.
+func Select(a []Keyed, k int) {
+	lo, hi := 0, len(a)-1
+	for hi > lo {
+		if hi-lo < 16 {
+			for i := lo + 1; i <= hi; i++ { // insertion sort
+				for j := i; j > lo && a[j].V < a[j-1].V; j-- {
+					a[j], a[j-1] = a[j-1], a[j]
+				}
+			}
+			return
+		}
+		mid := lo + (hi-lo)/2
+		if a[mid].V < a[lo].V {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi].V < a[lo].V {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi].V < a[mid].V {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		pv := a[mid].V
+		i, j := lo, hi
+		for i <= j {
+			for a[i].V < pv {
+				i++
+			}
+			for a[j].V > pv {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
 	}
 }

@@ -55,3 +55,28 @@ func TestKeyOrder(t *testing.T) {
 		t.Fatal("−0 and +0 must have the same key")
 	}
 }
+
+// TestSelect checks the partition property of Select on values with many ties.
+func TestSelect(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 15, 16, 17, 100, 5000} {
+		for trial := 0; trial < 20; trial++ {
+			a := make([]Keyed, n)
+			for i := range a {
+				a[i] = Keyed{V: float64(r.IntN(10)), I: int32(i)}
+			}
+			k := r.IntN(n)
+			sorted := slices.Clone(a)
+			slices.SortFunc(sorted, func(x, y Keyed) int { return cmp.Compare(x.V, y.V) })
+			Select(a, k)
+			if a[k].V != sorted[k].V {
+				t.Fatalf("n=%d k=%d: a[k] = %g, want the k-th smallest %g", n, k, a[k].V, sorted[k].V)
+			}
+			for i := range a {
+				if (i < k && a[i].V > a[k].V) || (i > k && a[i].V < a[k].V) {
+					t.Fatalf("n=%d k=%d: a[%d] = %g on the wrong side of %g", n, k, i, a[i].V, a[k].V)
+				}
+			}
+		}
+	}
+}

@@ -314,17 +314,22 @@ func (h *knnHeap) push(dist float64, idx int) {
 		return
 	}
 	h.d[0], h.i[0] = dist, idx
-	for c, n := 0, len(h.d); ; {
+	h.down(0, len(h.d))
+}
+
+// down restores the heap order of h's first n entries below entry c.
+func (h *knnHeap) down(c, n int) {
+	for {
 		l := 2*c + 1
 		if l >= n {
-			break
+			return
 		}
 		m := l
 		if r := l + 1; r < n && h.larger(r, l) {
 			m = r
 		}
 		if !h.larger(m, c) {
-			break
+			return
 		}
 		h.swap(m, c)
 		c = m
@@ -339,21 +344,7 @@ func (h *knnHeap) sorted(dst []int) []int {
 		dst = append(dst, h.i[0])
 		h.swap(0, last)
 		h.d, h.i = h.d[:last], h.i[:last]
-		for c := 0; ; {
-			l := 2*c + 1
-			if l >= last {
-				break
-			}
-			m := l
-			if r := l + 1; r < last && h.larger(r, l) {
-				m = r
-			}
-			if !h.larger(m, c) {
-				break
-			}
-			h.swap(m, c)
-			c = m
-		}
+		h.down(0, last)
 	}
 	slices.Reverse(dst[n:])
 	return dst

@@ -151,7 +151,7 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 		kb = append(kb, radix.Keyed{V: z[int(i)*d+split], I: i})
 	}
 	t.sel = kb
-	selectKeyed(kb, m)
+	radix.Select(kb, m)
 	for u, e := range kb {
 		idx[u] = e.I
 	}
@@ -271,54 +271,4 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 	qs.off[nd.dim] = max(gap, old)
 	t.knn(qs, far, rf)
 	qs.off[nd.dim] = old
-}
-
-// selectKeyed reorders a so that a[k] has the k-th smallest value, with smaller-or-equal
-// values before it and larger-or-equal after (Hoare quickselect, median of three; the result
-// depends only on the input order).
-func selectKeyed(a []radix.Keyed, k int) {
-	lo, hi := 0, len(a)-1
-	for hi > lo {
-		if hi-lo < 16 {
-			for i := lo + 1; i <= hi; i++ { // insertion sort
-				for j := i; j > lo && a[j].V < a[j-1].V; j-- {
-					a[j], a[j-1] = a[j-1], a[j]
-				}
-			}
-			return
-		}
-		mid := lo + (hi-lo)/2
-		if a[mid].V < a[lo].V {
-			a[mid], a[lo] = a[lo], a[mid]
-		}
-		if a[hi].V < a[lo].V {
-			a[hi], a[lo] = a[lo], a[hi]
-		}
-		if a[hi].V < a[mid].V {
-			a[hi], a[mid] = a[mid], a[hi]
-		}
-		pv := a[mid].V
-		i, j := lo, hi
-		for i <= j {
-			for a[i].V < pv {
-				i++
-			}
-			for a[j].V > pv {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return
-		}
-	}
 }
