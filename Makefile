@@ -21,7 +21,7 @@ test:
 ## Without a cluster (no sinfo answer) it starts a one-node one as root: scripts/slurm-single-node.sh
 test-slurm:
 	@sinfo -h >/dev/null 2>&1 || ./scripts/slurm-single-node.sh start
-	SDCBENCH_SLURM=1 $(GO) test -count=1 -run TestSlurmCluster -v ./cmd/sdcbench/
+	SDCBENCH_SLURM=1 $(GO) test -count=1 -run 'TestSlurm(Cluster|ScalingStudy)' -v ./cmd/sdcbench/
 
 ## bench: the benchmarks of bench/ (compare runs with benchstat)
 bench:

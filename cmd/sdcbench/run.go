@@ -93,7 +93,12 @@ func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
 	if err := experiments.Merge(*out, fs.Args(), *fresh); err != nil {
 		return err
 	}
-	return experiments.WriteSummaryReport(*out)
+	if err := experiments.WriteSummaryReport(*out); err != nil {
+		return err
+	}
+	// a study with a companion report (a scaling study's SCALING.md, say) gets it now, as
+	// after a local run
+	return studyReport(*out, stderr)
 }
 
 func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error {

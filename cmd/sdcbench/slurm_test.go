@@ -130,6 +130,83 @@ grid = { noise_pct = [10, 50] }
 	}
 }
 
+// TestSlurmScalingStudy shards a small scaling study (generated data, profile columns, one
+// worker per task) over the cluster: the merged runs.csv must equal a local run's but for the
+// timing and memory columns, the profile columns must be filled, and the merge must write the
+// study's SCALING.md and plot. Like TestSlurmCluster it runs only with SDCBENCH_SLURM=1.
+func TestSlurmScalingStudy(t *testing.T) {
+	if os.Getenv("SDCBENCH_SLURM") != "1" {
+		t.Skip("set SDCBENCH_SLURM=1 to submit jobs to the Slurm cluster (make test-slurm)")
+	}
+	dir := t.TempDir()
+	specPath := filepath.Join(dir, "scaling-slurmtest.toml")
+	spec := `name = "scaling-slurmtest"
+seed = 18
+replicates = 1
+profile = true
+datasets = ["normal_d3_n2000", "normal_d3_n5000", "normal_d3_n10000"]
+metrics = ["dbrl", "dld", "id_rank"]
+[[methods]]
+name = "mdav"
+grid = { k = [3] }
+[[methods]]
+name = "noise_additive"
+grid = { noise_pct = [10] }
+`
+	if err := os.WriteFile(specPath, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "scaling-slurmtest")
+	script, e, code := sdcbench(t, dir, "slurm", "--shards", "2", "--cpus-per-task", "1", "--time", "10:00",
+		"--out", out, specPath)
+	if code != 0 {
+		t.Fatalf("slurm: %s", e)
+	}
+	scriptPath := filepath.Join(dir, "submit.sh")
+	if err := os.WriteFile(scriptPath, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", scriptPath)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SDCBENCH="+binary)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("submit: %v\n%s", err, b)
+	}
+	m := regexp.MustCompile(`submitted array job (\d+) \(2 shards\) and merge job (\d+)`).FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatalf("submit: unexpected output %q", b)
+	}
+	waitJobs(t, m[1], m[2])
+	if _, e, code := sdcbench(t, dir, "run", "--quiet", "--no-analyze", "--workers", "1", "--out", "local", specPath); code != 0 {
+		t.Fatalf("local run: %s", e)
+	}
+	timing := func(col string) bool {
+		return col == "seconds" || strings.HasSuffix(col, "_seconds") || col == "peak_heap_mb"
+	}
+	got, want := readRunsWithout(t, filepath.Join(out, "runs.csv"), timing), readRunsWithout(t, filepath.Join(dir, "local", "runs.csv"), timing)
+	if len(got) != 7 || !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("merged Slurm runs (%d rows) differ from the local run (%d rows)", len(got), len(want))
+	}
+	full := readRunsWithout(t, filepath.Join(out, "runs.csv"), func(string) bool { return false })
+	for _, col := range []string{"cpu_seconds", "peak_heap_mb", "dld_seconds"} {
+		c := slices.Index(full[0], col)
+		if c < 0 {
+			t.Fatalf("merged runs.csv has no %s column", col)
+		}
+		for _, r := range full[1:] {
+			if r[c] == "" || r[c] == "NaN" {
+				t.Fatalf("%s empty in a Slurm run (one worker per task): %v", col, r)
+			}
+		}
+	}
+	for _, f := range []string{"SCALING.md", filepath.Join("plots", "scaling.png")} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Fatalf("the merge did not write the scaling report: %v", err)
+		}
+	}
+}
+
 // scontrol runs scontrol with args.
 func scontrol(t *testing.T, args ...string) {
 	t.Helper()
@@ -156,6 +233,16 @@ func waitJobs(t *testing.T, ids ...string) {
 // readRunsNoSeconds reads a runs.csv without its seconds column.
 func readRunsNoSeconds(t *testing.T, path string) [][]string {
 	t.Helper()
+	recs := readRunsWithout(t, path, func(col string) bool { return col == "seconds" })
+	if len(recs) > 0 && len(recs[0]) == 0 {
+		t.Fatalf("%s: no columns", path)
+	}
+	return recs
+}
+
+// readRunsWithout reads a runs.csv without the columns drop selects.
+func readRunsWithout(t *testing.T, path string, drop func(col string) bool) [][]string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -165,12 +252,18 @@ func readRunsNoSeconds(t *testing.T, path string) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := slices.Index(recs[0], "seconds")
-	if sec < 0 {
-		t.Fatalf("%s: no seconds column", path)
+	var keep []int
+	for c, col := range recs[0] {
+		if !drop(col) {
+			keep = append(keep, c)
+		}
 	}
 	for i, r := range recs {
-		recs[i] = slices.Delete(slices.Clone(r), sec, sec+1)
+		row := make([]string, len(keep))
+		for j, c := range keep {
+			row[j] = r[c]
+		}
+		recs[i] = row
 	}
 	return recs
 }
