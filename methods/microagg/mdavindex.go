@@ -20,8 +20,9 @@ const indexMinRows = 8192
 const indexMaxDims = 16
 
 // treeRebuildMin is the tree size from which the k-d tree is rebuilt over the live records
-// once half of its records are deleted (the boxes then fit the peeled cloud again). A
-// variable so that tests reach the rebuild with small tables.
+// once a quarter of its records are deleted (half with groups of more than 16): the boxes
+// then fit the peeled cloud again. A variable so that tests reach the rebuild with small
+// tables.
 var treeRebuildMin = indexMinRows / 2
 
 // pivotSlack is the relative slack of the triangle-inequality bounds: it covers the rounding
@@ -43,7 +44,8 @@ const walkBlock = 16
 //     centroid walk examines more than 1/32 of the live records, or when an eighth of its
 //     rows have been deleted;
 //   - the k live records nearest to a record (ties: lowest index), from a laneTree, rebuilt
-//     over the live records once half of its records have been deleted.
+//     over the live records once a quarter of its records have been deleted (half when
+//     bigGroups).
 //
 // Distances are computed as the scan kernels compute them (column order, separately rounded
 // products).

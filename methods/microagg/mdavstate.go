@@ -1,0 +1,451 @@
+package microagg
+
+import (
+	"math"
+	"slices"
+)
+
+// The working set of MDAV (mdav.go): the live records in a buffer, the block sums of the
+// centroid and the SIMD passes of the scan path.
+
+// sumRows is the size of the blocks whose partial sums make up the centroid. A block's sum is
+// recomputed from its live rows, in order, whenever one of its rows dies; the centroid is the
+// sum of the block sums in block order. This is an exact recomputation (no running sum), and
+// it depends only on which rows are alive, never on the number of workers.
+const sumRows = 64
+
+// mdavState is MDAV's working set: the active records in a contiguous row buffer, kept in
+// ascending record order. Emitted rows are flagged dead and skipped; they are removed (stably,
+// in place) once they make up an eighth of the buffer, so passes stream memory forward.
+type mdavState struct {
+	d, k    int
+	m       int       // rows in the buffer, dead ones included
+	alive   int       // live rows
+	z       []float64 // the table
+	act     []int32   // record index of buffer row t
+	rows    []float64 // buffer rows in the lane layout of kernel.go (nil until materialize)
+	dead    []bool    // buffer row t was emitted
+	deadPos []int     // dead rows not yet compacted away
+	dirty   []int     // sum blocks that lost a row since the last centroid
+	dist    []float64 // squared distance of buffer row t to the current point
+	cent    []float64
+	pt      []float64 // copy of the current reference point
+	qb      []float64 // the reference point broadcast for the kernels (4·d)
+	bsum    []float64 // per-sumRows-block column sums, row-major
+	bdirty  []bool
+	// per-pass-block results, merged in block order
+	blockArg []int
+	heaps    []topK
+	pool     *pool
+	pass     int       // what forBlocks runs: passFarthest or passNearest
+	blockFn  func(int) // s.block, bound once
+	groupBuf []int     // reused result of nearest
+	// onCompact, if set, is called after maintain removed dead rows (act changed).
+	onCompact func()
+}
+
+// newMdavState sets up the working set of the n records; without rows the lane buffer is not
+// filled (the indexed MDAV needs it only for its last steps: materialize) and the block sums
+// read z.
+func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
+	nb := (n + blockRows - 1) / blockRows
+	ns := (n + sumRows - 1) / sumRows
+	n4 := (n + 3) &^ 3 // whole lane groups
+	s := &mdavState{
+		d: d, k: k, m: n, alive: n,
+		z:        z,
+		act:      make([]int32, n),
+		dead:     make([]bool, n),
+		dist:     make([]float64, n4),
+		qb:       make([]float64, 4*d),
+		cent:     make([]float64, d),
+		pt:       make([]float64, d),
+		bsum:     make([]float64, ns*d),
+		bdirty:   make([]bool, ns),
+		blockArg: make([]int, nb),
+		heaps:    make([]topK, nb),
+	}
+	s.blockFn = s.block
+	s.groupBuf = make([]int, 0, k)
+	if workers > 1 && n >= parallelRows {
+		s.pool = newPool(workers)
+	}
+	for i := range s.act {
+		s.act[i] = int32(i)
+	}
+	if rows {
+		s.materialize()
+	}
+	for b := range s.heaps {
+		s.heaps[b] = topK{pos: make([]int, 0, k), dist: s.dist}
+	}
+	s.resum()
+	return s
+}
+
+func (s *mdavState) close() {
+	if s.pool != nil {
+		s.pool.close()
+	}
+}
+
+func (s *mdavState) kill(t int) {
+	s.dead[t] = true
+	s.alive--
+	s.deadPos = append(s.deadPos, t)
+	if b := t / sumRows; !s.bdirty[b] {
+		s.bdirty[b] = true
+		s.dirty = append(s.dirty, b)
+	}
+}
+
+// forBlocks runs the current pass (s.pass) over every pass block of the m buffer rows:
+// serially, or split into contiguous runs of blocks, one per worker. Each block writes only its
+// own slots, which are merged in block order afterwards.
+func (s *mdavState) forBlocks() {
+	nb := (s.m + blockRows - 1) / blockRows
+	if s.pool == nil || s.m < parallelRows {
+		for b := 0; b < nb; b++ {
+			s.block(b)
+		}
+		return
+	}
+	s.pool.run(nb, s.blockFn)
+}
+
+// pass kinds run by forBlocks.
+const (
+	passFarthest = iota
+	passNearest
+)
+
+func (s *mdavState) block(b int) {
+	lo, hi := b*blockRows, min((b+1)*blockRows, s.m)
+	if s.pass == passFarthest {
+		s.farthestBlock(b, lo, hi)
+	} else {
+		s.nearestBlock(b, lo, hi)
+	}
+}
+
+// sumBlock recomputes the column sums of the live rows of sum block b.
+func (s *mdavState) sumBlock(b int) {
+	d := s.d
+	sum := s.bsum[b*d : (b+1)*d : (b+1)*d]
+	clear(sum)
+	for t := b * sumRows; t < min((b+1)*sumRows, s.m); t++ {
+		if s.dead[t] {
+			continue
+		}
+		if s.rows == nil {
+			i := int(s.act[t])
+			for j, v := range s.z[i*d : i*d+d] {
+				sum[j] += v
+			}
+			continue
+		}
+		base := at(t, 0, d)
+		for j := range sum {
+			sum[j] += s.rows[base+4*j]
+		}
+	}
+	s.bdirty[b] = false
+}
+
+// resum recomputes every block sum (after a compaction).
+func (s *mdavState) resum() {
+	ns := (s.m + sumRows - 1) / sumRows
+	for b := 0; b < ns; b++ {
+		s.sumBlock(b)
+	}
+	s.dirty = s.dirty[:0]
+}
+
+// centroid sets s.cent to the mean of the live rows from the block sums, in block order.
+func (s *mdavState) centroid() {
+	for _, b := range s.dirty {
+		s.sumBlock(b)
+	}
+	s.dirty = s.dirty[:0]
+	d := s.d
+	ns := (s.m + sumRows - 1) / sumRows
+	foldColumns(s.cent, s.bsum[:ns*d], d)
+	for j := range s.cent {
+		s.cent[j] /= float64(s.alive)
+	}
+}
+
+// foldColumns sets out[j] to the sum of column j of the row-major table t (d columns), added
+// in row order from 0 — the rounding of a plain loop — keeping up to eight columns' running
+// sums in registers (the columns' chains are independent, so they overlap).
+func foldColumns(out, t []float64, d int) {
+	rows := len(t) / d
+	j := 0
+	for ; j+8 <= d; j += 8 {
+		var a0, a1, a2, a3, a4, a5, a6, a7 float64
+		for b := 0; b < rows; b++ {
+			r := t[b*d+j : b*d+j+8 : b*d+j+8]
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+			a4 += r[4]
+			a5 += r[5]
+			a6 += r[6]
+			a7 += r[7]
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
+		out[j+4], out[j+5], out[j+6], out[j+7] = a4, a5, a6, a7
+	}
+	for ; j+4 <= d; j += 4 {
+		var a0, a1, a2, a3 float64
+		for b := 0; b < rows; b++ {
+			r := t[b*d+j : b*d+j+4 : b*d+j+4]
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
+	}
+	for ; j < d; j++ {
+		var a float64
+		for b := 0; b < rows; b++ {
+			a += t[b*d+j]
+		}
+		out[j] = a
+	}
+}
+
+// materialize fills the lane buffer with the rows of the m buffer records (dead ones
+// included, so the blocks stay as they are).
+func (s *mdavState) materialize() {
+	d := s.d
+	s.rows = make([]float64, ((s.m+3)&^3)*d)
+	for t, i := range s.act[:s.m] {
+		for j, v := range s.z[int(i)*d : int(i)*d+d] {
+			s.rows[at(t, j, d)] = v
+		}
+	}
+}
+
+// maintain removes the dead rows, stably and in place, once they are an eighth of the buffer.
+func (s *mdavState) maintain() {
+	if len(s.deadPos) == 0 || 8*len(s.deadPos) < s.m {
+		return
+	}
+	d := s.d
+	slices.Sort(s.deadPos)
+	w := s.deadPos[0]
+	for t := w; t < s.m; t++ { // stable, in place: w ≤ t
+		if s.dead[t] {
+			continue
+		}
+		if s.rows != nil {
+			for j := 0; j < d; j++ {
+				s.rows[at(w, j, d)] = s.rows[at(t, j, d)]
+			}
+		}
+		s.act[w] = s.act[t]
+		w++
+	}
+	s.m = w
+	clear(s.dead[:s.m+len(s.deadPos)])
+	s.deadPos = s.deadPos[:0]
+	s.resum()
+	if s.onCompact != nil {
+		s.onCompact()
+	}
+}
+
+// distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the
+// point in s.qb (lo is a multiple of 4; the lanes past hi in the last group are scratch).
+func (s *mdavState) distBlock(lo, hi int) {
+	groups := (hi - lo + 3) / 4
+	distLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
+}
+
+// farthestFrom returns the live buffer row farthest from q (lowest index on ties).
+func (s *mdavState) farthestFrom(q []float64) int {
+	broadcastQ(s.qb, q)
+	s.pass = passFarthest
+	s.forBlocks()
+	return s.mergeArg()
+}
+
+// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
+func (s *mdavState) farthestBlock(b, lo, hi int) {
+	s.distBlock(lo, hi)
+	best, bi := -1.0, -1
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	for i, v := range dist {
+		if v > best && !dead[i] {
+			best, bi = v, lo+i
+		}
+	}
+	s.blockArg[b] = bi
+}
+
+// mergeArg merges the per-block argmax positions in block order (strict >, so the lowest
+// position wins ties).
+func (s *mdavState) mergeArg() int {
+	nb := (s.m + blockRows - 1) / blockRows
+	best, bi := -1.0, -1
+	for b := 0; b < nb; b++ {
+		t := s.blockArg[b]
+		if t < 0 {
+			continue
+		}
+		if v := s.dist[t]; v > best {
+			best, bi = v, t
+		}
+	}
+	return bi
+}
+
+// rowOf copies buffer row r into s.pt and returns it.
+func (s *mdavState) rowOf(r int) []float64 {
+	for j := range s.pt {
+		s.pt[j] = s.rows[at(r, j, s.d)]
+	}
+	return s.pt
+}
+
+// distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
+// pass block, the k nearest live rows and the farthest live row.
+func (s *mdavState) distTo(r int) {
+	for j := range s.pt {
+		s.pt[j] = s.rows[at(r, j, s.d)]
+	}
+	broadcastQ(s.qb, s.pt)
+	s.pass = passNearest
+	s.forBlocks()
+}
+
+// nearestBlock is the distTo work of pass block b over buffer rows [lo, hi).
+func (s *mdavState) nearestBlock(b, lo, hi int) {
+	h := &s.heaps[b]
+	h.reset(s.k)
+	s.distBlock(lo, hi)
+	thr := math.Inf(1) // admit anything until the heap is full
+	best, bi := -1.0, -1
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	for i, v := range dist {
+		if v <= thr && !dead[i] {
+			h.push(lo + i)
+			if len(h.pos) == h.k {
+				thr = s.dist[h.pos[0]]
+			}
+		}
+		if v > best && !dead[i] {
+			best, bi = v, lo+i
+		}
+	}
+	s.blockArg[b] = bi
+}
+
+// nearest returns the positions of the k active rows nearest to the last distTo point,
+// ordered by (distance, position), from the per-block top-k lists merged in block order.
+func (s *mdavState) nearest() []int {
+	nb := (s.m + blockRows - 1) / blockRows
+	all := &s.heaps[0]
+	for b := 1; b < nb; b++ {
+		for _, t := range s.heaps[b].pos {
+			all.push(t)
+		}
+	}
+	s.groupBuf = append(s.groupBuf[:0], all.pos...)
+	sortByDist(s.groupBuf, s.dist)
+	return s.groupBuf
+}
+
+// farthestExcluding returns the active row farthest from the last distTo point among the rows
+// not in g (lowest index on ties). The per-block argmax is used unless it falls in g, which
+// needs exact distance ties; then the rows are rescanned.
+func (s *mdavState) farthestExcluding(g []int) int {
+	in := func(t int) bool {
+		for _, u := range g {
+			if u == t {
+				return true
+			}
+		}
+		return false
+	}
+	if bi := s.mergeArg(); bi >= 0 && !in(bi) {
+		return bi
+	}
+	best, bi := -1.0, -1
+	for t := 0; t < s.m; t++ {
+		if !s.dead[t] && !in(t) && s.dist[t] > best {
+			best, bi = s.dist[t], t
+		}
+	}
+	return bi
+}
+
+// topK keeps the k positions with the smallest (dist, position) as a max-heap.
+type topK struct {
+	k    int
+	pos  []int
+	dist []float64
+}
+
+func (h *topK) reset(k int) { h.k, h.pos = k, h.pos[:0] }
+
+// less reports whether a comes after b in (distance, position) order, i.e. a is "larger".
+func (h *topK) larger(a, b int) bool {
+	da, db := h.dist[a], h.dist[b]
+	return da > db || (da == db && a > b)
+}
+
+func (h *topK) push(t int) {
+	if len(h.pos) < h.k {
+		h.pos = append(h.pos, t)
+		i := len(h.pos) - 1
+		for i > 0 {
+			p := (i - 1) / 2
+			if !h.larger(h.pos[i], h.pos[p]) {
+				break
+			}
+			h.pos[i], h.pos[p] = h.pos[p], h.pos[i]
+			i = p
+		}
+		return
+	}
+	if !h.larger(h.pos[0], t) {
+		return
+	}
+	h.pos[0] = t
+	i, n := 0, len(h.pos)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h.larger(h.pos[r], h.pos[l]) {
+			c = r
+		}
+		if !h.larger(h.pos[c], h.pos[i]) {
+			break
+		}
+		h.pos[i], h.pos[c] = h.pos[c], h.pos[i]
+		i = c
+	}
+}
+
+func sortByDist(pos []int, dist []float64) {
+	for i := 1; i < len(pos); i++ {
+		for j := i; j > 0; j-- {
+			a, b := pos[j-1], pos[j]
+			if dist[a] > dist[b] || (dist[a] == dist[b] && a > b) {
+				pos[j-1], pos[j] = b, a
+			} else {
+				break
+			}
+		}
+	}
+}
+
