@@ -448,4 +448,3 @@ func sortByDist(pos []int, dist []float64) {
 		}
 	}
 }
-
