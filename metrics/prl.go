@@ -38,7 +38,11 @@ const prlMaxAttrs = 20
 // with T_λ < W < T_μ), prefixed "s<s>_" when there are several subsets. NaN if n = 0, no
 // column is left, more than 20 attributes are used, or an input is NaN.
 //
-// Cost O(n²·s_max) for the patterns and the linkage, parallel over fixed row blocks, plus
+// From prlScaleMinRows rows the counts and the links come from the exact scale path of
+// prlscale.go (docs/scaling.md), bit-identical to the all-pairs loops of prlPairs, which remain
+// the reference and the fallback (τ = 0, huge z-scores, data where most pairs agree; a note
+// says so). Cost of the all-pairs path O(n²·s_max), parallel over fixed row blocks; of the
+// scale path O(s² n log n) plus the pairs agreeing on three or more attributes; plus
 // O(it·2^s·s) for EM.
 func PRL(in *Input) Result {
 	n := in.Orig.N
@@ -52,7 +56,34 @@ func PRL(in *Input) Result {
 		return nanNote("prl: more than 20 attributes")
 	}
 	ra, rb, tau := agreementSpace(in.Opt, za, zb, n, q, smax)
+	fits, credit, note := prlCore(ra, rb, n, smax, tau, sizes, in.Opt, prlBudget(n))
+	res := prlResult(sizes, fits, credit, n)
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	return res
+}
 
+// prlCore returns the EM fit of each subset and the linkage credit of each original record
+// and subset (credit[a·len(sizes)+t]). From prlScaleMinRows rows it uses the exact scale path
+// of prlscale.go, within budget candidate pairs; it returns to the all-pairs loops when that
+// path does not apply or runs over budget (note says why; empty when no fallback happened).
+func prlCore(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options, budget int64) (fits []prlFit, credit []float64, note string) {
+	if n >= prlScaleMinRows && !(smax == 1 && len(sizes) == 1) {
+		var why string
+		fits, credit, why = prlScaled(ra, rb, n, smax, tau, sizes, o, budget)
+		if fits != nil {
+			return fits, credit, ""
+		}
+		note = "prl: all pairs compared (" + why + ")"
+	}
+	fits, credit = prlPairs(ra, rb, n, smax, tau, sizes, o)
+	return fits, credit, note
+}
+
+// prlPairs is the reference path of prlCore: every pair's pattern is computed twice, once for
+// the counts and once for the linkage.
+func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options) ([]prlFit, []float64) {
 	// 1. pattern counts over the first smax attributes
 	cnt := make([]int64, 1<<smax)
 	var single []int64 // agreeing counts per original record when one attribute is compared
@@ -84,16 +115,7 @@ func PRL(in *Input) Result {
 		mu.Unlock()
 	})
 
-	res := Result{Aux: map[string]float64{}}
-	fits := make([]prlFit, len(sizes))
-	for t, s := range sizes {
-		c := make([]int64, 1<<s)
-		mask := 1<<s - 1
-		for g, v := range cnt {
-			c[g&mask] += v
-		}
-		fits[t] = fitPRL(c, s, n, in.Opt)
-	}
+	fits := fitSubsets(cnt, sizes, n, o)
 
 	// 5. linkage, one credit slot per original record and subset
 	ns := len(sizes)
@@ -139,6 +161,27 @@ func PRL(in *Input) Result {
 			}
 		}
 	})
+	return fits, credit
+}
+
+// fitSubsets runs steps 2-4 of PRL for each subset on the pattern counts cnt of the largest.
+func fitSubsets(cnt []int64, sizes []int, n int, o Options) []prlFit {
+	fits := make([]prlFit, len(sizes))
+	for t, s := range sizes {
+		c := make([]int64, 1<<s)
+		mask := 1<<s - 1
+		for g, v := range cnt {
+			c[g&mask] += v
+		}
+		fits[t] = fitPRL(c, s, n, o)
+	}
+	return fits
+}
+
+// prlResult returns prl's Value and Aux from the fits and the credits.
+func prlResult(sizes []int, fits []prlFit, credit []float64, n int) Result {
+	ns := len(sizes)
+	res := Result{Aux: map[string]float64{}}
 	var total float64
 	for t, s := range sizes {
 		var sum float64
@@ -325,7 +368,7 @@ func threshold(order []int, w, mass []float64, bound, none float64) float64 {
 	var cum float64
 	for i := 0; i < len(order); {
 		j := i
-		for j < len(order) && w[order[j]] == w[order[i]] {
+		for j < len(order) && (j == i || w[order[j]] == w[order[i]]) { // j == i: a NaN W (n = 1) is a group
 			cum += mass[order[j]]
 			j++
 		}
