@@ -304,14 +304,6 @@ func (s *mdavState) mergeArg() int {
 	return bi
 }
 
-// rowOf copies buffer row r into s.pt and returns it.
-func (s *mdavState) rowOf(r int) []float64 {
-	for j := range s.pt {
-		s.pt[j] = s.rows[at(r, j, s.d)]
-	}
-	return s.pt
-}
-
 // distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
 // pass block, the k nearest live rows and the farthest live row.
 func (s *mdavState) distTo(r int) {
