@@ -19,17 +19,21 @@ const parallelRows = 4096
 // game). Every group has k records except the last, which has k..2k−1. It returns canonical
 // labels (groups numbered by their smallest member).
 //
-// Cost: about 3·n²·d/(4k) multiply-adds (three distance passes per pair of groups) and O(n·d)
-// memory. Passes over more than parallelRows active rows are split over workers goroutines
-// (0 means GOMAXPROCS); every reduction is merged in a fixed order, so the labels do not depend
-// on workers. ctx is checked every 16 pairs of groups. z is not modified. It panics if k < 1,
-// n < k or len(z) != n·d.
+// From indexMinRows records and up to indexMaxDims columns the four queries of each step come
+// from exact indexes (mdavindex.go, docs/scaling.md): a pivot list for the farthest points and
+// a k-d tree for the nearest, on one goroutine; each query examines a few per cent (farthest)
+// to 10–20 % (k-NN in 10 columns) of the live records. Otherwise three SIMD passes per pair of
+// groups (about 3·n²·d/(4k) multiply-adds) are split over workers goroutines when more than
+// parallelRows records are live (0 means GOMAXPROCS); every reduction is merged in a fixed
+// order. The labels are the same on both paths and for any workers. Memory O(n·d). ctx is
+// checked every 16 pairs of groups. z is not modified. It panics if k < 1, n < k or
+// len(z) != n·d.
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
 	return mdav(ctx, z, n, d, k, workers, n >= indexMinRows && d <= indexMaxDims)
 }
 
-// mdav is MDAV; with indexed, the farthest-from-centroid query and the second group's k-NN
-// come from an mdavIndex instead of passes (same partition, mdavindex.go).
+// mdav is MDAV; with indexed, every query of the main loop comes from an mdavIndex instead
+// of passes (same partition, mdavindex.go).
 func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: MDAV: bad shape or k")
@@ -89,17 +93,12 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		s.centroid()
 		r := farthestFromCentroid()
 		if ix != nil {
-			// the k-NN of r, the farthest from r among the rest, and its k-NN, all from the
-			// indexes
-			g1, si, g2 := ix.pair(int(s.act[r]), k, workers > 1)
-			emit(toPos(g1))
-			if si < 0 { // the farthest from r was in g1 (exact ties): ask again without it
-				si, _ = ix.farthestFrom(ix.row(int(s.act[r])))
-			}
-			if g2 == nil {
-				g2 = ix.nearest(si, k)
-			}
-			emit(toPos(g2))
+			// from the indexes: g1, the k-NN of r; s, the farthest from r once g1 is
+			// deleted; g2, the k-NN of s
+			ri := int(s.act[r])
+			emit(toPos(ix.nearest(ri, k)))
+			si, _ := ix.farthestFrom(ix.row(ri))
+			emit(toPos(ix.nearest(si, k)))
 		} else {
 			s.distTo(r)
 			g1 := s.nearest()

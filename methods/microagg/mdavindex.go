@@ -50,19 +50,17 @@ const walkBlock = 16
 // Distances are computed as the scan kernels compute them (column order, separately rounded
 // products).
 type mdavIndex struct {
-	z       []float64
-	n, d    int
-	dead    []bool // by record
-	alive   int
-	tree    *laneTree
-	buf     []int
-	recs    []int32 // scratch: live records, ascending
-	qa, qb2 laneQuery
-	mark    []bool // by record: in g1, while pair filters
+	z     []float64
+	n, d  int
+	dead  []bool // by record
+	alive int
+	tree  *laneTree
+	buf   []int
+	recs  []int32 // scratch: live records, ascending
+	qa    laneQuery
 	// bigGroups (k > 16) rebuilds the tree once half of its records are deleted instead of a
 	// quarter
 	bigGroups bool
-	buf2      []int
 
 	// the pivot list
 	c0     []float64
@@ -85,7 +83,7 @@ type mdavIndex struct {
 func newMdavIndex(z []float64, n, d int) *mdavIndex {
 	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
 		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, walkBlock),
-		ordRho: make([]float64, n), mark: make([]bool, n)}
+		ordRho: make([]float64, n)}
 	x.rebuildTree()
 	return x
 }
@@ -229,56 +227,6 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 func (x *mdavIndex) nearest(i, k int) []int {
 	x.buf = x.tree.nearest(&x.qa, x.buf[:0], x.row(i), k)
 	return x.buf
-}
-
-// pairParallelRows is the number of live records from which pair runs its two k-NN
-// queries on two goroutines.
-const pairParallelRows = 16384
-
-// pair answers the queries of one MDAV step that follow r: g1, the k live records nearest to
-// r, and s, the live record farthest from r outside g1 (every tie to the lowest index, as in
-// the scan). s is found first over all the live records; unless it falls in g1 (possible only
-// with exact distance ties; then s = −1 and the caller asks again once g1 is deleted), it is
-// also the farthest outside g1. When parallel, g1 is searched on a second goroutine while
-// this one walks for s and searches the 2k nearest to s, and g2 — the first k of them outside g1, which are the k nearest live
-// records once g1 is deleted — is returned too; otherwise g2 is nil. Neither query deletes
-// anything.
-func (x *mdavIndex) pair(r, k int, parallel bool) (g1 []int, s int, g2 []int) {
-	if !parallel || x.tree.live < pairParallelRows {
-		s, _ = x.farthestFrom(x.row(r))
-		g1 = x.nearest(r, k)
-		if slices.Contains(g1, s) {
-			s = -1
-		}
-		return g1, s, nil
-	}
-	done := make(chan struct{})
-	go func() {
-		x.buf = x.tree.nearest(&x.qa, x.buf[:0], x.row(r), k)
-		close(done)
-	}()
-	s, _ = x.farthestFrom(x.row(r))
-	x.buf2 = x.tree.nearest(&x.qb2, x.buf2[:0], x.row(s), 2*k)
-	<-done
-	g1 = x.buf
-	for _, i := range g1 {
-		x.mark[i] = true
-	}
-	defer func() {
-		for _, i := range g1 {
-			x.mark[i] = false
-		}
-	}()
-	if x.mark[s] {
-		return g1, -1, nil
-	}
-	g2 = x.buf2[:0]
-	for _, i := range x.buf2 {
-		if len(g2) < k && !x.mark[i] {
-			g2 = append(g2, i)
-		}
-	}
-	return g1, s, g2
 }
 
 // knnHeap keeps the k smallest (distance, index) pairs as a max-heap.
