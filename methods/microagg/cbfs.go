@@ -42,8 +42,15 @@ func init() {
 // Every group has k records except the last (k..2k−1). With a global centroid the seed
 // records are taken in one precomputed order. ctx is checked once per group. z is not
 // modified; it panics if k < 1, n < k or len(z) != n·d. Cost about n²·d/(2k) multiply-adds,
-// O(n) extra memory.
+// O(n) extra memory. From indexMinRows rows (and up to indexMaxDims columns) the farthest
+// record and the k nearest come from MDAV's exact indexes instead (same labels,
+// docs/scaling.md); the remaining centroid is still a pass over R, O(n²·d/k) additions in all.
 func CBFS(ctx context.Context, z []float64, n, d, k int, global bool) ([]int32, error) {
+	return cbfs(ctx, z, n, d, k, global, useIndex(n, d))
+}
+
+// cbfs is CBFS; with indexed, the queries come from an mdavIndex.
+func cbfs(ctx context.Context, z []float64, n, d, k int, global, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: CBFS: bad shape or k")
 	}
@@ -59,6 +66,9 @@ func CBFS(ctx context.Context, z []float64, n, d, k int, global bool) ([]int32, 
 			neg[i] = -v
 		}
 		seeds = sortedBy(neg)
+	}
+	if indexed {
+		return cbfsIndexed(ctx, R, k, global, seeds)
 	}
 	grouped := make([]bool, n)
 	var g int32
@@ -87,6 +97,45 @@ func CBFS(ctx context.Context, z []float64, n, d, k int, global bool) ([]int32, 
 		R.remove(near)
 	}
 	for _, i := range R.idx {
+		labels[i] = g
+	}
+	return Canonical(labels), nil
+}
+
+// cbfsIndexed is CBFS's loop with the farthest-from-centroid query (remaining centroid) and
+// the k-NN query answered by an mdavIndex over the live records. The centroid is R.mean over
+// the live records in ascending order, as in the scan; seeds is the global seed order.
+func cbfsIndexed(ctx context.Context, R *activeSet, k int, global bool, seeds []int) ([]int32, error) {
+	n, d := len(R.idx), R.d
+	ix := newMdavIndex(R.z, n, d)
+	live := newLiveRows(R.z, n, d)
+	labels := make([]int32, n)
+	c := make([]float64, d)
+	var near []int
+	var g int32
+	for ix.alive >= 2*k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var r int
+		if global {
+			for live.dead[seeds[0]] {
+				seeds = seeds[1:]
+			}
+			r = seeds[0]
+		} else {
+			live.mean(c) // = R.mean over the live records
+			r = ix.farthest(c)
+		}
+		near = append(near[:0], ix.nearest(r, k)...)
+		for _, i := range near {
+			labels[i] = g
+			live.kill(i)
+			ix.delete(i)
+		}
+		g++
+	}
+	for _, i := range live.records() {
 		labels[i] = g
 	}
 	return Canonical(labels), nil

@@ -46,7 +46,17 @@ func init() {
 // workers goroutines (0 means GOMAXPROCS), each writing its own record's slots, so the result
 // does not depend on workers. ctx is checked once per group. z is not modified; it panics if
 // k < 1, n < k or len(z) != n·d. Memory O(n·(k + d)).
+//
+// From indexMinRows rows (and up to indexMaxDims columns) the lists are built from the exact
+// k-d tree of MDAV's indexes over R (the L nearest live records, same order, same ties)
+// instead of scans (docs/scaling.md); the argmin of the score stays an O(|R|·d) pass per
+// group, so GSMS remains quadratic.
 func GSMS(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
+	return gsms(ctx, z, n, d, k, workers, useIndex(n, d))
+}
+
+// gsms is GSMS; with indexed, the neighbour lists come from an mdavIndex's tree.
+func gsms(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: GSMS: bad shape or k")
 	}
@@ -70,59 +80,14 @@ func GSMS(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, erro
 		}
 	}
 	labels := make([]int32, n)
-	var g int32
-	SR := make([]float64, d)
-	stale := make([]int, 0, n)
-	for iter := 0; iter < n/k; iter++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// refresh the candidate groups that lost a member
-		stale = stale[:0]
-		for _, i := range s.R {
-			if iter == 0 || s.lostMember(i) {
-				stale = append(stale, i)
-			}
-		}
-		parallelFor(len(stale), workers, func(lo, hi int) {
-			var dist []float64 // allocated on the first rebuild only
-			var pos []int
-			for _, i := range stale[lo:hi] {
-				if !s.rebuildC(i) {
-					if dist == nil {
-						dist = make([]float64, len(s.R))
-					}
-					pos = s.rebuildList(i, dist, pos)
-					s.rebuildC(i)
-				}
-			}
-		})
-		// totals of R, in ascending record order
-		clear(SR)
-		var QR float64
-		for _, i := range s.R {
-			QR += s.q[i]
-			for j, v := range z[i*d : (i+1)*d] {
-				SR[j] += v
-			}
-		}
-		m := len(s.R)
-		best, bi := math.Inf(1), -1
-		for _, i := range s.R {
-			var v float64
-			if m > k {
-				v = QR - s.Q[i] - dist2(SR, s.S[i*d:(i+1)*d])/float64(m-k)
-			}
-			if v < best {
-				best, bi = v, i
-			}
-		}
-		for _, x := range s.C[bi*k : (bi+1)*k] {
-			labels[x] = g
-			s.dead[x] = true
-		}
-		g++
-		s.R = slices.DeleteFunc(s.R, func(i int) bool { return s.dead[i] })
+	loop := s.loop
+	if indexed {
+		s.ix = newMdavIndex(z, n, d)
+		loop = s.loopIndexed
+	}
+	g, err := loop(ctx, labels, workers)
+	if err != nil {
+		return nil, err
 	}
 	if len(s.R) > 0 { // n mod k leftovers
 		sizes := make([]float64, g)
@@ -153,15 +118,16 @@ func GSMS(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, erro
 type gsmsState struct {
 	z       []float64
 	d, k, L int
-	R       []int     // live records, ascending
-	dead    []bool    // record was grouped
-	nb      []int     // nb[i*L : i*L+nbLen[i]]: i's nearest records when its list was built
-	nbLen   []int     //
-	full    []bool    // i's list held every live record when it was built
-	C       []int     // C[i*k : (i+1)*k]: i's current k nearest live records, in list order
-	S       []float64 // S[i*d : (i+1)*d]: Σ_{x∈C_i} z_x
-	Q       []float64 // Q[i] = Σ_{x∈C_i} ‖z_x‖²
-	q       []float64 // q[x] = ‖z_x‖²
+	R       []int      // live records, ascending
+	dead    []bool     // record was grouped
+	nb      []int      // nb[i*L : i*L+nbLen[i]]: i's nearest records when its list was built
+	nbLen   []int      //
+	full    []bool     // i's list held every live record when it was built
+	C       []int      // C[i*k : (i+1)*k]: i's current k nearest live records, in list order
+	S       []float64  // S[i*d : (i+1)*d]: Σ_{x∈C_i} z_x
+	Q       []float64  // Q[i] = Σ_{x∈C_i} ‖z_x‖²
+	q       []float64  // q[x] = ‖z_x‖²
+	ix      *mdavIndex // when indexed: its tree holds R
 }
 
 // lostMember reports whether a member of C_i has been grouped.
@@ -227,4 +193,64 @@ func (s *gsmsState) rebuildList(i int, dist []float64, pos []int) []int {
 	s.nbLen[i] = len(pos)
 	s.full[i] = len(pos) == len(s.R)
 	return pos
+}
+
+// loop is GSMS's main loop with scans: it labels ⌊n/k⌋ groups and returns their number.
+func (s *gsmsState) loop(ctx context.Context, labels []int32, workers int) (int32, error) {
+	z, d, k, n := s.z, s.d, s.k, len(s.R)
+	var g int32
+	SR := make([]float64, d)
+	stale := make([]int, 0, n)
+	for iter := 0; iter < n/k; iter++ {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		// refresh the candidate groups that lost a member
+		stale = stale[:0]
+		for _, i := range s.R {
+			if iter == 0 || s.lostMember(i) {
+				stale = append(stale, i)
+			}
+		}
+		parallelFor(len(stale), workers, func(lo, hi int) {
+			var dist []float64 // allocated on the first rebuild only
+			var pos []int
+			for _, i := range stale[lo:hi] {
+				if !s.rebuildC(i) {
+					if dist == nil {
+						dist = make([]float64, len(s.R))
+					}
+					pos = s.rebuildList(i, dist, pos)
+					s.rebuildC(i)
+				}
+			}
+		})
+		// totals of R, in ascending record order
+		clear(SR)
+		var QR float64
+		for _, i := range s.R {
+			QR += s.q[i]
+			for j, v := range z[i*d : (i+1)*d] {
+				SR[j] += v
+			}
+		}
+		m := len(s.R)
+		best, bi := math.Inf(1), -1
+		for _, i := range s.R {
+			var v float64
+			if m > k {
+				v = QR - s.Q[i] - dist2(SR, s.S[i*d:(i+1)*d])/float64(m-k)
+			}
+			if v < best {
+				best, bi = v, i
+			}
+		}
+		for _, x := range s.C[bi*k : (bi+1)*k] {
+			labels[x] = g
+			s.dead[x] = true
+		}
+		g++
+		s.R = slices.DeleteFunc(s.R, func(i int) bool { return s.dead[i] })
+	}
+	return g, nil
 }

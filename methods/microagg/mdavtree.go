@@ -52,13 +52,9 @@ type laneNode struct {
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 }
 
-// newLaneTree builds the tree of the records recs (ascending) of the n×d table z.
-func newLaneTree(z []float64, d int, recs []int32, nrec int) *laneTree {
-	return rebuildLaneTree(nil, z, d, recs, nrec)
-}
-
-// rebuildLaneTree is newLaneTree reusing the buffers of old (which it overwrites) when old
-// is not nil and was built with at least as many records: a rebuild then allocates nothing.
+// rebuildLaneTree builds the tree of the records recs (ascending) of the n×d table z (nrec
+// records in all), reusing the buffers of old (which it overwrites) when old is not nil and
+// was built with at least as many records: a rebuild then allocates nothing.
 func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) *laneTree {
 	// tree positions: each leaf padded to a multiple of 4; at most 3 padding rows per leaf
 	capRows := len(recs) + 3*(2*len(recs)/laneLeaf+2)

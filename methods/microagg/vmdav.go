@@ -44,7 +44,15 @@ func init() {
 // so every group has k..2k−1 records without repair. gamma = 1 is the seed's own rule.
 // ctx is checked once per group. z is not modified; it panics if k < 1, n < k or
 // len(z) != n·d. Cost about that of MDAV, n²·d/(2k), plus O(|R|·d) per extension attempt.
+// From indexMinRows rows (and up to indexMaxDims columns) every query comes from MDAV's exact
+// indexes instead (same labels, vmdavIndexed, docs/scaling.md); only the remaining centroid
+// stays a pass over R.
 func VMDAV(ctx context.Context, z []float64, n, d, k int, gamma float64, global bool) ([]int32, error) {
+	return vmdav(ctx, z, n, d, k, gamma, global, useIndex(n, d))
+}
+
+// vmdav is VMDAV; with indexed, the queries come from an mdavIndex.
+func vmdav(ctx context.Context, z []float64, n, d, k int, gamma float64, global, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: VMDAV: bad shape or k")
 	}
@@ -53,6 +61,9 @@ func VMDAV(ctx context.Context, z []float64, n, d, k int, gamma float64, global 
 	c := make([]float64, d)
 	if global {
 		R.mean(c)
+	}
+	if indexed {
+		return vmdavIndexed(ctx, R, k, gamma, global, c)
 	}
 	din := make([]float64, n)
 	dx := make([]float64, n)
@@ -122,6 +133,122 @@ func VMDAV(ctx context.Context, z []float64, n, d, k int, gamma float64, global 
 		g++
 	}
 	for _, i := range R.idx {
+		labels[i] = g
+	}
+	return Canonical(labels), nil
+}
+
+// vmdavIndexed is VMDAV's loop with every query answered by an mdavIndex over the live
+// records R (c is the global centroid when global). The scan's din[x] is √ of the minimum
+// squared distance from x to a member y of g (√ is monotone, so the minimum of the roots is
+// the root of the minimum). Its argmin is found as follows. Each member y keeps its nearest
+// live record and that squared distance D_y (valid until that record leaves R), or a lower
+// bound of D_y (D_y only grows as R shrinks) when a query bounded by a smaller distance of
+// another member found nothing. With D = min_y D_y, every x whose din equals √D has its
+// squared distance to some y in [D, sqrtTies(D)], so x is the lowest record found by the
+// radius queries of sqrtTies(D) around the members whose D_y (or bound) is ≤ sqrtTies(D).
+// dout is the first other record of x's 2-NN.
+func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, global bool, c []float64) ([]int32, error) {
+	n, d := len(R.idx), R.d
+	z := R.z
+	row := R.row
+	ix := newMdavIndex(z, n, d)
+	live := newLiveRows(R.z, n, d)
+	var seeds []int // global: records by decreasing distance to c, ties by index
+	if global {
+		R.distTo(c)
+		neg := make([]float64, n)
+		for i, v := range R.dist[:n] {
+			neg[i] = -v
+		}
+		seeds = sortedBy(neg)
+	}
+	labels := make([]int32, n)
+	members := make([]int, 0, 2*k)
+	// per member: its nearest live record and that squared distance D_y (exact while the
+	// record lives); −2 with a lower bound of D_y; −1 unknown
+	nnRec := make([]int, 0, 2*k)
+	nnD := make([]float64, 0, 2*k)
+	var qs laneQuery
+	var buf []int
+	add := func(i int, g int32) {
+		labels[i] = g
+		live.kill(i)
+		ix.delete(i)
+		members = append(members, i)
+		nnRec = append(nnRec, -1)
+		nnD = append(nnD, 0)
+	}
+	var g int32
+	for ix.alive >= 2*k {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var r int
+		if global {
+			for live.dead[seeds[0]] {
+				seeds = seeds[1:]
+			}
+			r = seeds[0]
+		} else {
+			live.mean(c) // = R.mean over the live records
+			r = ix.farthest(c)
+		}
+		members, nnRec, nnD = members[:0], nnRec[:0], nnD[:0]
+		buf = append(buf[:0], ix.nearest(r, k)...)
+		for _, i := range buf {
+			add(i, g)
+		}
+		for len(members) < 2*k-1 && ix.alive-1 >= k {
+			// D = min_y D_y: exact cached values first, then the other members with a
+			// query bounded by the best so far (a miss leaves a lower bound of D_y)
+			best := math.Inf(1)
+			for j := range members {
+				if nnRec[j] >= 0 && !live.dead[nnRec[j]] {
+					best = min(best, nnD[j])
+				}
+			}
+			for j, y := range members {
+				if nnRec[j] >= 0 && !live.dead[nnRec[j]] {
+					continue
+				}
+				if nnRec[j] != -1 { // a lower bound (or a dead record's distance, one too)
+					nnRec[j] = -2
+					if nnD[j] >= best {
+						continue
+					}
+				}
+				u, s := ix.tree.nearestBelow(&qs, row(y), best)
+				if u >= 0 {
+					nnRec[j], nnD[j], best = u, s, s
+				} else {
+					nnRec[j], nnD[j] = -2, best
+				}
+			}
+			hi := sqrtTies(best)
+			x := -1
+			for j, y := range members {
+				if nnD[j] <= hi {
+					if u := ix.tree.lowestWithin(&qs, row(y), hi); u >= 0 && (x < 0 || u < x) {
+						x = u
+					}
+				}
+			}
+			dout := math.Inf(1)
+			for _, u := range ix.tree.nearest(&qs, buf[:0], row(x), 2) {
+				if u != x {
+					dout = dist2(row(u), row(x))
+					break
+				}
+			}
+			if !(math.Sqrt(best) < gamma*math.Sqrt(dout)) {
+				break
+			}
+			add(x, g)
+		}
+		g++
+	}
+	for _, i := range live.records() {
 		labels[i] = g
 	}
 	return Canonical(labels), nil
