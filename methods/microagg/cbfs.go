@@ -117,16 +117,7 @@ func cbfsIndexed(ctx context.Context, R *activeSet, k int, global bool, seeds []
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var r int
-		if global {
-			for live.dead[seeds[0]] {
-				seeds = seeds[1:]
-			}
-			r = seeds[0]
-		} else {
-			live.mean(c) // = R.mean over the live records
-			r = ix.farthest(c)
-		}
+		r := nextSeed(global, &seeds, live, ix, c)
 		near = append(near[:0], ix.nearest(r, k)...)
 		for _, i := range near {
 			labels[i] = g

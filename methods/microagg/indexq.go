@@ -142,6 +142,21 @@ func (l *liveRows) records() []int {
 	return out
 }
 
+// nextSeed returns the record the next group of indexed cbfs or vmdav grows from: with the
+// global centroid, the first live record of seeds (records by decreasing distance to it,
+// consumed as they die); otherwise the live record farthest from the live records' mean, c
+// (which it overwrites) computed as the scan computes it.
+func nextSeed(global bool, seeds *[]int, live *liveRows, ix *mdavIndex, c []float64) int {
+	if global {
+		for live.dead[(*seeds)[0]] {
+			*seeds = (*seeds)[1:]
+		}
+		return (*seeds)[0]
+	}
+	live.mean(c) // = R.mean over the live records
+	return ix.farthest(c)
+}
+
 // colSums sets out[j] to the sum of column j of the row-major table t (d columns) added in
 // row order from +0, the rounding of a plain loop, with up to eight columns' running sums in
 // registers at once (independent chains, so their additions overlap).

@@ -169,51 +169,9 @@ func (s *mdavState) centroid() {
 	s.dirty = s.dirty[:0]
 	d := s.d
 	ns := (s.m + sumRows - 1) / sumRows
-	foldColumns(s.cent, s.bsum[:ns*d], d)
+	colSums(s.cent, s.bsum[:ns*d], d)
 	for j := range s.cent {
 		s.cent[j] /= float64(s.alive)
-	}
-}
-
-// foldColumns sets out[j] to the sum of column j of the row-major table t (d columns), added
-// in row order from 0 — the rounding of a plain loop — keeping up to eight columns' running
-// sums in registers (the columns' chains are independent, so they overlap).
-func foldColumns(out, t []float64, d int) {
-	rows := len(t) / d
-	j := 0
-	for ; j+8 <= d; j += 8 {
-		var a0, a1, a2, a3, a4, a5, a6, a7 float64
-		for b := 0; b < rows; b++ {
-			r := t[b*d+j : b*d+j+8 : b*d+j+8]
-			a0 += r[0]
-			a1 += r[1]
-			a2 += r[2]
-			a3 += r[3]
-			a4 += r[4]
-			a5 += r[5]
-			a6 += r[6]
-			a7 += r[7]
-		}
-		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
-		out[j+4], out[j+5], out[j+6], out[j+7] = a4, a5, a6, a7
-	}
-	for ; j+4 <= d; j += 4 {
-		var a0, a1, a2, a3 float64
-		for b := 0; b < rows; b++ {
-			r := t[b*d+j : b*d+j+4 : b*d+j+4]
-			a0 += r[0]
-			a1 += r[1]
-			a2 += r[2]
-			a3 += r[3]
-		}
-		out[j], out[j+1], out[j+2], out[j+3] = a0, a1, a2, a3
-	}
-	for ; j < d; j++ {
-		var a float64
-		for b := 0; b < rows; b++ {
-			a += t[b*d+j]
-		}
-		out[j] = a
 	}
 }
 

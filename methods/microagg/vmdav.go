@@ -184,16 +184,7 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var r int
-		if global {
-			for live.dead[seeds[0]] {
-				seeds = seeds[1:]
-			}
-			r = seeds[0]
-		} else {
-			live.mean(c) // = R.mean over the live records
-			r = ix.farthest(c)
-		}
+		r := nextSeed(global, &seeds, live, ix, c)
 		members, nnRec, nnD = members[:0], nnRec[:0], nnD[:0]
 		buf = append(buf[:0], ix.nearest(r, k)...)
 		for _, i := range buf {
