@@ -42,12 +42,8 @@ func (t *laneTree) within(qs *laneQuery, v int32, r2 float64, best *int) {
 	}
 	nd := &t.nodes[v]
 	if nd.left < 0 {
-		d := t.d
-		lo, hi := int(nd.start), int(nd.end)
-		groups := (hi - lo) / 4
-		distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
-		dead := t.dead[lo:hi]
-		for u, s := range qs.dist[:hi-lo] {
+		dist, dead, lo := t.leafDists(qs, nd)
+		for u, s := range dist {
 			if s <= r2 && !dead[u] {
 				if r := int(t.rec[lo+u]); *best < 0 || r < *best {
 					*best = r
@@ -233,12 +229,8 @@ func (t *laneTree) nearestBelow(qs *laneQuery, q []float64, below float64) (int,
 func (t *laneTree) below(qs *laneQuery, v int32, best *float64, bi *int) {
 	nd := &t.nodes[v]
 	if nd.left < 0 {
-		d := t.d
-		lo, hi := int(nd.start), int(nd.end)
-		groups := (hi - lo) / 4
-		distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
-		dead := t.dead[lo:hi]
-		for u, s := range qs.dist[:hi-lo] {
+		dist, dead, lo := t.leafDists(qs, nd)
+		for u, s := range dist {
 			if s < *best && !dead[u] {
 				*best, *bi = s, int(t.rec[lo+u])
 			}

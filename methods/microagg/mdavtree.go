@@ -215,6 +215,16 @@ func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
 	return qs.heap.sorted(dst)
 }
 
+// leafDists computes, with the SIMD kernel, the squared distances of the query to the rows
+// of leaf nd; it returns them with the rows' dead flags and the leaf's first tree position.
+func (t *laneTree) leafDists(qs *laneQuery, nd *laneNode) (dist []float64, dead []bool, lo int) {
+	d := t.d
+	lo, hi := int(nd.start), int(nd.end)
+	groups := (hi - lo) / 4
+	distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
+	return qs.dist[:hi-lo], t.dead[lo:hi], lo
+}
+
 // cellMargin is the relative slack of the incremental cell bound of Arya and Mount (the
 // squared gaps to the splitting planes crossed, one term replaced per level): its rounding is
 // a few ulps per level, as the gaps only grow down the tree.
@@ -230,13 +240,9 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 		if len(h.d) == h.k && t.bound(v, qs.q) > h.d[0] {
 			return
 		}
-		d := t.d
-		lo, hi := int(nd.start), int(nd.end)
-		groups := (hi - lo) / 4
-		distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
+		dist, dead, lo := t.leafDists(qs, nd)
 		w := h.worst()
-		dead := t.dead[lo:hi]
-		for u, s := range qs.dist[:hi-lo] {
+		for u, s := range dist {
 			if s <= w && !dead[u] {
 				h.push(s, int(t.rec[lo+u]))
 				w = h.worst()
