@@ -35,6 +35,7 @@ type ParamSpec struct {
 	Default string
 	Min     float64
 	Max     float64
+	MinOpen bool // Min itself is excluded: the range is (Min, Max]
 	Choices []string
 	Doc     string
 }
@@ -52,7 +53,11 @@ func (ps ParamSpec) Range() string {
 		if !math.IsInf(ps.Max, 1) {
 			hi = strconv.FormatFloat(ps.Max, 'g', -1, 64) + "]"
 		}
-		return "[" + strconv.FormatFloat(ps.Min, 'g', -1, 64) + ", " + hi
+		lo := "["
+		if ps.MinOpen {
+			lo = "("
+		}
+		return lo + strconv.FormatFloat(ps.Min, 'g', -1, 64) + ", " + hi
 	case ps.Kind == Bool:
 		return "true|false"
 	}
@@ -104,7 +109,7 @@ func (ps ParamSpec) parse(s string) (string, error) {
 				return "", bad("integer too large (|value| ≤ 2^53 = %d)", int64(MaxInt))
 			}
 		}
-		if (ps.Min != 0 || ps.Max != 0) && (v < ps.Min || v > ps.Max) {
+		if (ps.Min != 0 || ps.Max != 0) && (v < ps.Min || v > ps.Max || ps.MinOpen && v == ps.Min) {
 			return "", bad("must be in %s", ps.Range())
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64), nil

@@ -14,6 +14,7 @@ func TestParamEdges(t *testing.T) {
 		{Name: "k", Kind: Int, Default: "3", Min: 2, Max: math.Inf(1)},
 		{Name: "pct", Kind: Float, Default: "10", Min: 0, Max: math.Inf(1)},
 		{Name: "x", Kind: Float, Default: "0"},
+		{Name: "frac", Kind: Float, Default: "0.5", Min: 0, Max: 1, MinOpen: true},
 	}}
 	cases := []struct {
 		name, value, want string // want "" = accepted
@@ -31,6 +32,11 @@ func TestParamEdges(t *testing.T) {
 		{"k", "1", "must be in [2, +inf)"},
 		{"pct", "1e308", ""},
 		{"x", "-1e-310", ""},
+		{"frac", "0", "must be in (0, 1]"},
+		{"frac", "-0.1", "must be in (0, 1]"},
+		{"frac", "1.5", "must be in (0, 1]"},
+		{"frac", "1e-300", ""},
+		{"frac", "1", ""},
 	}
 	for _, c := range cases {
 		_, err := info.Resolve(map[string]string{c.name: c.value})

@@ -39,7 +39,7 @@ func (RankSwap) Info() methods.Info {
 		Name:        "rankswap",
 		Description: "rank swapping within a window of p_frac·n ranks (sdcMicro rankSwap semantics)",
 		Params: []methods.ParamSpec{
-			{Name: "p_frac", Kind: methods.Float, Default: "0.1", Min: 0, Max: 1, Doc: "window as a fraction of n, in (0, 1]"},
+			{Name: "p_frac", Kind: methods.Float, Default: "0.1", Min: 0, Max: 1, MinOpen: true, Doc: "window as a fraction of n"},
 			{Name: "p_pct", Kind: methods.Float, Default: "0", Min: 0, Max: 100, Doc: "window in percent of n; replaces p_frac when > 0"},
 			{Name: "r0", Kind: methods.Float, Default: "0", Min: 0, Max: 1, Doc: "target correlation R0; replaces p_frac when > 0"},
 			{Name: "k0", Kind: methods.Float, Default: "0", Min: 0, Max: math.Inf(1), Doc: "target mean change K0; replaces p_frac when > 0"},
@@ -52,9 +52,6 @@ func (RankSwap) Info() methods.Info {
 
 // Validate implements methods.Validator.
 func (RankSwap) Validate(d *datasets.Dataset, p methods.Params) error {
-	if p.Float("p_frac") <= 0 {
-		return fmt.Errorf("rankswap: %w p_frac=%s: must be in (0, 1]", methods.ErrBadParam, p.Get("p_frac"))
-	}
 	given := 0
 	for _, k := range []string{"p_pct", "r0", "k0"} {
 		if p.Float(k) > 0 {
