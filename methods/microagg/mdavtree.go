@@ -13,10 +13,12 @@ const laneLeaf = 64
 // laneTree is the k-d tree of MDAV's k-nearest queries at scale (docs/scaling.md): the
 // records live when it was built, split at the median of the widest column, with each leaf's
 // rows stored in the lane layout of kernel.go so that a leaf is scanned by the SIMD distance
-// kernel. Deleted records are flagged and counted out of their nodes; a subtree is skipped
-// when it has no live record or when the lower bound of its box (the column-order sum of the
+// kernel. Deleted records are flagged and counted out of their nodes. A subtree is skipped
+// when it has no live record, when its incremental cell bound (the squared gaps to the
+// splitting planes crossed, with a relative margin of cellMargin) is above the k-th best
+// distance, or, for a leaf, when the lower bound of its tight box (the column-order sum of the
 // squared gaps, which rounding cannot push above the rounded distance of a point in the box)
-// is strictly above the k-th best distance, so the answer is the scan's, ties included.
+// is strictly above it; so the answer is the scan's, ties included.
 type laneTree struct {
 	d       int
 	rows    []float64 // lane layout; each leaf starts on a lane group, padding rows are dead
