@@ -107,49 +107,6 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
-// TestDynamicKNearest deletes rows at random and checks KNearest against sorting the live
-// rows by (distance, row), on tables with and without ties.
-func TestDynamicKNearest(t *testing.T) {
-	const n, d = 800, 4
-	for name, z := range tables(n, d, 3) {
-		dy := NewDynamic(z, n, d)
-		live := make([]bool, n)
-		for i := range live {
-			live[i] = true
-		}
-		r := rand.New(rand.NewPCG(4, 4))
-		for step := 0; step < 300; step++ {
-			i := r.IntN(n)
-			dy.Delete(i)
-			live[i] = false
-			q := z[r.IntN(n)*d:][:d]
-			for _, k := range []int{1, 3, 7} {
-				got := dy.KNearest(nil, q, k)
-				var want []int
-				for j := 0; j < n; j++ {
-					if live[j] {
-						want = append(want, j)
-					}
-				}
-				slices.SortFunc(want, func(a, b int) int {
-					da, db := Dist(z[a*d:(a+1)*d], q), Dist(z[b*d:(b+1)*d], q)
-					switch {
-					case da < db:
-						return -1
-					case da > db:
-						return 1
-					}
-					return a - b
-				})
-				want = want[:min(k, len(want))]
-				if !slices.Equal(got, want) {
-					t.Fatalf("%s step %d k=%d: got %v, want %v", name, step, k, got, want)
-				}
-			}
-		}
-	}
-}
-
 // TestNearestFromSameAnswer checks that seeding the search with any candidate row gives
 // Nearest's answer.
 func TestNearestFromSameAnswer(t *testing.T) {

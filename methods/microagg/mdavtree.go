@@ -54,6 +54,15 @@ type laneNode struct {
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 }
 
+// allRecordsTree builds the tree of all n records of z.
+func allRecordsTree(z []float64, n, d int) *laneTree {
+	recs := make([]int32, n)
+	for i := range recs {
+		recs[i] = int32(i)
+	}
+	return rebuildLaneTree(nil, z, d, recs, n)
+}
+
 // rebuildLaneTree builds the tree of the records recs (ascending) of the n×d table z (nrec
 // records in all), reusing the buffers of old (which it overwrites) when old is not nil and
 // was built with at least as many records: a rebuild then allocates nothing.

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/sdcbench/sdcbench/internal/kdtree"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -64,10 +63,10 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 		panic("microagg: RMDM: bad shape or k")
 	}
 	// the k-d tree of the grouping does not depend on the MCD: build it meanwhile
-	var trees chan *kdtree.Dynamic
+	var trees chan *laneTree
 	if n >= indexMinRows && d <= rmdmTreeMaxDims {
-		trees = make(chan *kdtree.Dynamic, 1)
-		go func() { trees <- kdtree.NewDynamic(z, n, d) }()
+		trees = make(chan *laneTree, 1)
+		go func() { trees <- allRecordsTree(z, n, d) }()
 	}
 	mcd := &MCDResult{Distances: make([]float64, n)}
 	if n > d {
@@ -76,7 +75,7 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 			return nil, nil, err
 		}
 	}
-	var tree *kdtree.Dynamic
+	var tree *laneTree
 	if trees != nil {
 		tree = <-trees
 	}
@@ -89,10 +88,10 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 
 // rmdmGroups is RMDM's grouping given the seed distances md: by scans over the remaining
 // records, or, with tree (a fresh k-d tree of z), the seeds from one sort of md (descending, lowest index on
-// ties) and each group's k-NN from a k-d tree with deletion (internal/kdtree.Dynamic), whose
+// ties) and each group's k-NN from MDAV's k-d tree with deletion (laneTree), whose
 // distances are the scan's bit for bit, so the partition is the same (TestRMDMIndexedSame).
 // The indexed path costs O(n log n) plus the k-NN queries instead of about n²·d/(2k).
-func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tree *kdtree.Dynamic) ([]int32, error) {
+func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tree *laneTree) ([]int32, error) {
 	labels := make([]int32, n)
 	var g int32
 	if tree != nil {
@@ -108,6 +107,7 @@ func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tre
 		})
 		done := make([]bool, n)
 		var near []int
+		var qs laneQuery
 		next := 0
 		for iter := 0; iter < n/k-1; iter++ {
 			if err := ctx.Err(); err != nil {
@@ -117,11 +117,11 @@ func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tre
 				next++
 			}
 			s := int(order[next])
-			near = tree.KNearest(near[:0], z[s*d:(s+1)*d], k)
+			near = tree.nearest(&qs, near[:0], z[s*d:(s+1)*d], k)
 			for _, i := range near {
 				labels[i] = g
 				done[i] = true
-				tree.Delete(i)
+				tree.delete(i)
 			}
 			g++
 		}

@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
 // smallestBySort is the former mcdWork.smallest: sort all (md, index) pairs, take h, sort by
@@ -103,7 +101,7 @@ func TestRMDMIndexedSame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				tree, err := rmdmGroups(context.Background(), z, c.n, c.d, k, md, kdtree.NewDynamic(z, c.n, c.d))
+				tree, err := rmdmGroups(context.Background(), z, c.n, c.d, k, md, allRecordsTree(z, c.n, c.d))
 				if err != nil {
 					t.Fatal(err)
 				}
