@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/methods"
+	_ "github.com/sdcbench/sdcbench/methods/perturb"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 	"github.com/sdcbench/sdcbench/metrics"
 )
@@ -44,23 +46,48 @@ func noiseRelease(b *testing.B, n int) (orig, masked *datasets.Dataset) {
 	return d, m
 }
 
+// rankswapRelease returns the rank-swapped release of orig (p_frac 0.05, as in the scaling
+// study), seeded.
+func rankswapRelease(b *testing.B, orig *datasets.Dataset) *datasets.Dataset {
+	m, err := methods.Lookup("rankswap")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := m.Info().Resolve(map[string]string{"p_frac": "0.05"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel, err := m.Protect(context.Background(), orig, p, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rel.Masked
+}
+
 // BenchmarkMeasuresScale times the record-linkage and interval measures of the scaling study
-// (docs/scaling.md) on normal_d10_n<n> with 10 % noise, every CPU. Each iteration builds a new
-// metrics.Input, so no cache carries over.
+// (docs/scaling.md) on normal_d10_n<n> released with 10 % noise and by rank swapping
+// (p_frac 0.05), every CPU. Each iteration builds a new metrics.Input, so no cache carries
+// over.
 func BenchmarkMeasuresScale(b *testing.B) {
 	for _, n := range scaleN() {
-		orig, masked := noiseRelease(b, n)
-		for _, id := range []string{"dbrl", "dld", "interval_disclosure", "id_rank", "sdid"} {
-			m, err := metrics.Lookup(id)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					m.Eval(&metrics.Input{Orig: orig, Masked: masked})
+		orig, noisy := noiseRelease(b, n)
+		swapped := rankswapRelease(b, orig)
+		for _, rel := range []struct {
+			name   string
+			masked *datasets.Dataset
+		}{{"noise", noisy}, {"rankswap", swapped}} {
+			for _, id := range []string{"dbrl", "dld", "interval_disclosure", "id_rank", "sdid"} {
+				m, err := metrics.Lookup(id)
+				if err != nil {
+					b.Fatal(err)
 				}
-			})
+				b.Run(fmt.Sprintf("%s/%s/n=%d", id, rel.name, n), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						m.Eval(&metrics.Input{Orig: orig, Masked: rel.masked})
+					}
+				})
+			}
 		}
 	}
 }

@@ -39,8 +39,9 @@ func init() {
 //
 // The candidates are found by an exact k-d tree per subset (internal/kdtree; docs/scaling.md):
 // a radius-d* query, nearest subtrees first, that stops once L = 2. Cost O(n log n) per subset
-// to build plus one query per record (O(n²·s) in the worst case); dbrl2 shares the counts.
-// Parallel over fixed row blocks with per-row slots, so the result is the same for any number
+// to build plus one query per record (O(n²·s) in the worst case), taken in the tree order of
+// the partners so that consecutive queries share cached nodes; dbrl2 shares the counts.
+// Parallel over fixed blocks with per-record slots, so the result is the same for any number
 // of workers.
 func DBRL(in *Input) Result { return dbrlResult(in, 1) }
 
@@ -141,41 +142,42 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 	for t, sz := range sizes {
 		trees[t] = kdtree.New(leadingCols(zb, n, q, sz), n, sz)
 	}
-	parallelRows(n, func(lo, hi int) {
-		srch := make([]*kdtree.Searcher, ns)
-		for t := range trees {
-			srch[t] = trees[t].NewSearcher()
-		}
-		var (
-			L, E, EB int32
-			a        int
-			dstar    float64
-		)
-		visit := func(b int32, s float64) bool {
-			if s < dstar {
-				L++
-				return L == kmax
+	for t, sz := range sizes {
+		// records in the tree order of their partners, so that consecutive queries share
+		// cached nodes
+		order := trees[t].Order()
+		parallelRows(n, func(lo, hi int) {
+			srch := trees[t].NewSearcher()
+			var (
+				L, E, EB int32
+				a        int
+				dstar    float64
+			)
+			visit := func(b int32, s float64) bool {
+				if s < dstar {
+					L++
+					return L == kmax
+				}
+				E++ // s == dstar: a tie (the partner included)
+				if int(b) < a {
+					EB++
+				}
+				return false
 			}
-			E++ // s == dstar: a tie (the partner included)
-			if int(b) < a {
-				EB++
-			}
-			return false
-		}
-		for a = lo; a < hi; a++ {
-			for t, sz := range sizes {
+			for _, ai := range order[lo:hi] {
+				a = int(ai)
 				ra := za[a*q : a*q+sz]
 				dstar = kdtree.Dist(zb[a*q:a*q+sz], ra)
 				L, E, EB = 0, 0, 0
-				srch[t].Within(ra, dstar, visit)
+				srch.Within(ra, dstar, visit)
 				i := a*ns + t
 				c.l[i] = L
 				if L < kmax { // otherwise the credit is 0 whatever the ties
 					c.e[i], c.eb[i] = E, EB
 				}
 			}
-		}
-	})
+		})
+	}
 	return c
 }
 

@@ -1,10 +1,12 @@
 package metrics
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
@@ -17,11 +19,15 @@ func init() {
 
 // DLD returns dld = 100·#{j : argmin_i ‖z'_j − z_i‖² = j}/n (metrics.md §3.1), ties to the
 // smallest i, by the exact group form: released rows are grouped by bit pattern (or by
-// Input.Labels when the release carries a partition), the nearest original is found once per
-// distinct row (exact k-d tree search, docs/scaling.md), and a group scores one hit if that
-// original is one of its members. Cost O(n log n) to build plus one nearest-neighbour query per
-// distinct released row (O(G·n·p) in the worst case), parallel over groups with a result slot per group,
-// so the value does not depend on the number of CPUs. DLD ≤ 100·G/n.
+// Input.Labels when the release carries a partition) and a group scores one hit if the
+// nearest original of its row is one of its members. That is decided without finding the
+// nearest original (docs/scaling.md): with (r, m*) the smallest (distance, index) over the
+// members, the group is a hit iff no original has a smaller (distance, index) than (r, m*), a
+// radius-r query of the exact k-d tree that stops at the first such original. Groups are
+// taken in the tree order of their first member, so that consecutive queries share cached
+// nodes, in chunks over the CPUs with a result slot per group: the value does not depend on
+// the number of CPUs. Cost O(n log n) to build plus one query per distinct released row
+// (O(G·n·p) in the worst case). DLD ≤ 100·G/n.
 func DLD(in *Input) Result {
 	z, zm := in.Z()
 	n, p := in.Orig.N, in.Orig.P
@@ -30,32 +36,38 @@ func DLD(in *Input) Result {
 	}
 	reps, members := distinctRows(zm, n, p, in.Labels)
 	G := len(reps)
-	newNearest := nearestFunc(z, n, p)
+	newHit, rank := hitFunc(z, n, p)
+	order := make([]int32, G)
+	for g := range order {
+		order[g] = int32(g)
+	}
+	if rank != nil {
+		slices.SortFunc(order, func(a, b int32) int {
+			return cmp.Compare(rank[members[a][0]], rank[members[b][0]])
+		})
+	}
 	hits := make([]bool, G)
-	workers := min(runtime.GOMAXPROCS(0), max(1, G/64))
+	const chunk = 256
+	workers := min(runtime.GOMAXPROCS(0), max(1, G/chunk))
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	next := make(chan int, workers)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			nearest := newNearest()
-			for g := range next {
-				r := reps[g]
-				i := nearest(zm[r*p:(r+1)*p], int(members[g][0]))
-				for _, m := range members[g] {
-					if int(m) == i {
-						hits[g] = true
-						break
-					}
+			hit := newHit()
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= G {
+					return
+				}
+				for _, g := range order[lo:min(lo+chunk, G)] {
+					r := reps[g]
+					hits[g] = hit(zm[r*p:(r+1)*p], members[g])
 				}
 			}
 		}()
 	}
-	for g := 0; g < G; g++ {
-		next <- g
-	}
-	close(next)
 	wg.Wait()
 	h := 0
 	for _, b := range hits {
@@ -66,29 +78,53 @@ func DLD(in *Input) Result {
 	return Result{Value: 100 * float64(h) / float64(n), Aux: map[string]float64{"distinct": float64(G)}}
 }
 
-// nearestFunc returns a maker of exact nearest-row searches over z, one per goroutine: on the
-// k-d tree of internal/kdtree, or on NearestIndex when z holds NaN (the tree needs ordered
-// values). Both return NearestRow's answer, ties to the smallest index; a query with NaN is
-// answered by NearestRow. The tree search starts from the candidate row hint (the released
-// row's own source), whose distance bounds it from the start.
-func nearestFunc(z []float64, n, p int) func() func(q []float64, hint int) int {
+// hitFunc returns a maker of DLD's hit tests over z, one per goroutine, and the tree position
+// of each row (nil without a tree). A test reports whether the nearest row of z to q (ties to
+// the smallest index, NearestRow's answer) is one of mem (ascending). On the k-d tree of
+// internal/kdtree it is a radius query that stops at the first row beating the best member;
+// when z holds NaN (the tree needs ordered values) it asks NearestIndex, and a query with NaN
+// asks NearestRow.
+func hitFunc(z []float64, n, p int) (func() func(q []float64, mem []int32) bool, []int32) {
+	isMember := func(i int, mem []int32) bool {
+		_, ok := slices.BinarySearch(mem, int32(i))
+		return ok
+	}
 	if hasNaN(z) || p == 0 {
 		idx := NewNearestIndex(z, n, p)
-		return func() func([]float64, int) int {
-			return func(q []float64, _ int) int { return idx.Nearest(q) }
-		}
+		return func() func([]float64, []int32) bool {
+			return func(q []float64, mem []int32) bool { return isMember(idx.Nearest(q), mem) }
+		}, nil
 	}
 	t := kdtree.New(z, n, p)
-	return func() func([]float64, int) int {
-		s := t.NewSearcher()
-		return func(q []float64, hint int) int {
-			if hasNaN(q) {
-				return NearestRow(z, n, p, q)
-			}
-			i, _ := s.NearestFrom(q, hint, kdtree.Dist(z[hint*p:(hint+1)*p], q))
-			return i
-		}
+	rank := make([]int32, n)
+	for pos, i := range t.Order() {
+		rank[i] = int32(pos)
 	}
+	return func() func([]float64, []int32) bool {
+		s := t.NewSearcher()
+		var (
+			r      float64 // the best member's distance
+			ms     int32   // and index
+			beaten bool
+		)
+		visit := func(i int32, d float64) bool {
+			beaten = d < r || (d == r && i < ms)
+			return beaten
+		}
+		return func(q []float64, mem []int32) bool {
+			if hasNaN(q) {
+				return isMember(NearestRow(z, n, p, q), mem)
+			}
+			r, ms, beaten = math.Inf(1), -1, false
+			for _, m := range mem { // ascending: the first at the minimum is the smallest
+				if d := kdtree.Dist(z[int(m)*p:(int(m)+1)*p], q); d < r {
+					r, ms = d, m
+				}
+			}
+			s.Within(q, r, visit)
+			return !beaten
+		}
+	}, rank
 }
 
 // NearestRow returns the index of the row of the n×p row-major table z nearest to q in squared

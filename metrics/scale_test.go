@@ -93,5 +93,15 @@ func TestLinkageTreesMatchScan(t *testing.T) {
 		if got, want := metrics.DLD(in).Value, 100*float64(hits)/n; got != want {
 			t.Errorf("%s: dld %v, scan %v", name, got, want)
 		}
+		if name == "dup" { // the same groups given as a partition
+			labels := make([]int32, n)
+			for i := range labels {
+				labels[i] = int32(i / 3)
+			}
+			in.Labels = labels
+			if got, want := metrics.DLD(in).Value, 100*float64(hits)/n; got != want {
+				t.Errorf("dup with labels: dld %v, scan %v", got, want)
+			}
+		}
 	}
 }

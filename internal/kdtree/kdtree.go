@@ -120,11 +120,16 @@ func (t *Tree) build(z []float64, s, e int) int32 {
 	return id
 }
 
+// Order returns the rows in tree order (not a copy: do not modify). Rows that are close in
+// this order are close in space, so queries taken in this order share cached nodes.
+func (t *Tree) Order() []int32 { return t.idx }
+
 // Len returns the number of rows.
 func (t *Tree) Len() int { return len(t.idx) }
 
-// bound returns the lower bound of node v's box for q.
-func (t *Tree) bound(v int32, q []float64) float64 {
+// bound returns the lower bound of node v's box for q, or a partial sum of it once that
+// exceeds limit (the terms are non-negative, so the bound does too).
+func (t *Tree) bound(v int32, q []float64, limit float64) float64 {
 	d := t.d
 	lo, hi := t.lo[int(v)*d:int(v)*d+d], t.hi[int(v)*d:int(v)*d+d]
 	var s float64
@@ -136,6 +141,9 @@ func (t *Tree) bound(v int32, q []float64) float64 {
 			g = x - hi[l]
 		}
 		s += float64(g * g)
+		if s > limit {
+			return s
+		}
 	}
 	return s
 }
@@ -204,7 +212,7 @@ func (t *Tree) nearest(v int32, rd float64, st *search) {
 		}
 		return
 	}
-	if t.bound(v, st.q) > st.best {
+	if t.bound(v, st.q, st.best) > st.best {
 		return
 	}
 	d, q := t.d, st.q
@@ -296,7 +304,7 @@ func (t *Tree) within(v int32, rd float64, st *search) {
 		}
 		return
 	}
-	if t.bound(v, st.q) > st.best {
+	if t.bound(v, st.q, st.best) > st.best {
 		return
 	}
 	d, q, r2 := t.d, st.q, st.best
