@@ -10,8 +10,8 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
-	_ "github.com/sdcbench/sdcbench/methods/perturb"
 	"github.com/sdcbench/sdcbench/methods/microagg"
+	_ "github.com/sdcbench/sdcbench/methods/perturb"
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
