@@ -37,7 +37,7 @@ func (t *laneTree) lowestWithin(qs *laneQuery, q []float64, r2 float64) int {
 }
 
 func (t *laneTree) within(qs *laneQuery, v int32, r2 float64, best *int) {
-	if t.bound(v, qs.q) > r2 {
+	if t.bound(v, qs.q, r2) > r2 {
 		return
 	}
 	nd := &t.nodes[v]
@@ -240,10 +240,10 @@ func (t *laneTree) below(qs *laneQuery, v int32, best *float64, bi *int) {
 	a, b := nd.left, nd.right
 	ba, bb := math.Inf(1), math.Inf(1)
 	if t.cnt[a] > 0 {
-		ba = t.bound(a, qs.q)
+		ba = t.bound(a, qs.q, math.Inf(1))
 	}
 	if t.cnt[b] > 0 {
-		bb = t.bound(b, qs.q)
+		bb = t.bound(b, qs.q, math.Inf(1))
 	}
 	if bb < ba {
 		a, b, ba, bb = b, a, bb, ba

@@ -11,3 +11,9 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func distLanesAVX2(out, rows, qb *float64, d, groups int)
+
+// quantMaskAVX2 is quantMaskGo in AVX2 assembly (kernel_amd64.s): one 256-bit vector holds
+// the float32 bounds of a group of eight rows. groups must be at least 1.
+//
+//go:noescape
+func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64

@@ -83,3 +83,57 @@ col1:
 done:
 	VZEROUPPER
 	RET
+
+// func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64
+//
+// quantMaskGo in AVX2: for each group of 8 rows, over the columns j (8 code bytes each),
+//   acc += (max(|float32(c) − v_j| − h_j, 0) · Δ_j)²
+// in float32; bit 8g+l of the result is set unless acc_l > t.
+TEXT ·quantMaskAVX2(SB), NOSPLIT, $0-48
+	MOVQ codes+0(FP), SI
+	MOVQ prm+8(FP), DX
+	MOVQ d+16(FP), R8
+	MOVQ groups+24(FP), BX
+	VBROADCASTSS t+32(FP), Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLD   $1, Y14, Y14 // 0x7fffffff: the absolute-value mask
+	VXORPS   Y13, Y13, Y13
+	XORQ     R9, R9
+	XORQ     CX, CX
+
+qgroup:
+	VXORPS Y0, Y0, Y0
+	MOVQ   DX, DI
+	MOVQ   R8, R10
+
+qcol:
+	VPMOVZXBD    (SI), Y1
+	VCVTDQ2PS    Y1, Y1
+	VBROADCASTSS (DI), Y2
+	VSUBPS       Y2, Y1, Y1
+	VANDPS       Y14, Y1, Y1
+	VBROADCASTSS 4(DI), Y3
+	VSUBPS       Y3, Y1, Y1
+	VMAXPS       Y13, Y1, Y1
+	VBROADCASTSS 8(DI), Y4
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	ADDQ         $8, SI
+	ADDQ         $12, DI
+	DECQ         R10
+	JNZ          qcol
+
+	VCMPPS    $0x0E, Y15, Y0, Y5 // acc > t
+	VMOVMSKPS Y5, AX
+	NOTL      AX
+	ANDL      $0xff, AX
+	SHLQ      CX, AX
+	ORQ       AX, R9
+	ADDQ      $8, CX
+	DECQ      BX
+	JNZ       qgroup
+
+	VZEROUPPER
+	MOVQ R9, ret+40(FP)
+	RET

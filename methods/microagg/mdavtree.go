@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/radix"
@@ -21,12 +22,16 @@ const laneLeaf = 64
 // is strictly above it; so the answer is the scan's, ties included.
 type laneTree struct {
 	d       int
-	rows    []float64 // lane layout; each leaf starts on a lane group, padding rows are dead
+	rows    []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
+	codes   []uint8   // the rows' 8-bit codes (quant.go), by quantGroup row groups
+	qok     []bool    // per node: a leaf whose codes may be used
 	rec     []int32   // tree position → record, −1 for padding
 	dead    []bool    // by tree position
 	pos     []int32   // record → tree position (records in the tree)
 	nodes   []laneNode
-	lo, hi  []float64 // node boxes, nodes×d
+	// per node, 4·d values in one run, so that a leaf visit reads one place: the box (lo, hi)
+	// and, for a coded leaf, its grid's 1/Δ and Δ rounded down to float32 (quant.go)
+	box     []float64
 	cnt     []int32   // live records per node
 	parent  []int32
 	leafOf  []int32 // tree position → leaf node
@@ -45,6 +50,7 @@ type laneQuery struct {
 	qb   []float64
 	q    []float64
 	off  []float64 // per column, the gap to the nearest splitting plane crossed so far
+	prm  []float32 // the 8-bit filter's parameters for the current leaf (quant.go)
 }
 
 type laneNode struct {
@@ -67,8 +73,9 @@ func allRecordsTree(z []float64, n, d int) *laneTree {
 // records in all), reusing the buffers of old (which it overwrites) when old is not nil and
 // was built with at least as many records: a rebuild then allocates nothing.
 func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) *laneTree {
-	// tree positions: each leaf padded to a multiple of 4; at most 3 padding rows per leaf
-	capRows := len(recs) + 3*(2*len(recs)/laneLeaf+2)
+	// tree positions: each leaf padded to a multiple of quantGroup rows; at most 7 padding
+	// rows per leaf
+	capRows := len(recs) + (quantGroup-1)*(2*len(recs)/laneLeaf+2)
 	t := old
 	if t == nil || t.d != d || len(t.pos) != nrec || cap(t.rec) < capRows {
 		t = &laneTree{d: d, pos: make([]int32, nrec), rows: make([]float64, 0, capRows*d),
@@ -76,7 +83,8 @@ func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) 
 	}
 	*t = laneTree{d: d, built: len(recs), live: len(recs), pos: t.pos,
 		rows: t.rows[:0], rec: t.rec[:0], dead: t.dead[:0], leafOf: t.leafOf[:0],
-		nodes: t.nodes[:0], lo: t.lo[:0], hi: t.hi[:0], cnt: t.cnt[:0], parent: t.parent[:0],
+		codes: t.codes[:0], qok: t.qok[:0], box: t.box[:0],
+		nodes: t.nodes[:0], cnt: t.cnt[:0], parent: t.parent[:0],
 		sel: t.sel[:0], idx: append(t.idx[:0], recs...)}
 	idx := t.idx
 	if len(idx) > 0 {
@@ -108,12 +116,14 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	t.nodes = append(t.nodes, laneNode{left: -1, right: -1})
 	t.cnt = append(t.cnt, int32(len(idx)))
 	t.parent = append(t.parent, parent)
-	base := len(t.lo)
+	t.qok = append(t.qok, false)
+	base := len(t.box)
+	t.box = slices.Grow(t.box, 4*d)[:base+4*d]
+	lo, hi := t.box[base:base+d], t.box[base+d:base+2*d]
 	for l := 0; l < d; l++ {
-		t.lo = append(t.lo, math.Inf(1))
-		t.hi = append(t.hi, math.Inf(-1))
+		lo[l], hi[l] = math.Inf(1), math.Inf(-1)
 	}
-	lo, hi := t.lo[base:base+d], t.hi[base:base+d]
+	clear(t.box[base+2*d : base+4*d])
 	for _, i := range idx {
 		for l, v := range z[int(i)*d : int(i)*d+d] {
 			lo[l] = min(lo[l], v)
@@ -129,7 +139,7 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	if len(idx) <= laneLeaf || !(spread > 0) {
 		start := int32(len(t.rec))
 		// a leaf with all rows equal may exceed laneLeaf; the scratch grows with it
-		groups := (len(idx) + 3) / 4
+		groups := (len(idx) + quantGroup - 1) / quantGroup * (quantGroup / 4) // lane groups
 		for g := 0; g < groups; g++ {
 			for j := 0; j < d; j++ {
 				for u := 0; u < 4; u++ {
@@ -150,6 +160,7 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 		}
 		t.maxLeaf = max(t.maxLeaf, 4*groups)
 		t.nodes[id].start, t.nodes[id].end = start, int32(len(t.rec))
+		t.quantize(z, idx, id, lo, hi)
 		return id
 	}
 	m := len(idx) / 2
@@ -170,6 +181,30 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	return id
 }
 
+// quantize writes the 8-bit codes of leaf id, whose records idx span the box [lo, hi], when
+// it has at most 64 rows and every column's cell width can be coded (quant.go).
+func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
+	d := t.d
+	start, end := int(t.nodes[id].start), int(t.nodes[id].end)
+	t.codes = slices.Grow(t.codes, (end-start)*d)[:end*d]
+	if len(idx) > 64 {
+		return
+	}
+	b := t.box[int(id)*4*d:]
+	inv, step := b[2*d:3*d], b[3*d:4*d]
+	for l := range lo {
+		_, iv, s32, ok := quantStep(lo[l], hi[l])
+		if !ok {
+			return
+		}
+		inv[l], step[l] = iv, float64(s32)
+	}
+	codes := t.codes[start*d : end*d]
+	clear(codes)
+	quantCodes(codes, z, idx, d, lo, inv)
+	t.qok[id] = true
+}
+
 // delete removes record i (once).
 func (t *laneTree) delete(i int) {
 	p := t.pos[i]
@@ -183,15 +218,20 @@ func (t *laneTree) delete(i int) {
 	}
 }
 
-// bound is the lower bound of node v's box for the query q.
-func (t *laneTree) bound(v int32, q []float64) float64 {
+// bound is the lower bound of node v's box for the query q, or a partial sum of it once that
+// exceeds limit (the terms are non-negative, so the bound does too).
+func (t *laneTree) bound(v int32, q []float64, limit float64) float64 {
 	d := t.d
-	lo, hi := t.lo[int(v)*d:int(v)*d+d], t.hi[int(v)*d:int(v)*d+d]
+	b := t.box[int(v)*4*d:]
+	lo, hi := b[:d], b[d:2*d]
 	var s float64
 	lo, hi = lo[:len(q)], hi[:len(q)]
 	for l, x := range q {
 		g := max(lo[l]-x, x-hi[l], 0) // the gap below, above, or 0 inside
 		s += float64(g * g)
+		if s > limit {
+			return s
+		}
 	}
 	return s
 }
@@ -217,6 +257,7 @@ func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
 	}
 	if len(qs.off) != t.d {
 		qs.off = make([]float64, t.d)
+		qs.prm = make([]float32, 3*t.d)
 	}
 	clear(qs.off)
 	broadcastQ(qs.qb, q)
@@ -236,6 +277,40 @@ func (t *laneTree) leafDists(qs *laneQuery, nd *laneNode) (dist []float64, dead 
 	return qs.dist[:hi-lo], t.dead[lo:hi], lo
 }
 
+// knnCoded scans leaf v through its 8-bit codes: only the rows whose coded lower bound does
+// not exceed the threshold tq (of the k-th best distance) get their exact distance.
+func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
+	d := t.d
+	nd := &t.nodes[v]
+	lo, hi := int(nd.start), int(nd.end)
+	b := t.box[int(v)*4*d:]
+	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
+	mask := quantMask(t.codes[lo*d:hi*d], qs.prm, d, (hi-lo)/quantGroup, tq)
+	h := &qs.heap
+	for mask != 0 {
+		p := lo + bits.TrailingZeros64(mask)
+		mask &= mask - 1
+		if t.dead[p] {
+			continue
+		}
+		if s := t.rowDist(p, qs.q); s <= h.d[0] {
+			h.push(s, int(t.rec[p]))
+		}
+	}
+}
+
+// rowDist is the squared distance of tree row p to q, rounded as the kernels round it.
+func (t *laneTree) rowDist(p int, q []float64) float64 {
+	d := t.d
+	r := t.rows[(p>>2)*4*d+p&3:]
+	var s float64
+	for j, x := range q[:d] {
+		u := r[4*j] - x
+		s += float64(u * u)
+	}
+	return s
+}
+
 // cellMargin is the relative slack of the incremental cell bound of Arya and Mount (the
 // squared gaps to the splitting planes crossed, one term replaced per level): its rounding is
 // a few ulps per level, as the gaps only grow down the tree.
@@ -248,8 +323,14 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 	nd := &t.nodes[v]
 	h := &qs.heap
 	if nd.left < 0 {
-		if len(h.d) == h.k && t.bound(v, qs.q) > h.d[0] {
+		if len(h.d) == h.k && t.bound(v, qs.q, h.d[0]) > h.d[0] {
 			return
+		}
+		if len(h.d) == h.k && t.qok[v] {
+			if tq, ok := quantThreshold(h.d[0]); ok {
+				t.knnCoded(qs, v, tq)
+				return
+			}
 		}
 		dist, dead, lo := t.leafDists(qs, nd)
 		w := h.worst()

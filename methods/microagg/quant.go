@@ -1,0 +1,138 @@
+package microagg
+
+import (
+	"math"
+)
+
+// The 8-bit leaf filter of the k-nearest search at scale (docs/scaling.md, "The 8-bit leaf
+// filter"). At 10^6 rows the search is bound by memory traffic: a leaf of 64 rows × 10
+// columns is 5 KB of float64, and a query reads 200 leaves. So each leaf also keeps every
+// value as one byte, its cell on a 255-step grid over the leaf's box:
+//
+//	code c = ⌊(x − lo)/Δ⌋ ∈ [0, 255], Δ = (hi − lo)/255,  so x ∈ [lo + c·Δ, lo + (c+1)·Δ].
+//
+// For a query q, with v = (q − lo)/Δ − ½ in cell units, the gap between q and the cell is
+// Δ·max(0, |c − v| − ½), and the sum of the squared gaps over the columns is a lower bound of
+// the squared distance. The kernel computes it in float32 with a slack h ≥ ½ that covers the
+// rounding of v, of the subtraction and of the cell boundaries, multiplies by a Δ rounded
+// down and compares with a threshold rounded up from the k-th best distance w. A row whose
+// bound exceeds the threshold has a float64 distance above w and cannot enter the k nearest;
+// the other rows (a few per cent) get their exact distance. So the filter changes no answer,
+// and a query reads one eighth of the bytes.
+
+// quantGroup is the number of rows whose codes of one column are contiguous (one 8-byte load).
+const quantGroup = 8
+
+// quantSlack is the slack, in cell units, for the rounding of the codes' cell boundaries at
+// build time (at most 2^-40 cells); quantRel the relative slack of the float32 sum (at most
+// (d+3)·2^-24 for d ≤ 16 columns) and of the float64 distance it is compared with.
+const (
+	quantSlack = 0x1p-20
+	quantRel   = 0x1p-18
+	// quantMaxW is the largest k-th best distance for which the filter is used: the float32
+	// threshold must stay finite.
+	quantMaxW = 1e36
+	// quantMinStep and quantMaxStep bound the cell widths Δ for which a leaf is coded: the
+	// products Δ·gap must neither underflow into float32 subnormals nor overflow.
+	quantMinStep = 1e-30
+	quantMaxStep = 1e30
+	// quantMaxV bounds |v|: a farther query is moved to it, which only shrinks the gap.
+	quantMaxV = 0x1p40
+)
+
+// quantCodes writes the codes of the rows idx (len ≤ 64, padded by the caller to a multiple
+// of quantGroup with zeros) of the n×d table z into codes (len·d bytes, layout: group of
+// quantGroup rows, then column, then row), given the leaf box lo and the inverse steps inv.
+func quantCodes(codes []uint8, z []float64, idx []int32, d int, lo, inv []float64) {
+	for r, i := range idx {
+		g, u := r/quantGroup, r%quantGroup
+		for j, x := range z[int(i)*d : int(i)*d+d] {
+			c := math.Floor((x - lo[j]) * inv[j])
+			codes[(g*d+j)*quantGroup+u] = uint8(min(max(c, 0), 255))
+		}
+	}
+}
+
+// quantStep returns the cell width Δ of a column whose leaf values span [lo, hi], its inverse,
+// and Δ rounded down to float32; ok is false when the leaf cannot be coded (Δ out of
+// [quantMinStep, quantMaxStep]). A constant column gets Δ = 1.
+func quantStep(lo, hi float64) (step, inv float64, step32 float32, ok bool) {
+	step = (hi - lo) / 255
+	if hi == lo {
+		step = 1
+	}
+	if !(step >= quantMinStep && step <= quantMaxStep) {
+		return 0, 0, 0, false
+	}
+	step32 = float32(step)
+	if float64(step32) > step {
+		step32 = math.Nextafter32(step32, 0)
+	}
+	return step, 1 / step, step32, true
+}
+
+// quantParams fills prm (3·d float32: v, h, Δ per column) for the query q and a leaf with box
+// low corner lo, inverse steps inv and steps step32 (float32 values).
+func quantParams(prm []float32, q, lo, inv, step32 []float64) {
+	prm = prm[:3*len(q)]
+	lo, inv, step32 = lo[:len(q)], inv[:len(q)], step32[:len(q)]
+	for j, x := range q {
+		v := (x-lo[j])*inv[j] - 0.5
+		if v > quantMaxV {
+			v = quantMaxV
+		} else if v < -quantMaxV {
+			v = -quantMaxV
+		}
+		// |c − v| in float32 is within 2^-23·(|v| + 256) of the exact value; twice that,
+		// plus the boundaries' slack, keeps the gap a lower bound after the subtraction
+		h := (0.5 + quantSlack + 0x1p-22*(math.Abs(v)+256)) * (1 + 0x1p-20)
+		prm[3*j], prm[3*j+1], prm[3*j+2] = float32(v), float32(h), float32(step32[j])
+	}
+}
+
+// quantThreshold returns the float32 threshold for the k-th best squared distance w: a row
+// whose bound exceeds it has a float64 distance above w. ok is false when w is too large.
+func quantThreshold(w float64) (float32, bool) {
+	if !(w <= quantMaxW) {
+		return 0, false
+	}
+	return float32((w*(1+quantRel) + 1e-30) * (1 + 0x1p-20)), true
+}
+
+// quantMask returns a bit per row of the groups·quantGroup rows of codes: set when the row's
+// lower bound does not exceed t (a candidate).
+func quantMask(codes []uint8, prm []float32, d, groups int, t float32) uint64 {
+	if groups == 0 {
+		return 0
+	}
+	_ = codes[groups*d*quantGroup-1]
+	_ = prm[3*d-1]
+	if useAVX2 {
+		return quantMaskAVX2(&codes[0], &prm[0], d, groups, t)
+	}
+	return quantMaskGo(codes, prm, d, groups, t)
+}
+
+// quantMaskGo is the portable kernel; quantMaskAVX2 returns the same bits.
+func quantMaskGo(codes []uint8, prm []float32, d, groups int, t float32) uint64 {
+	var mask uint64
+	for g := 0; g < groups; g++ {
+		var acc [quantGroup]float32
+		for j := 0; j < d; j++ {
+			v, h, s := prm[3*j], prm[3*j+1], prm[3*j+2]
+			c := codes[(g*d+j)*quantGroup : (g*d+j+1)*quantGroup]
+			for l := range acc {
+				x := float32(c[l]) - v
+				x = float32(math.Abs(float64(x))) - h
+				x = float32(max(x, 0) * s)
+				acc[l] = float32(acc[l] + float32(x*x))
+			}
+		}
+		for l, a := range acc {
+			if !(a > t) {
+				mask |= 1 << (quantGroup*g + l)
+			}
+		}
+	}
+	return mask
+}
