@@ -21,18 +21,18 @@ const laneLeaf = 64
 // squared gaps, which rounding cannot push above the rounded distance of a point in the box)
 // is strictly above it; so the answer is the scan's, ties included.
 type laneTree struct {
-	d       int
-	rows    []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
-	codes   []uint8   // the rows' 8-bit codes (quant.go), by quantGroup row groups
-	qok     []bool    // per node: a leaf whose codes may be used
-	rec     []int32   // tree position → record, −1 for padding
-	dead    []bool    // by tree position
-	pos     []int32   // record → tree position (records in the tree)
-	nodes   []laneNode
+	d     int
+	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
+	codes []uint8   // the rows' 8-bit codes (quant.go), by quantGroup row groups
+	qok   []bool    // per node: a leaf whose codes may be used
+	rec   []int32   // tree position → record, −1 for padding
+	dead  []bool    // by tree position
+	pos   []int32   // record → tree position (records in the tree)
+	nodes []laneNode
 	// per node, 4·d values in one run, so that a leaf visit reads one place: the box (lo, hi)
 	// and, for a coded leaf, its grid's 1/Δ and Δ rounded down to float32 (quant.go)
 	box     []float64
-	cnt     []int32   // live records per node
+	cnt     []int32 // live records per node
 	parent  []int32
 	leafOf  []int32 // tree position → leaf node
 	built   int     // records at build time
