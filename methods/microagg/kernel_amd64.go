@@ -17,3 +17,9 @@ func distLanesAVX2(out, rows, qb *float64, d, groups int)
 //
 //go:noescape
 func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64
+
+// quantUpperMaskAVX2 is quantUpperMaskGo in AVX2 assembly (kernel_amd64.s). groups must be
+// at least 1.
+//
+//go:noescape
+func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) uint64

@@ -137,3 +137,55 @@ qcol:
 	VZEROUPPER
 	MOVQ R9, ret+40(FP)
 	RET
+
+// func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) uint64
+//
+// quantUpperMaskGo in AVX2: for each group of 8 rows, over the columns j (8 codes of 16 bits),
+//   acc += ((|float32(c) − v_j| + h_j) · Δ_j)²
+// in float32; bit 8g+l of the result is set unless acc_l < t.
+TEXT ·quantUpperMaskAVX2(SB), NOSPLIT, $0-48
+	MOVQ codes+0(FP), SI
+	MOVQ prm+8(FP), DX
+	MOVQ d+16(FP), R8
+	MOVQ groups+24(FP), BX
+	VBROADCASTSS t+32(FP), Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLD   $1, Y14, Y14 // 0x7fffffff: the absolute-value mask
+	XORQ     R9, R9
+	XORQ     CX, CX
+
+ugroup:
+	VXORPS Y0, Y0, Y0
+	MOVQ   DX, DI
+	MOVQ   R8, R10
+
+ucol:
+	VPMOVZXWD    (SI), Y1
+	VCVTDQ2PS    Y1, Y1
+	VBROADCASTSS (DI), Y2
+	VSUBPS       Y2, Y1, Y1
+	VANDPS       Y14, Y1, Y1
+	VBROADCASTSS 4(DI), Y3
+	VADDPS       Y3, Y1, Y1
+	VBROADCASTSS 8(DI), Y4
+	VMULPS       Y4, Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	ADDQ         $16, SI
+	ADDQ         $12, DI
+	DECQ         R10
+	JNZ          ucol
+
+	VCMPPS    $0x01, Y15, Y0, Y5 // acc < t
+	VMOVMSKPS Y5, AX
+	NOTL      AX
+	ANDL      $0xff, AX
+	SHLQ      CX, AX
+	ORQ       AX, R9
+	ADDQ      $8, CX
+	DECQ      BX
+	JNZ       ugroup
+
+	VZEROUPPER
+	MOVQ R9, ret+40(FP)
+	RET

@@ -9,3 +9,7 @@ func distLanesAVX2(out, rows, qb *float64, d, groups int) { panic("unreachable")
 func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64 {
 	panic("unreachable")
 }
+
+func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) uint64 {
+	panic("unreachable")
+}

@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
@@ -29,8 +30,9 @@ var treeRebuildMin = indexMinRows / 2
 // of the square roots and of the distance sums (about 1e-15 relative).
 const pivotSlack = 1e-9
 
-// walkBlock is the number of list rows whose distances the farthest walk computes at once.
-const walkBlock = 16
+// walkBlock is the number of list rows whose distances (or coded bounds) the farthest walk
+// computes at once: one 64-bit candidate mask.
+const walkBlock = 64
 
 // mdavIndex answers MDAV's queries without a pass over the active records, with the results
 // of the scans bit for bit (docs/scaling.md):
@@ -75,6 +77,15 @@ type mdavIndex struct {
 	qb     []float64 // the query broadcast for the kernel
 	dist   []float64 // scratch of a block's distances
 	ordRho []float64 // scratch of the build: ρ by record
+	// the list's 16-bit codes (quant.go), by quantGroup row groups, padded to whole walk
+	// blocks; the grid of each column (low end, 1/Δ, Δ rounded up); coded is false when a
+	// column cannot be coded
+	lcodes []uint16
+	glo    []float64
+	ginv   []float64
+	gstep  []float32
+	coded  bool
+	prm    []float32
 	// scratch of the radix sort of the list
 	sortBuf, sortScratch []radix.Keyed
 	sortKeys, sortKeys2  []uint64
@@ -83,7 +94,8 @@ type mdavIndex struct {
 func newMdavIndex(z []float64, n, d int) *mdavIndex {
 	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
 		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, walkBlock),
-		ordRho: make([]float64, n)}
+		ordRho: make([]float64, n), glo: make([]float64, d), ginv: make([]float64, d),
+		gstep: make([]float32, d), prm: make([]float32, 3*d)}
 	x.rebuildTree()
 	return x
 }
@@ -174,8 +186,38 @@ func (x *mdavIndex) repivot(c []float64) {
 			x.lrows[at(t, j, d)] = v
 		}
 	}
+	x.code()
 	x.killed = 0
 	x.stale = false
+}
+
+// code writes the 16-bit codes of the list's rows on a grid per column over the list.
+func (x *mdavIndex) code() {
+	d := x.d
+	x.coded = true
+	for j := 0; j < d; j++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for t := 0; t < x.m; t++ {
+			v := x.lrows[at(t, j, d)]
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		var ok bool
+		x.glo[j] = lo
+		x.ginv[j], x.gstep[j], ok = quantStep16(lo, hi)
+		x.coded = x.coded && ok
+	}
+	if !x.coded {
+		return
+	}
+	mb := (x.m + walkBlock - 1) / walkBlock * walkBlock
+	x.lcodes = slices.Grow(x.lcodes[:0], mb*d)[:mb*d]
+	clear(x.lcodes[x.m/quantGroup*quantGroup*d:])
+	for t := 0; t < x.m; t++ {
+		g, u := t/quantGroup, t%quantGroup
+		for j := 0; j < d; j++ {
+			x.lcodes[(g*d+j)*quantGroup+u] = quantCode16(x.lrows[at(t, j, d)], x.glo[j], x.ginv[j])
+		}
+	}
 }
 
 // farthest returns the live record farthest from the centroid c, the lowest index on ties.
@@ -193,13 +235,15 @@ func (x *mdavIndex) farthest(c []float64) int {
 }
 
 // farthestFrom returns the live record farthest from q (lowest index on ties) and the number
-// of list rows whose distance it computed. It walks the pivot list down from the largest ρ,
-// walkBlock rows at a time, and stops at the triangle-inequality bound; the list must be
-// current (not stale).
+// of list rows it walked. It walks the pivot list down from the largest ρ, walkBlock rows at a
+// time, and stops at the triangle-inequality bound; the list must be current (not stale).
+// Once a best distance is known, a block's rows are filtered by their coded upper bounds
+// (quant.go) and only the candidates get their exact distance.
 func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 	d := x.d
 	delta := math.Sqrt(kdtree.Dist(q, x.c0))
 	broadcastQ(x.qb, q)
+	coded := x.coded && quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
 	best, bi := -1.0, int32(-1)
 	t := 0
 	for ; t < x.m; t += walkBlock {
@@ -209,6 +253,26 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 			}
 		}
 		hi := min(t+walkBlock, x.m)
+		if coded && bi >= 0 {
+			if tq, ok := quantUpperThreshold(best); ok {
+				mask := quantUpperMask(x.lcodes[t*d:(t+walkBlock)*d], x.prm, d, walkBlock/quantGroup, tq)
+				if hi-t < 64 {
+					mask &= 1<<(hi-t) - 1
+				}
+				for mask != 0 {
+					p := t + bits.TrailingZeros64(mask)
+					mask &= mask - 1
+					if x.ldead[p] {
+						continue
+					}
+					s := laneRowDist(x.lrows, p, d, q)
+					if i := x.lrec[p]; s > best || (s == best && i < bi) {
+						best, bi = s, i
+					}
+				}
+				continue
+			}
+		}
 		groups := (hi - t + 3) / 4
 		distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
 		for u, s := range x.dist[:hi-t] {

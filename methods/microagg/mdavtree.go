@@ -300,9 +300,12 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
 }
 
 // rowDist is the squared distance of tree row p to q, rounded as the kernels round it.
-func (t *laneTree) rowDist(p int, q []float64) float64 {
-	d := t.d
-	r := t.rows[(p>>2)*4*d+p&3:]
+func (t *laneTree) rowDist(p int, q []float64) float64 { return laneRowDist(t.rows, p, t.d, q) }
+
+// laneRowDist is the squared distance of row p of a lane buffer of d columns to q, rounded as
+// the kernels round it.
+func laneRowDist(rows []float64, p, d int, q []float64) float64 {
+	r := rows[(p>>2)*4*d+p&3:]
 	var s float64
 	for j, x := range q[:d] {
 		u := r[4*j] - x

@@ -136,3 +136,107 @@ func quantMaskGo(codes []uint8, prm []float32, d, groups int, t float32) uint64 
 	}
 	return mask
 }
+
+// The 16-bit upper-bound filter of the farthest walk (docs/scaling.md): the pivot list keeps
+// every value as a 16-bit code on one grid per column spanning the list, Δ = (hi − lo)/65535.
+// For x in cell c, |x − q| ≤ Δ·(|c − v| + ½) with v = (q − lo)/Δ − ½, so the float32 sum of
+// (Δ·(|c − v| + h))², with h ≥ ½ covering the roundings and Δ rounded up, bounds the squared
+// distance from above; a row whose bound is below the threshold (rounded down from the best
+// distance so far) is nearer than the best and cannot be the farthest.
+
+const (
+	// quantUpperMinBest is the smallest best distance for which the upper filter is used:
+	// the threshold stays far above float32 subnormals.
+	quantUpperMinBest = 1e-20
+	// quantUpperMaxV is the largest |v| for which a query is filtered (the bound must not
+	// be clamped).
+	quantUpperMaxV = 0x1p40
+)
+
+// quantStep16 returns the inverse cell width of a 16-bit grid over [lo, hi] and the width
+// rounded up to float32; ok is false when the width is out of [quantMinStep, quantMaxStep].
+// A constant column gets Δ = 1.
+func quantStep16(lo, hi float64) (inv float64, step32 float32, ok bool) {
+	step := (hi - lo) / 65535
+	if hi == lo {
+		step = 1
+	}
+	if !(step >= quantMinStep && step <= quantMaxStep) {
+		return 0, 0, false
+	}
+	step32 = float32(step)
+	if float64(step32) < step {
+		step32 = math.Nextafter32(step32, float32(math.Inf(1)))
+	}
+	return 1 / step, step32, true
+}
+
+// quantCode16 returns the 16-bit code of value x on the grid (lo, inv).
+func quantCode16(x, lo, inv float64) uint16 {
+	return uint16(min(max(math.Floor((x-lo)*inv), 0), 65535))
+}
+
+// quantUpperParams fills prm (3·d float32: v, h, Δ per column) for the query q on the grids
+// (lo, inv, step32); it returns false when q is too far from a grid to be filtered.
+func quantUpperParams(prm []float32, q, lo, inv []float64, step32 []float32) bool {
+	prm = prm[:3*len(q)]
+	lo, inv, step32 = lo[:len(q)], inv[:len(q)], step32[:len(q)]
+	for j, x := range q {
+		v := (x-lo[j])*inv[j] - 0.5
+		if !(math.Abs(v) <= quantUpperMaxV) {
+			return false
+		}
+		// |c − v| in float32 is within 2^-23·(|v| + 65536) of the exact value
+		h := (0.5 + quantSlack + 0x1p-22*(math.Abs(v)+65536)) * (1 + 0x1p-20)
+		prm[3*j], prm[3*j+1], prm[3*j+2] = float32(v), float32(h), step32[j]
+	}
+	return true
+}
+
+// quantUpperThreshold returns the float32 threshold for the best squared distance b: a row
+// whose upper bound is below it has a float64 distance below b. ok is false when b is too
+// small or too large.
+func quantUpperThreshold(b float64) (float32, bool) {
+	if !(b >= quantUpperMinBest && b <= quantMaxW) {
+		return 0, false
+	}
+	return float32((b*(1-quantRel) - 1e-30) * (1 - 0x1p-20)), true
+}
+
+// quantUpperMask returns a bit per row of the groups·quantGroup rows of codes: set when the
+// row's upper bound is not below t (a candidate).
+func quantUpperMask(codes []uint16, prm []float32, d, groups int, t float32) uint64 {
+	if groups == 0 {
+		return 0
+	}
+	_ = codes[groups*d*quantGroup-1]
+	_ = prm[3*d-1]
+	if useAVX2 {
+		return quantUpperMaskAVX2(&codes[0], &prm[0], d, groups, t)
+	}
+	return quantUpperMaskGo(codes, prm, d, groups, t)
+}
+
+// quantUpperMaskGo is the portable kernel; quantUpperMaskAVX2 returns the same bits.
+func quantUpperMaskGo(codes []uint16, prm []float32, d, groups int, t float32) uint64 {
+	var mask uint64
+	for g := 0; g < groups; g++ {
+		var acc [quantGroup]float32
+		for j := 0; j < d; j++ {
+			v, h, s := prm[3*j], prm[3*j+1], prm[3*j+2]
+			c := codes[(g*d+j)*quantGroup : (g*d+j+1)*quantGroup]
+			for l := range acc {
+				x := float32(c[l]) - v
+				x = float32(math.Abs(float64(x))) + h
+				x = float32(x * s)
+				acc[l] = float32(acc[l] + float32(x*x))
+			}
+		}
+		for l, a := range acc {
+			if !(a < t) {
+				mask |= 1 << (quantGroup*g + l)
+			}
+		}
+	}
+	return mask
+}
