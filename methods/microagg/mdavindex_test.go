@@ -37,7 +37,7 @@ func mdavTables(n, d int, seed uint64) map[string][]float64 {
 // 100,000 rows run with SDCBENCH_LONG=1.
 func TestIndexedMDAVSameLabels(t *testing.T) {
 	type cs struct{ n, d, k int }
-	cases := []cs{{500, 2, 3}, {3000, 10, 3}, {3000, 3, 5}, {10000, 10, 3}, {4000, 5, 60}, {2000, 4, 250}}
+	cases := []cs{{500, 2, 3}, {3000, 10, 3}, {3000, 3, 5}, {10000, 10, 3}, {4000, 5, 60}, {2000, 4, 250}, {3000, 16, 3}, {2000, 1, 3}}
 	if os.Getenv("SDCBENCH_LONG") == "1" {
 		cases = append(cases, cs{30000, 10, 3}, cs{30000, 5, 4}, cs{100000, 10, 3}, cs{100000, 3, 3})
 	}
