@@ -16,7 +16,7 @@ func distLanesAVX2(out, rows, qb *float64, d, groups int)
 // the float32 bounds of a group of eight rows. groups must be at least 1.
 //
 //go:noescape
-func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64
+func quantMaskAVX2(codes *uint64, prm *float32, d, groups int, t float32) uint64
 
 // quantUpperMaskAVX2 is quantUpperMaskGo in AVX2 assembly (kernel_amd64.s). groups must be
 // at least 1.

@@ -84,7 +84,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64
+// func quantMaskAVX2(codes *uint64, prm *float32, d, groups int, t float32) uint64
 //
 // quantMaskGo in AVX2: for each group of 8 rows, over the columns j (8 code bytes each),
 //   acc += (max(|float32(c) − v_j| − h_j, 0) · Δ_j)²

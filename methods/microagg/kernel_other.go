@@ -6,7 +6,7 @@ const useAVX2 = false
 
 func distLanesAVX2(out, rows, qb *float64, d, groups int) { panic("unreachable") }
 
-func quantMaskAVX2(codes *uint8, prm *float32, d, groups int, t float32) uint64 {
+func quantMaskAVX2(codes *uint64, prm *float32, d, groups int, t float32) uint64 {
 	panic("unreachable")
 }
 

@@ -23,15 +23,16 @@ const laneLeaf = 64
 type laneTree struct {
 	d     int
 	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
-	codes []uint8   // the rows' 8-bit codes (quant.go), by quantGroup row groups
-	qok   []bool    // per node: a leaf whose codes may be used
 	rec   []int32   // tree position → record, −1 for padding
 	dead  []bool    // by tree position
 	pos   []int32   // record → tree position (records in the tree)
 	nodes []laneNode
-	// per node, 4·d values in one run, so that a leaf visit reads one place: the box (lo, hi)
-	// and, for a coded leaf, its grid's 1/Δ and Δ rounded down to float32 (quant.go)
-	box     []float64
+	// per node, from laneNode.off, one run of words, so that a leaf visit reads one place:
+	// the box (lo, hi: d float64 bits each); for a leaf, its grid's 1/Δ and Δ rounded down to
+	// float32 (d float64 bits each), then its rows' 8-bit codes (quant.go), 8 per word
+	slab    []uint64
+	lo, hi  []float64 // scratch of the build
+	inv     []float64
 	cnt     []int32 // live records per node
 	parent  []int32
 	leafOf  []int32 // tree position → leaf node
@@ -57,7 +58,9 @@ type laneNode struct {
 	start, end  int32   // tree positions [start, end), start a multiple of 4
 	left, right int32   // children, −1 for a leaf
 	dim         int32   // splitting column
+	off         int32   // the node's run in laneTree.slab
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
+	coded       bool    // a leaf whose codes may be used
 }
 
 // allRecordsTree builds the tree of all n records of z.
@@ -83,7 +86,7 @@ func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) 
 	}
 	*t = laneTree{d: d, built: len(recs), live: len(recs), pos: t.pos,
 		rows: t.rows[:0], rec: t.rec[:0], dead: t.dead[:0], leafOf: t.leafOf[:0],
-		codes: t.codes[:0], qok: t.qok[:0], box: t.box[:0],
+		slab: t.slab[:0], lo: t.lo, hi: t.hi, inv: t.inv,
 		nodes: t.nodes[:0], cnt: t.cnt[:0], parent: t.parent[:0],
 		sel: t.sel[:0], idx: append(t.idx[:0], recs...)}
 	idx := t.idx
@@ -113,22 +116,28 @@ func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) 
 func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	d := t.d
 	id := int32(len(t.nodes))
-	t.nodes = append(t.nodes, laneNode{left: -1, right: -1})
+	off := len(t.slab)
+	t.nodes = append(t.nodes, laneNode{left: -1, right: -1, off: int32(off)})
 	t.cnt = append(t.cnt, int32(len(idx)))
 	t.parent = append(t.parent, parent)
-	t.qok = append(t.qok, false)
-	base := len(t.box)
-	t.box = slices.Grow(t.box, 4*d)[:base+4*d]
-	lo, hi := t.box[base:base+d], t.box[base+d:base+2*d]
+	if len(t.lo) != d {
+		t.lo, t.hi = make([]float64, d), make([]float64, d)
+	}
+	lo, hi := t.lo, t.hi
 	for l := 0; l < d; l++ {
 		lo[l], hi[l] = math.Inf(1), math.Inf(-1)
 	}
-	clear(t.box[base+2*d : base+4*d])
 	for _, i := range idx {
 		for l, v := range z[int(i)*d : int(i)*d+d] {
 			lo[l] = min(lo[l], v)
 			hi[l] = max(hi[l], v)
 		}
+	}
+	for l := 0; l < d; l++ {
+		t.slab = append(t.slab, math.Float64bits(lo[l]))
+	}
+	for l := 0; l < d; l++ {
+		t.slab = append(t.slab, math.Float64bits(hi[l]))
 	}
 	split, spread := 0, -1.0
 	for l := 0; l < d; l++ {
@@ -181,28 +190,34 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 	return id
 }
 
-// quantize writes the 8-bit codes of leaf id, whose records idx span the box [lo, hi], when
-// it has at most 64 rows and every column's cell width can be coded (quant.go).
+// quantize appends the grid and the 8-bit codes of leaf id, whose records idx span the box
+// [lo, hi], to the slab when it has at most 64 rows and every column's cell width can be
+// coded (quant.go).
 func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
 	d := t.d
-	start, end := int(t.nodes[id].start), int(t.nodes[id].end)
-	t.codes = slices.Grow(t.codes, (end-start)*d)[:end*d]
+	nd := &t.nodes[id]
 	if len(idx) > 64 {
 		return
 	}
-	b := t.box[int(id)*4*d:]
-	inv, step := b[2*d:3*d], b[3*d:4*d]
+	o := len(t.slab)
+	words := int(nd.end-nd.start) / quantGroup * d
+	t.slab = slices.Grow(t.slab, 2*d+words)[:o+2*d+words]
+	clear(t.slab[o:])
+	if len(t.inv) != d {
+		t.inv = make([]float64, d)
+	}
+	inv := t.inv
 	for l := range lo {
 		_, iv, s32, ok := quantStep(lo[l], hi[l])
 		if !ok {
+			t.slab = t.slab[:o]
 			return
 		}
-		inv[l], step[l] = iv, float64(s32)
+		inv[l] = iv
+		t.slab[o+l], t.slab[o+d+l] = math.Float64bits(iv), math.Float64bits(float64(s32))
 	}
-	codes := t.codes[start*d : end*d]
-	clear(codes)
-	quantCodes(codes, z, idx, d, lo, inv)
-	t.qok[id] = true
+	quantCodes(t.slab[o+2*d:], z, idx, d, lo, inv)
+	nd.coded = true
 }
 
 // delete removes record i (once).
@@ -222,12 +237,13 @@ func (t *laneTree) delete(i int) {
 // exceeds limit (the terms are non-negative, so the bound does too).
 func (t *laneTree) bound(v int32, q []float64, limit float64) float64 {
 	d := t.d
-	b := t.box[int(v)*4*d:]
-	lo, hi := b[:d], b[d:2*d]
+	o := int(t.nodes[v].off)
+	lo, hi := t.slab[o:o+d], t.slab[o+d:o+2*d]
 	var s float64
 	lo, hi = lo[:len(q)], hi[:len(q)]
 	for l, x := range q {
-		g := max(lo[l]-x, x-hi[l], 0) // the gap below, above, or 0 inside
+		// the gap below, above, or 0 inside
+		g := max(math.Float64frombits(lo[l])-x, x-math.Float64frombits(hi[l]), 0)
 		s += float64(g * g)
 		if s > limit {
 			return s
@@ -283,9 +299,10 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
 	d := t.d
 	nd := &t.nodes[v]
 	lo, hi := int(nd.start), int(nd.end)
-	b := t.box[int(v)*4*d:]
+	o := int(nd.off)
+	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
 	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
-	mask := quantMask(t.codes[lo*d:hi*d], qs.prm, d, (hi-lo)/quantGroup, tq)
+	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
 	h := &qs.heap
 	for mask != 0 {
 		p := lo + bits.TrailingZeros64(mask)
@@ -329,7 +346,7 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 		if len(h.d) == h.k && t.bound(v, qs.q, h.d[0]) > h.d[0] {
 			return
 		}
-		if len(h.d) == h.k && t.qok[v] {
+		if len(h.d) == h.k && nd.coded {
 			if tq, ok := quantThreshold(h.d[0]); ok {
 				t.knnCoded(qs, v, tq)
 				return

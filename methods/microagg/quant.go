@@ -40,15 +40,16 @@ const (
 	quantMaxV = 0x1p40
 )
 
-// quantCodes writes the codes of the rows idx (len ≤ 64, padded by the caller to a multiple
-// of quantGroup with zeros) of the n×d table z into codes (len·d bytes, layout: group of
-// quantGroup rows, then column, then row), given the leaf box lo and the inverse steps inv.
-func quantCodes(codes []uint8, z []float64, idx []int32, d int, lo, inv []float64) {
+// quantCodes ORs the codes of the rows idx (len ≤ 64) of the n×d table z into words (zeroed
+// by the caller, one word per group of quantGroup rows and column: word g·d + j holds row
+// 8g + u's code of column j in bits 8u..8u+7, which is byte u of the word in little-endian
+// memory), given the leaf box lo and the inverse steps inv.
+func quantCodes(words []uint64, z []float64, idx []int32, d int, lo, inv []float64) {
 	for r, i := range idx {
 		g, u := r/quantGroup, r%quantGroup
 		for j, x := range z[int(i)*d : int(i)*d+d] {
 			c := math.Floor((x - lo[j]) * inv[j])
-			codes[(g*d+j)*quantGroup+u] = uint8(min(max(c, 0), 255))
+			words[g*d+j] |= uint64(min(max(c, 0), 255)) << (8 * u)
 		}
 	}
 }
@@ -72,12 +73,12 @@ func quantStep(lo, hi float64) (step, inv float64, step32 float32, ok bool) {
 }
 
 // quantParams fills prm (3·d float32: v, h, Δ per column) for the query q and a leaf with box
-// low corner lo, inverse steps inv and steps step32 (float32 values).
-func quantParams(prm []float32, q, lo, inv, step32 []float64) {
+// low corner lo, inverse steps inv and steps step32 (float32 values), all as float64 bits.
+func quantParams(prm []float32, q []float64, lo, inv, step32 []uint64) {
 	prm = prm[:3*len(q)]
 	lo, inv, step32 = lo[:len(q)], inv[:len(q)], step32[:len(q)]
 	for j, x := range q {
-		v := (x-lo[j])*inv[j] - 0.5
+		v := (x-math.Float64frombits(lo[j]))*math.Float64frombits(inv[j]) - 0.5
 		if v > quantMaxV {
 			v = quantMaxV
 		} else if v < -quantMaxV {
@@ -86,7 +87,7 @@ func quantParams(prm []float32, q, lo, inv, step32 []float64) {
 		// |c − v| in float32 is within 2^-23·(|v| + 256) of the exact value; twice that,
 		// plus the boundaries' slack, keeps the gap a lower bound after the subtraction
 		h := (0.5 + quantSlack + 0x1p-22*(math.Abs(v)+256)) * (1 + 0x1p-20)
-		prm[3*j], prm[3*j+1], prm[3*j+2] = float32(v), float32(h), float32(step32[j])
+		prm[3*j], prm[3*j+1], prm[3*j+2] = float32(v), float32(h), float32(math.Float64frombits(step32[j]))
 	}
 }
 
@@ -99,30 +100,30 @@ func quantThreshold(w float64) (float32, bool) {
 	return float32((w*(1+quantRel) + 1e-30) * (1 + 0x1p-20)), true
 }
 
-// quantMask returns a bit per row of the groups·quantGroup rows of codes: set when the row's
-// lower bound does not exceed t (a candidate).
-func quantMask(codes []uint8, prm []float32, d, groups int, t float32) uint64 {
+// quantMask returns a bit per row of the groups·quantGroup rows coded in words (quantCodes):
+// set when the row's lower bound does not exceed t (a candidate).
+func quantMask(words []uint64, prm []float32, d, groups int, t float32) uint64 {
 	if groups == 0 {
 		return 0
 	}
-	_ = codes[groups*d*quantGroup-1]
+	_ = words[groups*d-1]
 	_ = prm[3*d-1]
 	if useAVX2 {
-		return quantMaskAVX2(&codes[0], &prm[0], d, groups, t)
+		return quantMaskAVX2(&words[0], &prm[0], d, groups, t)
 	}
-	return quantMaskGo(codes, prm, d, groups, t)
+	return quantMaskGo(words, prm, d, groups, t)
 }
 
 // quantMaskGo is the portable kernel; quantMaskAVX2 returns the same bits.
-func quantMaskGo(codes []uint8, prm []float32, d, groups int, t float32) uint64 {
+func quantMaskGo(words []uint64, prm []float32, d, groups int, t float32) uint64 {
 	var mask uint64
 	for g := 0; g < groups; g++ {
 		var acc [quantGroup]float32
 		for j := 0; j < d; j++ {
 			v, h, s := prm[3*j], prm[3*j+1], prm[3*j+2]
-			c := codes[(g*d+j)*quantGroup : (g*d+j+1)*quantGroup]
+			w := words[g*d+j]
 			for l := range acc {
-				x := float32(c[l]) - v
+				x := float32(uint8(w>>(8*l))) - v
 				x = float32(math.Abs(float64(x))) - h
 				x = float32(max(x, 0) * s)
 				acc[l] = float32(acc[l] + float32(x*x))

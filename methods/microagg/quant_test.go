@@ -45,17 +45,18 @@ func TestQuantFilterNeverRejectsACandidate(t *testing.T) {
 				lo[j], hi[j] = min(lo[j], z[i*d+j]), max(hi[j], z[i*d+j])
 			}
 		}
-		inv, step32 := make([]float64, d), make([]float64, d)
+		inv, loBits, invBits, stepBits := make([]float64, d), make([]uint64, d), make([]uint64, d), make([]uint64, d)
 		ok := true
 		for j := range lo {
 			_, iv, s32, o := quantStep(lo[j], hi[j])
-			inv[j], step32[j], ok = iv, float64(s32), ok && o
+			inv[j], ok = iv, ok && o
+			loBits[j], invBits[j], stepBits[j] = math.Float64bits(lo[j]), math.Float64bits(iv), math.Float64bits(float64(s32))
 		}
 		if !ok {
 			continue
 		}
 		groups := (n + quantGroup - 1) / quantGroup
-		codes := make([]uint8, groups*quantGroup*d)
+		codes := make([]uint64, groups*d)
 		quantCodes(codes, z, idx, d, lo, inv)
 		q := make([]float64, d)
 		base := rng.IntN(n)
@@ -74,7 +75,7 @@ func TestQuantFilterNeverRejectsACandidate(t *testing.T) {
 			dist[i] = sqDist(z[i*d:(i+1)*d], q)
 		}
 		prm := make([]float32, 3*d)
-		quantParams(prm, q, lo, inv, step32)
+		quantParams(prm, q, loBits, invBits, stepBits)
 		for _, w := range []float64{dist[rng.IntN(n)], dist[rng.IntN(n)] * (1 + 1e-12), dist[rng.IntN(n)] / 2, 0} {
 			tq, ok := quantThreshold(w)
 			if !ok {
