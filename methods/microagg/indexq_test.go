@@ -117,8 +117,8 @@ func sameLabels(t *testing.T, n int, f func(indexed bool) ([]int32, error)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(v, w int) { treeRebuildMin, argminRows = v, w }(treeRebuildMin, argminRows)
-	treeRebuildMin, argminRows = 64, 64
+	defer func(v, w, c int) { treeRebuildMin, argminRows, codedMinRows = v, w, c }(treeRebuildMin, argminRows, codedMinRows)
+	treeRebuildMin, argminRows, codedMinRows = 64, 64, 0
 	b, err := f(true)
 	if err != nil {
 		t.Fatal(err)

@@ -191,10 +191,14 @@ func (x *mdavIndex) repivot(c []float64) {
 	x.stale = false
 }
 
-// code writes the 16-bit codes of the list's rows on a grid per column over the list.
+// code writes the 16-bit codes of the list's rows on a grid per column over the list, when
+// it has at least codedMinRows rows.
 func (x *mdavIndex) code() {
 	d := x.d
-	x.coded = true
+	x.coded = x.m >= codedMinRows
+	if !x.coded {
+		return
+	}
 	for j := 0; j < d; j++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for t := 0; t < x.m; t++ {

@@ -3,6 +3,7 @@ package microagg
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -48,20 +49,24 @@ func TestIndexedMDAVSameLabels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer func(v int) { treeRebuildMin = v }(treeRebuildMin)
+				defer func(v, w int) { treeRebuildMin, codedMinRows = v, w }(treeRebuildMin, codedMinRows)
 				treeRebuildMin = 64
-				b, err := mdav(context.Background(), z, c.n, c.d, c.k, 2, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(a, b) {
-					diff := 0
-					for i := range a {
-						if a[i] != b[i] {
-							diff++
-						}
+				// the coded filters (quant.go) on and off
+				for _, cm := range []int{0, math.MaxInt} {
+					codedMinRows = cm
+					b, err := mdav(context.Background(), z, c.n, c.d, c.k, 2, true)
+					if err != nil {
+						t.Fatal(err)
 					}
-					t.Fatalf("%d of %d labels differ", diff, c.n)
+					if !slices.Equal(a, b) {
+						diff := 0
+						for i := range a {
+							if a[i] != b[i] {
+								diff++
+							}
+						}
+						t.Fatalf("coded from %d rows: %d of %d labels differ", cm, diff, c.n)
+					}
 				}
 			})
 		}

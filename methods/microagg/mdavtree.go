@@ -191,12 +191,12 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 }
 
 // quantize appends the grid and the 8-bit codes of leaf id, whose records idx span the box
-// [lo, hi], to the slab when it has at most 64 rows and every column's cell width can be
-// coded (quant.go).
+// [lo, hi], to the slab when the tree has at least codedMinRows records, the leaf at most 64
+// rows and every column's cell width can be coded (quant.go).
 func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
 	d := t.d
 	nd := &t.nodes[id]
-	if len(idx) > 64 {
+	if len(idx) > 64 || t.built < codedMinRows {
 		return
 	}
 	o := len(t.slab)
