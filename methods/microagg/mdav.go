@@ -22,7 +22,8 @@ const parallelRows = 4096
 // From indexMinRows records and up to indexMaxDims columns the four queries of each step come
 // from exact indexes (mdavindex.go, docs/scaling.md): a pivot list for the farthest points and
 // a k-d tree for the nearest, on one goroutine; each query examines a few per cent (farthest)
-// to 10–20 % (k-NN in 10 columns) of the live records. Otherwise three SIMD passes per pair of
+// to 10–20 % (k-NN in 10 columns) of the live records, from 65,536 records through 8- or
+// 16-bit codes that decide which exact distances to compute. Otherwise three SIMD passes per pair of
 // groups (about 3·n²·d/(4k) multiply-adds) are split over workers goroutines when more than
 // parallelRows records are live (0 means GOMAXPROCS); every reduction is merged in a fixed
 // order. The labels are the same on both paths and for any workers. Memory O(n·d). ctx is

@@ -44,13 +44,15 @@ const walkBlock = 64
 //     the walk down the list stops once (ρ_x + ‖q − c₀‖)²·(1 + pivotSlack) is below the best
 //     squared distance found. The list is rebuilt around the current centroid when a
 //     centroid walk examines more than 1/32 of the live records, or when an eighth of its
-//     rows have been deleted;
-//   - the k live records nearest to a record (ties: lowest index), from a laneTree, rebuilt
-//     over the live records once a quarter of its records have been deleted (half when
-//     bigGroups).
+//     rows have been deleted. From codedMinRows rows the list also keeps 16-bit codes, and
+//     once a best is known a block's rows whose coded upper bound is below it are skipped
+//     (quant.go);
+//   - the k live records nearest to a record (ties: lowest index), from a laneTree (with
+//     8-bit coded leaves from codedMinRows records), rebuilt over the live records once a
+//     quarter of its records have been deleted (half when bigGroups).
 //
 // Distances are computed as the scan kernels compute them (column order, separately rounded
-// products).
+// products); the coded bounds only decide which distances are computed.
 type mdavIndex struct {
 	z     []float64
 	n, d  int
