@@ -19,7 +19,9 @@ const laneLeaf = 64
 // splitting planes crossed, with a relative margin of cellMargin) is above the k-th best
 // distance, or, for a leaf, when the lower bound of its tight box (the column-order sum of the
 // squared gaps, which rounding cannot push above the rounded distance of a point in the box)
-// is strictly above it; so the answer is the scan's, ties included.
+// is strictly above it; so the answer is the scan's, ties included. A tree of at least
+// codedMinRows records also codes its leaves in 8 bits (quant.go): once k candidates are
+// kept, a leaf's rows whose coded lower bound exceeds the k-th best are not computed.
 type laneTree struct {
 	d     int
 	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
