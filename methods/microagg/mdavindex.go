@@ -40,13 +40,13 @@ const walkBlock = 64
 //   - the live record farthest from a point q (the centroid, or the record r just chosen),
 //     ties to the lowest index, from a pivot list: the live records sorted by
 //     ρ_x = √d²(x, c₀) for a pivot c₀ (an earlier centroid), their rows copied in that order in
-//     the lane layout of kernel.go. By the triangle inequality d(x, q) ≤ ρ_x + ‖q − c₀‖, so
+//     the lane layout of kernel.go (below codedMinRows rows). By the triangle inequality d(x, q) ≤ ρ_x + ‖q − c₀‖, so
 //     the walk down the list stops once (ρ_x + ‖q − c₀‖)²·(1 + pivotSlack) is below the best
 //     squared distance found. The list is rebuilt around the current centroid when a
 //     centroid walk examines more than 1/32 of the live records, or when an eighth of its
-//     rows have been deleted. From codedMinRows rows the list also keeps 16-bit codes, and
-//     once a best is known a block's rows whose coded upper bound is below it are skipped
-//     (quant.go);
+//     rows have been deleted. From codedMinRows rows the list keeps 16-bit codes instead of
+//     the rows, and once a best is known a block's rows whose coded upper bound is below it
+//     are skipped; the others' distances are computed from z (quant.go);
 //   - the k live records nearest to a record (ties: lowest index), from a laneTree (with
 //     8-bit coded leaves from codedMinRows records), rebuilt over the live records once a
 //     quarter of its records have been deleted (half when bigGroups).
@@ -71,7 +71,7 @@ type mdavIndex struct {
 	m      int       // rows in the list, dead ones included
 	lrec   []int32   // list position → record
 	lrho   []float64 // list position → ρ
-	lrows  []float64 // lane layout, padded to a whole lane group
+	lrows  []float64 // lane layout, padded to a whole lane group; nil while coded
 	ldead  []bool    // by list position
 	lpos   []int32   // record → list position
 	killed int       // list rows deleted since the build
@@ -167,63 +167,77 @@ func (x *mdavIndex) repivot(c []float64) {
 		x.lrec = make([]int32, m4)
 		x.lrho = make([]float64, m4)
 		x.ldead = make([]bool, m4)
-		x.lrows = make([]float64, m4*d)
 	}
-	x.lrec, x.lrho, x.ldead, x.lrows = x.lrec[:m4], x.lrho[:m4], x.ldead[:m4], x.lrows[:m4*d]
+	x.lrec, x.lrho, x.ldead = x.lrec[:m4], x.lrho[:m4], x.ldead[:m4]
 	for i := range x.lpos {
 		x.lpos[i] = -1
 	}
 	for t := 0; t < m4; t++ {
 		if t >= x.m {
 			x.lrec[t], x.lrho[t], x.ldead[t] = -1, 0, true
-			for j := 0; j < d; j++ {
-				x.lrows[at(t, j, d)] = 0
-			}
 			continue
 		}
 		i := recs[t]
 		x.lrec[t], x.lrho[t], x.ldead[t] = i, rho[i], false
 		x.lpos[i] = int32(t)
-		for j, v := range x.row(int(i)) {
+	}
+	x.killed = 0
+	x.stale = false
+	if x.code() {
+		x.lrows = nil // a coded walk reads the candidates' rows from z
+		return
+	}
+	// the lane copy of the rows, for the uncoded walk
+	if cap(x.lrows) < m4*d {
+		x.lrows = make([]float64, m4*d)
+	}
+	x.lrows = x.lrows[:m4*d]
+	for t := 0; t < m4; t++ {
+		for j := 0; j < d; j++ {
+			v := 0.0
+			if t < x.m {
+				v = x.z[int(x.lrec[t])*d+j]
+			}
 			x.lrows[at(t, j, d)] = v
 		}
 	}
-	x.code()
-	x.killed = 0
-	x.stale = false
 }
 
 // code writes the 16-bit codes of the list's rows on a grid per column over the list, when
-// it has at least codedMinRows rows.
-func (x *mdavIndex) code() {
+// it has at least codedMinRows rows and every column can be coded; it reports whether it did.
+func (x *mdavIndex) code() bool {
 	d := x.d
 	x.coded = x.m >= codedMinRows
 	if !x.coded {
-		return
+		return false
+	}
+	hi := x.dist[:d] // scratch: the high ends
+	for j := 0; j < d; j++ {
+		x.glo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for _, i := range x.lrec[:x.m] {
+		for j, v := range x.row(int(i)) {
+			x.glo[j], hi[j] = min(x.glo[j], v), max(hi[j], v)
+		}
 	}
 	for j := 0; j < d; j++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for t := 0; t < x.m; t++ {
-			v := x.lrows[at(t, j, d)]
-			lo, hi = min(lo, v), max(hi, v)
-		}
 		var ok bool
-		x.glo[j] = lo
-		x.ginv[j], x.gstep[j], ok = quantStep16(lo, hi)
+		x.ginv[j], x.gstep[j], ok = quantStep16(x.glo[j], hi[j])
 		x.coded = x.coded && ok
 	}
 	if !x.coded {
-		return
+		return false
 	}
 	mb := (x.m + walkBlock - 1) / walkBlock * walkBlock
 	x.lcodes = slices.Grow(x.lcodes[:0], mb*d)[:mb*d]
 	clear(x.lcodes[x.m/quantGroup*quantGroup*d:])
-	for t := 0; t < x.m; t++ {
+	for t, i := range x.lrec[:x.m] {
 		g, u := t/quantGroup, t%quantGroup
-		for j := 0; j < d; j++ {
-			x.lcodes[(g*d+j)*quantGroup+u] = quantCode16(x.lrows[at(t, j, d)], x.glo[j], x.ginv[j])
+		for j, v := range x.row(int(i)) {
+			x.lcodes[(g*d+j)*quantGroup+u] = quantCode16(v, x.glo[j], x.ginv[j])
 		}
 	}
+	return true
 }
 
 // farthest returns the live record farthest from the centroid c, the lowest index on ties.
@@ -243,13 +257,13 @@ func (x *mdavIndex) farthest(c []float64) int {
 // farthestFrom returns the live record farthest from q (lowest index on ties) and the number
 // of list rows it walked. It walks the pivot list down from the largest ρ, walkBlock rows at a
 // time, and stops at the triangle-inequality bound; the list must be current (not stale).
-// Once a best distance is known, a block's rows are filtered by their coded upper bounds
-// (quant.go) and only the candidates get their exact distance.
 func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
-	d := x.d
 	delta := math.Sqrt(kdtree.Dist(q, x.c0))
+	if x.coded {
+		return x.farthestCoded(q, delta)
+	}
+	d := x.d
 	broadcastQ(x.qb, q)
-	coded := x.coded && quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
 	best, bi := -1.0, int32(-1)
 	t := 0
 	for ; t < x.m; t += walkBlock {
@@ -259,26 +273,6 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 			}
 		}
 		hi := min(t+walkBlock, x.m)
-		if coded && bi >= 0 {
-			if tq, ok := quantUpperThreshold(best); ok {
-				mask := quantUpperMask(x.lcodes[t*d:(t+walkBlock)*d], x.prm, d, walkBlock/quantGroup, tq)
-				if hi-t < 64 {
-					mask &= 1<<(hi-t) - 1
-				}
-				for mask != 0 {
-					p := t + bits.TrailingZeros64(mask)
-					mask &= mask - 1
-					if x.ldead[p] {
-						continue
-					}
-					s := laneRowDist(x.lrows, p, d, q)
-					if i := x.lrec[p]; s > best || (s == best && i < bi) {
-						best, bi = s, i
-					}
-				}
-				continue
-			}
-		}
 		groups := (hi - t + 3) / 4
 		distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
 		for u, s := range x.dist[:hi-t] {
@@ -286,6 +280,42 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 				continue
 			}
 			if i := x.lrec[t+u]; s > best || i < bi {
+				best, bi = s, i
+			}
+		}
+	}
+	return int(bi), min(t, x.m)
+}
+
+// farthestCoded is farthestFrom on a coded list (delta = ‖q − c₀‖): once a best is known, a
+// block keeps only the rows whose coded upper bound is not below it (quant.go), and their
+// exact distances are computed from z.
+func (x *mdavIndex) farthestCoded(q []float64, delta float64) (int, int) {
+	d := x.d
+	filter := quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
+	best, bi := -1.0, int32(-1)
+	t := 0
+	for ; t < x.m; t += walkBlock {
+		if bi >= 0 {
+			if b := x.lrho[t] + delta; b*b*(1+pivotSlack) < best {
+				break
+			}
+		}
+		hi := min(t+walkBlock, x.m)
+		mask := uint64(1)<<(hi-t) - 1 // all ones for a whole block
+		if filter && bi >= 0 {
+			if tq, ok := quantUpperThreshold(best); ok {
+				mask &= quantUpperMask(x.lcodes[t*d:(t+walkBlock)*d], x.prm, d, walkBlock/quantGroup, tq)
+			}
+		}
+		for mask != 0 {
+			p := t + bits.TrailingZeros64(mask)
+			mask &= mask - 1
+			if x.ldead[p] {
+				continue
+			}
+			i := x.lrec[p]
+			if s := kdtree.Dist(x.row(int(i)), q); s > best || (s == best && i < bi) {
 				best, bi = s, i
 			}
 		}
