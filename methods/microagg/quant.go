@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// The 8-bit leaf filter of the k-nearest search at scale (docs/scaling.md, "The 8-bit leaf
-// filter"). At 10^6 rows the search is bound by memory traffic: a leaf of 64 rows × 10
+// The 8-bit leaf filter of the k-nearest search at scale (docs/scaling.md, "The coded
+// filters", which also gives the rounding argument in full). At 10^6 rows the search is bound by memory traffic: a leaf of 64 rows × 10
 // columns is 5 KB of float64, and a query reads 200 leaves. So each leaf also keeps every
 // value as one byte, its cell on a 255-step grid over the leaf's box:
 //
