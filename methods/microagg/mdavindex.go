@@ -147,8 +147,16 @@ func (x *mdavIndex) repivot(c []float64) {
 	x.c0 = append(x.c0[:0], c...)
 	recs := x.liveRecords()
 	kb := x.sortBuf[:0]
+	lo, hi := x.glo, x.dist[:d] // the columns' ranges, for the codes; x.dist is scratch here
+	for j := range lo {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
 	for _, i := range recs {
-		kb = append(kb, radix.Keyed{V: math.Sqrt(kdtree.Dist(x.row(int(i)), c)), I: i})
+		row := x.row(int(i))
+		kb = append(kb, radix.Keyed{V: math.Sqrt(kdtree.Dist(row, c)), I: i})
+		for j, v := range row {
+			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+		}
 	}
 	x.sortBuf = kb
 	if n := len(kb); cap(x.sortScratch) < n {
@@ -183,7 +191,7 @@ func (x *mdavIndex) repivot(c []float64) {
 	}
 	x.killed = 0
 	x.stale = false
-	if x.code() {
+	if x.code(hi) {
 		x.lrows = nil // a coded walk reads the candidates' rows from z
 		return
 	}
@@ -203,22 +211,14 @@ func (x *mdavIndex) repivot(c []float64) {
 	}
 }
 
-// code writes the 16-bit codes of the list's rows on a grid per column over the list, when
-// it has at least codedMinRows rows and every column can be coded; it reports whether it did.
-func (x *mdavIndex) code() bool {
+// code writes the 16-bit codes of the list's rows on a grid per column over the list (from
+// x.glo to hi), when it has at least codedMinRows rows and every column can be coded; it
+// reports whether it did.
+func (x *mdavIndex) code(hi []float64) bool {
 	d := x.d
 	x.coded = x.m >= codedMinRows
 	if !x.coded {
 		return false
-	}
-	hi := x.dist[:d] // scratch: the high ends
-	for j := 0; j < d; j++ {
-		x.glo[j], hi[j] = math.Inf(1), math.Inf(-1)
-	}
-	for _, i := range x.lrec[:x.m] {
-		for j, v := range x.row(int(i)) {
-			x.glo[j], hi[j] = min(x.glo[j], v), max(hi[j], v)
-		}
 	}
 	for j := 0; j < d; j++ {
 		var ok bool
@@ -231,9 +231,14 @@ func (x *mdavIndex) code() bool {
 	mb := (x.m + walkBlock - 1) / walkBlock * walkBlock
 	x.lcodes = slices.Grow(x.lcodes[:0], mb*d)[:mb*d]
 	clear(x.lcodes[x.m/quantGroup*quantGroup*d:])
-	for t, i := range x.lrec[:x.m] {
+	// records in ascending order, so that z is read forward
+	for i, dead := range x.dead {
+		if dead {
+			continue
+		}
+		t := int(x.lpos[i])
 		g, u := t/quantGroup, t%quantGroup
-		for j, v := range x.row(int(i)) {
+		for j, v := range x.row(i) {
 			x.lcodes[(g*d+j)*quantGroup+u] = quantCode16(v, x.glo[j], x.ginv[j])
 		}
 	}

@@ -296,8 +296,10 @@ func (t *laneTree) leafDists(qs *laneQuery, nd *laneNode) (dist []float64, dead 
 }
 
 // knnCoded scans leaf v through its 8-bit codes: only the rows whose coded lower bound does
-// not exceed the threshold tq (of the k-th best distance) get their exact distance.
-func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
+// not exceed the threshold tq (of the k-th best distance) get their exact distance. It
+// returns false, having scanned nothing, when more than a quarter of the rows are
+// candidates.
+func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) bool {
 	d := t.d
 	nd := &t.nodes[v]
 	lo, hi := int(nd.start), int(nd.end)
@@ -305,6 +307,11 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
 	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
 	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
 	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
+	if bits.OnesCount64(mask) > (hi-lo)/4 {
+		// many candidates (large k): the SIMD kernel over the whole leaf is cheaper than
+		// one exact distance at a time
+		return false
+	}
 	h := &qs.heap
 	for mask != 0 {
 		p := lo + bits.TrailingZeros64(mask)
@@ -316,6 +323,7 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) {
 			h.push(s, int(t.rec[p]))
 		}
 	}
+	return true
 }
 
 // rowDist is the squared distance of tree row p to q, rounded as the kernels round it.
@@ -349,8 +357,7 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 			return
 		}
 		if len(h.d) == h.k && nd.coded {
-			if tq, ok := quantThreshold(h.d[0]); ok {
-				t.knnCoded(qs, v, tq)
+			if tq, ok := quantThreshold(h.d[0]); ok && t.knnCoded(qs, v, tq) {
 				return
 			}
 		}
