@@ -95,7 +95,7 @@ type mdavIndex struct {
 
 func newMdavIndex(z []float64, n, d int) *mdavIndex {
 	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
-		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, walkBlock),
+		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, max(walkBlock, d)),
 		ordRho: make([]float64, n), glo: make([]float64, d), ginv: make([]float64, d),
 		gstep: make([]float32, d), prm: make([]float32, 3*d)}
 	x.rebuildTree()
