@@ -5,8 +5,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
@@ -48,27 +46,16 @@ func DLD(in *Input) Result {
 	}
 	hits := make([]bool, G)
 	const chunk = 256
-	workers := min(runtime.GOMAXPROCS(0), max(1, G/chunk))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			hit := newHit()
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= G {
-					return
-				}
-				for _, g := range order[lo:min(lo+chunk, G)] {
-					r := reps[g]
-					hits[g] = hit(zm[r*p:(r+1)*p], members[g])
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	hitters := make([]func([]float64, []int32) bool, runtime.GOMAXPROCS(0)) // one per goroutine
+	parallelEach((G+chunk-1)/chunk, func(w, c int) {
+		if hitters[w] == nil {
+			hitters[w] = newHit()
+		}
+		for _, g := range order[c*chunk : min((c+1)*chunk, G)] {
+			r := reps[g]
+			hits[g] = hitters[w](zm[r*p:(r+1)*p], members[g])
+		}
+	})
 	h := 0
 	for _, b := range hits {
 		if b {

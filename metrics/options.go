@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"weak"
 )
 
@@ -158,4 +159,26 @@ func evalCached(in *Input, id string, f func(*Input) Result) Result {
 // colIndex returns the index of the named column, or −1.
 func colIndex(names []string, name string) int {
 	return slices.Index(names, name)
+}
+
+// parallelEach calls fn(w, i) for i in [0, k) on at most GOMAXPROCS goroutines, w being the
+// goroutine's number. fn must write only to slots of its own i (or of its own w).
+func parallelEach(k int, fn func(w, i int)) {
+	workers := min(runtime.GOMAXPROCS(0), k)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= k {
+					return
+				}
+				fn(w, i)
+			}
+		}()
+	}
+	wg.Wait()
 }

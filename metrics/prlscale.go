@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -390,26 +389,4 @@ func lowest3(g int) int {
 	r := g & (g - 1)
 	r &= r - 1
 	return g &^ (r & (r - 1))
-}
-
-// parallelEach calls fn(w, i) for i in [0, k) on at most GOMAXPROCS goroutines, w being the
-// goroutine's number. fn must write only to slots of its own i (or of its own w).
-func parallelEach(k int, fn func(w, i int)) {
-	workers := min(runtime.GOMAXPROCS(0), k)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= k {
-					return
-				}
-				fn(w, i)
-			}
-		}()
-	}
-	wg.Wait()
 }
