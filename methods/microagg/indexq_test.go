@@ -123,13 +123,7 @@ func sameLabels(t *testing.T, n int, f func(indexed bool) ([]int32, error)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a, b) {
-		diff := 0
-		for i := range a {
-			if a[i] != b[i] {
-				diff++
-			}
-		}
+	if diff := labelsDiffering(a, b); diff > 0 {
 		t.Fatalf("%d of %d labels differ", diff, n)
 	}
 }

@@ -262,13 +262,16 @@ func (x *mdavIndex) farthest(c []float64) int {
 // farthestFrom returns the live record farthest from q (lowest index on ties) and the number
 // of list rows it walked. It walks the pivot list down from the largest ρ, walkBlock rows at a
 // time, and stops at the triangle-inequality bound; the list must be current (not stale).
+// On a coded list, once a best is known, a block keeps only the rows whose coded upper bound
+// is not below it (quant.go), and their exact distances are computed from z.
 func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 	delta := math.Sqrt(kdtree.Dist(q, x.c0))
+	filter := false
 	if x.coded {
-		return x.farthestCoded(q, delta)
+		filter = quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
+	} else {
+		broadcastQ(x.qb, q)
 	}
-	d := x.d
-	broadcastQ(x.qb, q)
 	best, bi := -1.0, int32(-1)
 	t := 0
 	for ; t < x.m; t += walkBlock {
@@ -278,54 +281,55 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 			}
 		}
 		hi := min(t+walkBlock, x.m)
-		groups := (hi - t + 3) / 4
-		distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
-		for u, s := range x.dist[:hi-t] {
-			if s < best || x.ldead[t+u] {
-				continue
-			}
-			if i := x.lrec[t+u]; s > best || i < bi {
-				best, bi = s, i
-			}
+		if x.coded {
+			best, bi = x.codedBlock(q, t, hi, filter, best, bi)
+		} else {
+			best, bi = x.laneBlock(t, hi, best, bi)
 		}
 	}
 	return int(bi), min(t, x.m)
 }
 
-// farthestCoded is farthestFrom on a coded list (delta = ‖q − c₀‖): once a best is known, a
-// block keeps only the rows whose coded upper bound is not below it (quant.go), and their
-// exact distances are computed from z.
-func (x *mdavIndex) farthestCoded(q []float64, delta float64) (int, int) {
+// laneBlock updates the farthest (best, bi) with list rows [t, hi) of an uncoded list, their
+// distances to the query in x.qb computed by the SIMD kernel.
+func (x *mdavIndex) laneBlock(t, hi int, best float64, bi int32) (float64, int32) {
 	d := x.d
-	filter := quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
-	best, bi := -1.0, int32(-1)
-	t := 0
-	for ; t < x.m; t += walkBlock {
-		if bi >= 0 {
-			if b := x.lrho[t] + delta; b*b*(1+pivotSlack) < best {
-				break
-			}
+	groups := (hi - t + 3) / 4
+	distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
+	for u, s := range x.dist[:hi-t] {
+		if s < best || x.ldead[t+u] {
+			continue
 		}
-		hi := min(t+walkBlock, x.m)
-		mask := uint64(1)<<(hi-t) - 1 // all ones for a whole block
-		if filter && bi >= 0 {
-			if tq, ok := quantUpperThreshold(best); ok {
-				mask &= quantUpperMask(x.lcodes[t*d:(t+walkBlock)*d], x.prm, d, walkBlock/quantGroup, tq)
-			}
-		}
-		for mask != 0 {
-			p := t + bits.TrailingZeros64(mask)
-			mask &= mask - 1
-			if x.ldead[p] {
-				continue
-			}
-			i := x.lrec[p]
-			if s := kdtree.Dist(x.row(int(i)), q); s > best || (s == best && i < bi) {
-				best, bi = s, i
-			}
+		if i := x.lrec[t+u]; s > best || i < bi {
+			best, bi = s, i
 		}
 	}
-	return int(bi), min(t, x.m)
+	return best, bi
+}
+
+// codedBlock updates the farthest (best, bi) with list rows [t, hi) of a coded list: with
+// filter and a best known, only the rows whose coded upper bound (parameters in x.prm) is not
+// below it get their exact distance to q, from z.
+func (x *mdavIndex) codedBlock(q []float64, t, hi int, filter bool, best float64, bi int32) (float64, int32) {
+	d := x.d
+	mask := uint64(1)<<(hi-t) - 1 // all ones for a whole block
+	if filter && bi >= 0 {
+		if tq, ok := quantUpperThreshold(best); ok {
+			mask &= quantUpperMask(x.lcodes[t*d:(t+walkBlock)*d], x.prm, d, walkBlock/quantGroup, tq)
+		}
+	}
+	for mask != 0 {
+		p := t + bits.TrailingZeros64(mask)
+		mask &= mask - 1
+		if x.ldead[p] {
+			continue
+		}
+		i := x.lrec[p]
+		if s := kdtree.Dist(x.row(int(i)), q); s > best || (s == best && i < bi) {
+			best, bi = s, i
+		}
+	}
+	return best, bi
 }
 
 // nearest returns the k live records nearest to record i in (distance, index) order.

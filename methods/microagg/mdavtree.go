@@ -210,7 +210,7 @@ func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64
 	}
 	inv := t.inv
 	for l := range lo {
-		_, iv, s32, ok := quantStep(lo[l], hi[l])
+		iv, s32, ok := quantStep(lo[l], hi[l])
 		if !ok {
 			t.slab = t.slab[:o]
 			return
@@ -327,12 +327,9 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) bool {
 }
 
 // rowDist is the squared distance of tree row p to q, rounded as the kernels round it.
-func (t *laneTree) rowDist(p int, q []float64) float64 { return laneRowDist(t.rows, p, t.d, q) }
-
-// laneRowDist is the squared distance of row p of a lane buffer of d columns to q, rounded as
-// the kernels round it.
-func laneRowDist(rows []float64, p, d int, q []float64) float64 {
-	r := rows[(p>>2)*4*d+p&3:]
+func (t *laneTree) rowDist(p int, q []float64) float64 {
+	d := t.d
+	r := t.rows[(p>>2)*4*d+p&3:]
 	var s float64
 	for j, x := range q[:d] {
 		u := r[4*j] - x

@@ -61,22 +61,22 @@ func quantCodes(words []uint64, z []float64, idx []int32, d int, lo, inv []float
 	}
 }
 
-// quantStep returns the cell width Δ of a column whose leaf values span [lo, hi], its inverse,
+// quantStep returns the inverse cell width 1/Δ of a column whose leaf values span [lo, hi]
 // and Δ rounded down to float32; ok is false when the leaf cannot be coded (Δ out of
 // [quantMinStep, quantMaxStep]). A constant column gets Δ = 1.
-func quantStep(lo, hi float64) (step, inv float64, step32 float32, ok bool) {
-	step = (hi - lo) / 255
+func quantStep(lo, hi float64) (inv float64, step32 float32, ok bool) {
+	step := (hi - lo) / 255
 	if hi == lo {
 		step = 1
 	}
 	if !(step >= quantMinStep && step <= quantMaxStep) {
-		return 0, 0, 0, false
+		return 0, 0, false
 	}
 	step32 = float32(step)
 	if float64(step32) > step {
 		step32 = math.Nextafter32(step32, 0)
 	}
-	return step, 1 / step, step32, true
+	return 1 / step, step32, true
 }
 
 // quantParams fills prm (3·d float32: v, h, Δ per column) for the query q and a leaf with box

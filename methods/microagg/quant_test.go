@@ -17,20 +17,7 @@ func TestQuantFilterNeverRejectsACandidate(t *testing.T) {
 	for trial := 0; trial < 3000; trial++ {
 		d := 1 + rng.IntN(16)
 		n := 1 + rng.IntN(64)
-		scale := math.Exp(rng.NormFloat64() * 6)
-		z := make([]float64, n*d)
-		for i := range z {
-			switch trial % 4 {
-			case 0:
-				z[i] = rng.NormFloat64() * scale
-			case 1:
-				z[i] = math.Round(rng.NormFloat64() * 3)
-			case 2:
-				z[i] = float64(i%d) * scale // constant columns
-			default:
-				z[i] = 1e6 + rng.NormFloat64()*scale*1e-3
-			}
-		}
+		z, scale := quantTestTable(rng, trial, n, d)
 		if trial%5 == 0 && n > 1 { // duplicated rows
 			copy(z[d:2*d], z[:d])
 		}
@@ -48,7 +35,7 @@ func TestQuantFilterNeverRejectsACandidate(t *testing.T) {
 		inv, loBits, invBits, stepBits := make([]float64, d), make([]uint64, d), make([]uint64, d), make([]uint64, d)
 		ok := true
 		for j := range lo {
-			_, iv, s32, o := quantStep(lo[j], hi[j])
+			iv, s32, o := quantStep(lo[j], hi[j])
 			inv[j], ok = iv, ok && o
 			loBits[j], invBits[j], stepBits[j] = math.Float64bits(lo[j]), math.Float64bits(iv), math.Float64bits(float64(s32))
 		}
@@ -113,20 +100,7 @@ func TestQuantUpperFilterNeverRejectsACandidate(t *testing.T) {
 	for trial := 0; trial < 3000; trial++ {
 		d := 1 + rng.IntN(16)
 		n := 1 + rng.IntN(64)
-		scale := math.Exp(rng.NormFloat64() * 6)
-		z := make([]float64, n*d)
-		for i := range z {
-			switch trial % 4 {
-			case 0:
-				z[i] = rng.NormFloat64() * scale
-			case 1:
-				z[i] = math.Round(rng.NormFloat64() * 3)
-			case 2:
-				z[i] = float64(i%d) * scale
-			default:
-				z[i] = 1e6 + rng.NormFloat64()*scale*1e-3
-			}
-		}
+		z, scale := quantTestTable(rng, trial, n, d)
 		lo, inv, step32 := make([]float64, d), make([]float64, d), make([]float32, d)
 		ok := true
 		for j := range lo {
@@ -195,4 +169,25 @@ func TestQuantUpperFilterNeverRejectsACandidate(t *testing.T) {
 		t.Fatalf("the filter kept %d of %d rows nearer than b/4", kept, rows)
 	}
 	t.Logf("kept %d of %d rows nearer than b/4", kept, rows)
+}
+
+// quantTestTable returns a random n×d table of the filter tests, by trial % 4: normal values
+// at a scale spanning 12 orders of magnitude, an integer grid, constant columns, or values
+// near 10⁶ with a tiny spread; and the scale.
+func quantTestTable(rng *rand.Rand, trial, n, d int) ([]float64, float64) {
+	scale := math.Exp(rng.NormFloat64() * 6)
+	z := make([]float64, n*d)
+	for i := range z {
+		switch trial % 4 {
+		case 0:
+			z[i] = rng.NormFloat64() * scale
+		case 1:
+			z[i] = math.Round(rng.NormFloat64() * 3)
+		case 2:
+			z[i] = float64(i%d) * scale // constant columns
+		default:
+			z[i] = 1e6 + rng.NormFloat64()*scale*1e-3
+		}
+	}
+	return z, scale
 }
