@@ -1,17 +1,3 @@
-// Command sdcbench runs statistical disclosure control experiments: it protects microdata
-// with the registered methods, measures information loss and disclosure risk, and analyses
-// the results.
-//
-// Usage:
-//
-//	sdcbench list datasets|methods|metrics|experiments
-//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] SPEC
-//	sdcbench merge --out DIR DIR...
-//	sdcbench slurm --shards N SPEC
-//	sdcbench protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--seed S] [--groups FILE]
-//	sdcbench eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...
-//
-// Flags come before positional arguments. See README.md for a tour.
 package main
 
 import (
