@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -36,6 +37,9 @@ var (
 	cmdName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 	// flagTok is a flag token: -name, --name or --name=value.
 	flagTok = regexp.MustCompile(`^--?([A-Za-z][A-Za-z0-9_-]*)(=.*)?$`)
+	// helpFlag is a flag line of a FlagSet's PrintDefaults; usageFlag a --flag in a usage line.
+	helpFlag  = regexp.MustCompile(`(?m)^\s+-([A-Za-z][A-Za-z0-9_-]*)`)
+	usageFlag = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9_-]*)`)
 )
 
 // extractMentions returns the commands that text (a Markdown page or a TOML spec, whose
@@ -122,12 +126,10 @@ func commandFlags(t *testing.T, name string) map[string]bool {
 	flags := map[string]bool{"h": true, "help": true}
 	var help bytes.Buffer
 	_ = c.run(context.Background(), []string{"-h"}, io.Discard, &help) // -h parses flags and stops
-	for _, l := range strings.Split(help.String(), "\n") {
-		if f := regexp.MustCompile(`^\s+-([A-Za-z][A-Za-z0-9_-]*)`).FindStringSubmatch(l); f != nil {
-			flags[f[1]] = true
-		}
+	for _, f := range helpFlag.FindAllStringSubmatch(help.String(), -1) {
+		flags[f[1]] = true
 	}
-	for _, f := range regexp.MustCompile(`--([A-Za-z][A-Za-z0-9_-]*)`).FindAllStringSubmatch(c.usage, -1) {
+	for _, f := range usageFlag.FindAllStringSubmatch(c.usage, -1) {
 		flags[f[1]] = true
 	}
 	return flags
@@ -313,5 +315,79 @@ func TestPackageDocListsEveryCommand(t *testing.T) {
 				t.Errorf("package doc line %s: no command %q", strconv.Itoa(n), fields[1])
 			}
 		}
+	}
+}
+
+// makeTargets returns the targets the Makefile at root defines.
+func makeTargets(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^([a-z][a-z0-9_-]*):`).FindAllStringSubmatch(string(data), -1) {
+		targets[m[1]] = true
+	}
+	return targets
+}
+
+var (
+	// makeCode is `make TARGET` as inline code; makeLine a code line that runs make TARGET.
+	makeCode = regexp.MustCompile("`make ([a-z][a-z0-9_-]*)")
+	makeLine = regexp.MustCompile(`^\s*make ([a-z][a-z0-9_-]*)`)
+)
+
+// makeMentions returns the make targets a Markdown page names, by line number (from 1).
+func makeMentions(text string) map[int][]string {
+	out := map[int][]string{}
+	fenced := false
+	for i, line := range strings.Split(text, "\n") {
+		if trim := strings.TrimSpace(line); strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		re := makeCode
+		if fenced {
+			re = makeLine
+		}
+		for _, m := range re.FindAllStringSubmatch(line, -1) {
+			out[i+1] = append(out[i+1], m[1])
+		}
+	}
+	return out
+}
+
+// TestDocsNameOnlyMakeTargets: every `make TARGET` in the documentation is a Makefile target.
+func TestDocsNameOnlyMakeTargets(t *testing.T) {
+	root := repoRoot(t)
+	targets := makeTargets(t, root)
+	if !targets["run"] || !targets["test"] {
+		t.Fatalf("Makefile targets %v lack run or test", targets)
+	}
+	seen := 0
+	for _, rel := range docFiles(t, root) {
+		if filepath.Ext(rel) != ".md" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, names := range makeMentions(string(data)) {
+			seen += len(names)
+			for _, name := range names {
+				if !targets[name] {
+					t.Errorf("%s:%d: make %s: the Makefile has no target %s", rel, n, name, name)
+				}
+			}
+		}
+	}
+	if seen < 5 {
+		t.Errorf("only %d make mentions found: is the extractor broken?", seen)
+	}
+	got := makeMentions("Run `make bogus` first, to\nmake sure.\n```sh\nmake run   # and\n```\n")
+	if want := map[int][]string{1: {"bogus"}, 4: {"run"}}; !reflect.DeepEqual(got, want) || targets["bogus"] {
+		t.Errorf("makeMentions = %v, want %v", got, want)
 	}
 }
