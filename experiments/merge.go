@@ -33,7 +33,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 			return fmt.Errorf("experiments: merge: %w", err)
 		}
 		if spec == nil {
-			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, ManifestFile)); err != nil {
+			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile)); err != nil {
 				return err
 			}
 		} else if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
@@ -68,7 +68,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 			seen[id] = dir
 			rows = append(rows, r)
 		}
-		if data, err := resultsdir.ReadFile(filepath.Join(dir, TracesFile)); err == nil {
+		if data, err := resultsdir.ReadFile(filepath.Join(dir, resultsdir.TracesFile)); err == nil {
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				traces.Write(data[i+1:])
 			}
@@ -96,11 +96,11 @@ func Merge(out string, dirs []string, fresh bool) error {
 	if err != nil {
 		return err
 	}
-	if err := resultsdir.WriteTable(filepath.Join(out, RunsFile), &Table{Header: header, Rows: rows}); err != nil {
+	if err := resultsdir.WriteTable(filepath.Join(out, resultsdir.RunsFile), &resultsdir.Table{Header: header, Rows: rows}); err != nil {
 		return err
 	}
 	if traces.Len() > 0 {
-		err := datasets.AtomicWrite(filepath.Join(out, TracesFile), func(w io.Writer) error {
+		err := datasets.AtomicWrite(filepath.Join(out, resultsdir.TracesFile), func(w io.Writer) error {
 			if _, err := io.WriteString(w, strings.Join(resultsdir.TracesHeader(), ",")+"\n"); err != nil {
 				return err
 			}
@@ -138,7 +138,7 @@ func mergeTarget(out string, spec *Spec, fresh bool) (reports []string, err erro
 		}
 		return m.Reports, nil
 	}
-	for _, f := range []string{RunsFile, RunsFileGz} {
+	for _, f := range []string{resultsdir.RunsFile, resultsdir.RunsFileGz} {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			return nil, fmt.Errorf("experiments: merge: %s holds a %s without a manifest; "+
 				"use --fresh to discard it or another --out", out, f)

@@ -18,13 +18,10 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// File names inside a results folder (resultsdir's).
-const (
-	RunsFile     = resultsdir.RunsFile
-	RunsFileGz   = resultsdir.RunsFileGz
-	TracesFile   = resultsdir.TracesFile
-	ManifestFile = resultsdir.ManifestFile
-)
+// RunsFile is resultsdir.RunsFile. It, Table, Manifest, ReadRuns, ReadTable and ReadManifest
+// forward to resultsdir, which owns the results folder, for the study reports that read
+// through package experiments; new code uses resultsdir.
+const RunsFile = resultsdir.RunsFile
 
 // Version is the sdcbench version written to manifests.
 const Version = "0.1.0"
@@ -82,10 +79,6 @@ func ReadTable(path string) (*Table, error) { return resultsdir.ReadTable(path) 
 
 // ReadManifest reads dir/manifest.json (resultsdir.ReadManifest).
 func ReadManifest(dir string) (*Manifest, error) { return resultsdir.ReadManifest(dir) }
-
-// SameDefinitions is resultsdir.SameDefinitions: nil when the two folders' metric versions
-// and dataset hashes agree wherever both record them.
-func SameDefinitions(a, b *Manifest) error { return resultsdir.SameDefinitions(a, b) }
 
 // DatasetHash returns the content hash of a dataset as the runner sees it (after column
 // selection): SHA-256 over the column names, the IEEE-754 bits of every value, row-major,
@@ -155,7 +148,7 @@ func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[strin
 	st, done, err := resultsdir.OpenAppender(dir, s.Header())
 	if errors.Is(err, resultsdir.ErrOtherColumns) {
 		return nil, nil, fmt.Errorf("experiments: %s has other columns than spec %q produces; use --fresh or another --out",
-			filepath.Join(dir, RunsFile), s.Name)
+			filepath.Join(dir, resultsdir.RunsFile), s.Name)
 	}
 	return st, done, err
 }

@@ -325,7 +325,7 @@ func (r *Result) WriteBrief(w io.Writer) error {
 // reportMeans writes the runner's per-dataset means (issue 2's quickstart table): one row per
 // method and parameter set, every metric's mean over replicates.
 func (r *Result) reportMeans(w io.Writer) {
-	t := &experiments.Table{Header: r.Runs.Header}
+	t := &resultsdir.Table{Header: r.Runs.Header}
 	for _, row := range r.Runs.Rows {
 		t.Rows = append(t.Rows, row.Cells)
 	}
