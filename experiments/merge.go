@@ -2,8 +2,6 @@ package experiments
 
 import (
 	"bytes"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // Merge combines the results folders of the shards of one experiment into out. Every folder
@@ -34,7 +33,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 			return fmt.Errorf("experiments: merge: %w", err)
 		}
 		if spec == nil {
-			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, ManifestFile)); err != nil {
+			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile)); err != nil {
 				return err
 			}
 		} else if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
@@ -69,7 +68,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 			seen[id] = dir
 			rows = append(rows, r)
 		}
-		if data, err := readMaybeGz(filepath.Join(dir, TracesFile)); err == nil {
+		if data, err := resultsdir.ReadFile(filepath.Join(dir, resultsdir.TracesFile)); err == nil {
 			if i := bytes.IndexByte(data, '\n'); i >= 0 {
 				traces.Write(data[i+1:])
 			}
@@ -88,26 +87,21 @@ func Merge(out string, dirs []string, fresh bool) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("experiments: %w", err)
 	}
-	unlock, err := lockDir(out)
+	unlock, err := resultsdir.Lock(out)
 	if err != nil {
 		return fmt.Errorf("experiments: merge: %w", err)
 	}
 	defer unlock()
-	if err := mergeTarget(out, spec, fresh); err != nil {
-		return err
-	}
-	err = datasets.AtomicWrite(filepath.Join(out, RunsFile), func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		cw.Write(header)
-		cw.WriteAll(rows)
-		return cw.Error()
-	})
+	reports, err := mergeTarget(out, spec, fresh)
 	if err != nil {
 		return err
 	}
+	if err := resultsdir.WriteTable(filepath.Join(out, resultsdir.RunsFile), &resultsdir.Table{Header: header, Rows: rows}); err != nil {
+		return err
+	}
 	if traces.Len() > 0 {
-		err := datasets.AtomicWrite(filepath.Join(out, TracesFile), func(w io.Writer) error {
-			if _, err := io.WriteString(w, "run_id,iter,best,mean,seconds\n"); err != nil {
+		err := datasets.AtomicWrite(filepath.Join(out, resultsdir.TracesFile), func(w io.Writer) error {
+			if _, err := io.WriteString(w, strings.Join(resultsdir.TracesHeader(), ",")+"\n"); err != nil {
 				return err
 			}
 			_, err := w.Write(traces.Bytes())
@@ -117,39 +111,38 @@ func Merge(out string, dirs []string, fresh bool) error {
 			return err
 		}
 	}
-	if err := normalize(out, order); err != nil {
+	if err := resultsdir.Normalize(out, order); err != nil {
 		return err
 	}
 	man := newManifest(spec, Shard{}, 0, len(runs))
 	man.Complete, man.Finished = true, time.Now().UTC()
-	return writeManifest(out, man)
+	man.Reports = reports
+	return resultsdir.WriteManifest(out, man)
 }
 
 // mergeTarget checks that out may receive the merged runs of spec: it is empty, or holds
-// results of the same spec. With fresh, earlier results are removed instead.
-func mergeTarget(out string, spec *Spec, fresh bool) error {
-	files := []string{RunsFile, RunsFileGz, TracesFile, TracesFile + ".gz", ManifestFile}
+// results of the same spec, whose recorded companion reports it returns. With fresh, earlier
+// results are removed instead.
+func mergeTarget(out string, spec *Spec, fresh bool) (reports []string, err error) {
 	if fresh {
-		for _, f := range files {
-			if err := os.Remove(filepath.Join(out, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("experiments: merge: %w", err)
-			}
+		if err := resultsdir.Discard(out); err != nil {
+			return nil, fmt.Errorf("experiments: merge: %w", err)
 		}
-		return nil
+		return nil, nil
 	}
 	m, err := ReadManifest(out)
 	if err == nil {
 		if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
-			return fmt.Errorf("experiments: merge: %s holds results of spec %q, not of this %q; "+
+			return nil, fmt.Errorf("experiments: merge: %s holds results of spec %q, not of this %q; "+
 				"use --fresh to discard them or another --out", out, m.Name, spec.Name)
 		}
-		return nil
+		return m.Reports, nil
 	}
-	for _, f := range []string{RunsFile, RunsFileGz} {
+	for _, f := range []string{resultsdir.RunsFile, resultsdir.RunsFileGz} {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
-			return fmt.Errorf("experiments: merge: %s holds a %s without a manifest; "+
+			return nil, fmt.Errorf("experiments: merge: %s holds a %s without a manifest; "+
 				"use --fresh to discard it or another --out", out, f)
 		}
 	}
-	return nil
+	return nil, nil
 }

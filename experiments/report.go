@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // Cell is the mean and sample SD of one metric over the ok runs of a configuration.
@@ -102,8 +101,9 @@ func meanSD(x []float64) Cell {
 	return c
 }
 
-// WriteSummaryReport writes dir/REPORT.md: for each dataset, a table with one row per method
-// and parameter set and the mean (± SD over replicates) of every metric and of the run time.
+// WriteSummaryReport writes dir/REPORT.md (through resultsdir.WriteReport) when a complete
+// folder gets no analysis: for each dataset, a table with one row per method and parameter
+// set and the mean (± SD over replicates) of every metric and of the run time.
 func WriteSummaryReport(dir string) error {
 	t, err := ReadRuns(dir)
 	if err != nil {
@@ -114,7 +114,7 @@ func WriteSummaryReport(dir string) error {
 		return err
 	}
 	cols, rows := Summarize(t)
-	return datasets.AtomicWrite(filepath.Join(dir, "REPORT.md"), func(w io.Writer) error {
+	return resultsdir.WriteReport(dir, func(w io.Writer) error {
 		return summaryMarkdown(w, man, cols, rows)
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/metrics"
 )
@@ -73,7 +74,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return Summary{}, fmt.Errorf("experiments: %w", err)
 	}
-	unlock, err := lockDir(opt.Out)
+	unlock, err := resultsdir.Lock(opt.Out)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -85,13 +86,14 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	man := newManifest(s, opt.Shard, workers, len(mine))
 	if old, err := ReadManifest(opt.Out); err == nil {
 		man.Started, man.Cumulative = old.Started, old.Cumulative
-		if err := sameDefinitions(old, man); len(done) > 0 && err != nil {
-			st.close()
+		man.Reports = old.Reports // the companion reports stay in the folder
+		if err := resultsdir.SameDefinitions(old, man); len(done) > 0 && err != nil {
+			st.Close()
 			return Summary{}, fmt.Errorf("experiments: %s holds runs of other definitions (%v); resume would mix them: use a fresh folder", opt.Out, err)
 		}
 	}
-	if err := writeManifest(opt.Out, man); err != nil {
-		st.close()
+	if err := resultsdir.WriteManifest(opt.Out, man); err != nil {
+		st.Close()
 		return Summary{}, err
 	}
 	sum := Summary{Total: len(mine)}
@@ -124,7 +126,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 				}
 				mu.Lock()
 				if writeErr == nil {
-					writeErr = st.write(res.row, r.ID, res.trace)
+					writeErr = st.Append(res.row, r.ID, res.trace)
 				}
 				if writeErr == nil {
 					sum.Done++
@@ -158,7 +160,7 @@ feed:
 	close(jobs)
 	wg.Wait()
 	prog.finish()
-	cerr := st.close()
+	cerr := st.Close()
 	sum.Elapsed = time.Since(start)
 	sum.Complete = sum.Skipped+sum.Done == sum.Total
 	if writeErr != nil {
@@ -168,18 +170,13 @@ feed:
 		return sum, fmt.Errorf("experiments: %w", cerr)
 	}
 	if sum.Complete {
-		if err := normalize(opt.Out, order); err != nil {
+		if err := resultsdir.Normalize(opt.Out, order); err != nil {
 			return sum, err
 		}
 		man.Complete, man.Finished = true, time.Now().UTC()
 	}
-	if err := writeManifest(opt.Out, man); err != nil {
+	if err := resultsdir.WriteManifest(opt.Out, man); err != nil {
 		return sum, err
-	}
-	if sum.Complete && opt.Shard.N <= 1 {
-		if err := WriteSummaryReport(opt.Out); err != nil {
-			return sum, err
-		}
 	}
 	if err := ctx.Err(); err != nil && !sum.Complete {
 		return sum, err

@@ -96,6 +96,13 @@ func TestDeterminismWorkersShards(t *testing.T) {
 	if !slices.Equal(a, b) || !slices.Equal(a, c) {
 		t.Fatalf("rows differ between 1 worker, 2 workers and 3 merged shards")
 	}
+	// REPORT.md has one writer, the step that reports on a complete folder (resultsdir.WriteReport
+	// from the analysis or the summary): neither a run nor a merge writes one for it to overwrite.
+	for _, dir := range []string{filepath.Join(tmp, "w1"), merged} {
+		if _, err := os.Stat(filepath.Join(dir, "REPORT.md")); !os.IsNotExist(err) {
+			t.Errorf("%s: the runner wrote a REPORT.md (%v)", dir, err)
+		}
+	}
 	// Grid order is restored in the merged file and the single-machine file.
 	t1, _ := experiments.ReadRuns(filepath.Join(tmp, "w2"))
 	t2, _ := experiments.ReadRuns(merged)

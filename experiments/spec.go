@@ -325,13 +325,11 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // datasets, methods, parameters and metrics, values of the wrong type or out of range, empty
 // grids and a non-positive replicate count are all errors that name the offending key.
 func Parse(data []byte, file string) (*Spec, error) {
-	var s Spec
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&s)
+	s, err := Decode(data, file)
 	if err != nil {
-		return nil, &SpecError{File: file, Err: err}
+		return nil, err
 	}
-	s.meta = md
-	s.Text = string(data)
+	md := s.meta
 	if st, err := os.Stat(file); err == nil && !st.IsDir() {
 		s.dir = filepath.Dir(file)
 	}
@@ -362,6 +360,21 @@ func Parse(data []byte, file string) (*Spec, error) {
 		return nil, err
 	}
 	s.Hash = s.gridHash()
+	return s, nil
+}
+
+// Decode reads the TOML text of a spec into its fields without checking them: unknown keys,
+// datasets, methods and metrics are not errors and no dataset is loaded, so a spec recorded in
+// an older manifest still reads. Parse is Decode followed by every check; the analysis reads
+// a folder's spec with Decode, for its name, metrics and [analysis] table (AnalysisTable).
+func Decode(data []byte, file string) (*Spec, error) {
+	var s Spec
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&s)
+	if err != nil {
+		return nil, &SpecError{File: file, Err: err}
+	}
+	s.meta = md
+	s.Text = string(data)
 	return &s, nil
 }
 
@@ -607,10 +620,19 @@ func paramKey(p methods.Params) string {
 func (s *Spec) TimeLimitDuration() time.Duration { return s.timeLimit }
 
 // AnalysisTable decodes the spec's [analysis] table into v (a pointer to the analysis
-// configuration). It does nothing when the table is absent.
+// configuration); a key of the table that v has no field for is an error naming it. It does
+// nothing when the table is absent.
 func (s *Spec) AnalysisTable(v any) error {
 	if !s.meta.IsDefined("analysis") {
 		return nil
 	}
-	return s.meta.PrimitiveDecode(s.Analysis, v)
+	if err := s.meta.PrimitiveDecode(s.Analysis, v); err != nil {
+		return err
+	}
+	for _, k := range s.meta.Undecoded() {
+		if len(k) > 1 && k[0] == "analysis" {
+			return fmt.Errorf("unknown key %q", k.String())
+		}
+	}
+	return nil
 }

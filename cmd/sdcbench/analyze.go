@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/analysis"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 func init() {
@@ -71,7 +73,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if rerr != nil {
 			return rerr
 		}
-		_, _, cfg, err = analysis.ParseSpec(string(text))
+		var s *experiments.Spec
+		if s, err = experiments.Decode(text, *spec); err == nil {
+			cfg, err = analysis.SpecConfig(s)
+		}
 	} else {
 		cfg, err = analysis.LoadConfig(dir)
 	}
@@ -159,7 +164,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := res.WriteBrief(stdout); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, "REPORT.md"))
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, resultsdir.ReportFile))
 	}
 	for _, old := range baselines {
 		bres, err := analysis.RunBaseline(ctx, old, dir, cfg, analysis.BaselineOptions{TrustUnversioned: *trust})
@@ -167,7 +172,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if !*quiet {
-			fmt.Fprintf(stdout, "baseline %s: %d configurations, report: %s\n", old, len(bres.Plan.Configs), filepath.Join(analysis.BaselineDir(old, dir), "REPORT.md"))
+			fmt.Fprintf(stdout, "baseline %s: %d configurations, report: %s\n", old, len(bres.Plan.Configs), filepath.Join(analysis.BaselineDir(old, dir), resultsdir.ReportFile))
 		}
 	}
 	return nil

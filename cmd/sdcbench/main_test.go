@@ -259,3 +259,45 @@ func TestAnalyze(t *testing.T) {
 	_, stderr, code := sdcbench(t, dir, "analyze", "nowhere")
 	checkError(t, "analyze a missing folder", stderr, code, []string{"nowhere"})
 }
+
+// TestMergeReport: after merge, REPORT.md is the analysis's report, as after a run on one
+// machine (the same sections); run --no-analyze leaves the runner's summary instead.
+func TestMergeReport(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "--quiet", "--out", "r", "tiny"},
+		{"run", "--quiet", "--out", "s1", "--shard", "1/2", "tiny"},
+		{"run", "--quiet", "--out", "s2", "--shard", "2/2", "tiny"},
+		{"merge", "--out", "m", "s1", "s2"},
+		{"run", "--quiet", "--no-analyze", "--out", "n", "tiny"},
+	} {
+		if _, e, code := sdcbench(t, dir, args...); code != 0 {
+			t.Fatalf("%v: %s", args, e)
+		}
+	}
+	for _, shard := range []string{"s1", "s2"} {
+		if _, err := os.Stat(filepath.Join(dir, shard, "REPORT.md")); !os.IsNotExist(err) {
+			t.Errorf("shard %s has a REPORT.md", shard)
+		}
+	}
+	headings := func(name string) []string {
+		data, err := os.ReadFile(filepath.Join(dir, name, "REPORT.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hs []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "#") {
+				hs = append(hs, l)
+			}
+		}
+		return hs
+	}
+	run, merged := headings("r"), headings("m")
+	if len(run) == 0 || run[0] != "# tiny: analysis" || strings.Join(run, "\n") != strings.Join(merged, "\n") {
+		t.Errorf("REPORT.md after merge has sections\n%s\nafter run\n%s", strings.Join(merged, "\n"), strings.Join(run, "\n"))
+	}
+	if n := headings("n"); len(n) == 0 || n[0] != "# tiny" {
+		t.Errorf("run --no-analyze: REPORT.md sections %v, want the summary", n)
+	}
+}

@@ -64,23 +64,41 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "sdcbench: %s: %d runs (%d new, %d resumed), %d failed, %d timed out, %s; results in %s\n",
 			spec.Name, sum.Total, sum.Done, sum.Skipped, sum.Failed, sum.Timeouts, sum.Elapsed.Round(1e7), *out)
 	}
-	if !sum.Complete || sh.N > 1 || *noAnalyze {
+	if !sum.Complete || sh.N > 1 {
 		return nil
+	}
+	if *noAnalyze {
+		return experiments.WriteSummaryReport(*out)
 	}
 	var brief io.Writer
 	if !*quiet {
 		brief = stderr
 	}
-	if err := studyReport(*out, brief); err != nil {
-		return fmt.Errorf("the runs are complete in %s, but the study report failed: %w", *out, err)
+	return finishFolder(ctx, *out, brief)
+}
+
+// finishFolder writes the reports of a complete results folder, the same way after `run` and
+// after `merge`: the study report that claims the experiment, if any (its verdicts and
+// companion reports recorded in the folder), then REPORT.md, once, through resultsdir: the
+// analysis's report, or the runner's summary when the study report or the analysis fails.
+// brief (nil for none) receives the analysis digest.
+func finishFolder(ctx context.Context, dir string, brief io.Writer) error {
+	if err := studyReport(dir, brief); err != nil {
+		if serr := experiments.WriteSummaryReport(dir); serr != nil {
+			return serr
+		}
+		return fmt.Errorf("the runs are complete in %s, but the study report failed: %w", dir, err)
 	}
-	if _, err := analysis.Quick(ctx, *out, brief); err != nil {
-		return fmt.Errorf("the runs are complete in %s, but the analysis failed: %w", *out, err)
+	if _, err := analysis.Quick(ctx, dir, brief); err != nil {
+		if serr := experiments.WriteSummaryReport(dir); serr != nil {
+			return serr
+		}
+		return fmt.Errorf("the runs are complete in %s, but the analysis failed: %w", dir, err)
 	}
 	return nil
 }
 
-func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs := newFlags("merge", commands["merge"].usage, stderr)
 	out := fs.String("out", "", "merged results folder (required)")
 	fresh := fs.Bool("fresh", false, "discard earlier results of another spec in --out")
@@ -93,12 +111,8 @@ func runMerge(_ context.Context, args []string, _, stderr io.Writer) error {
 	if err := experiments.Merge(*out, fs.Args(), *fresh); err != nil {
 		return err
 	}
-	if err := experiments.WriteSummaryReport(*out); err != nil {
-		return err
-	}
-	// a study with a companion report (a scaling study's SCALING.md, say) gets it now, as
-	// after a local run
-	return studyReport(*out, stderr)
+	// the merged folder gets its study report and its analysis now, as after a local run
+	return finishFolder(ctx, *out, stderr)
 }
 
 func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error {

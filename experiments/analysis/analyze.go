@@ -13,14 +13,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // Result is everything Analyze computed for one results folder.
 type Result struct {
 	Dir      string
-	Name     string    // experiment name (manifest, else the folder name)
-	Manifest *Manifest // nil when the folder has none
+	Name     string               // experiment name (manifest, else the folder name)
+	Manifest *resultsdir.Manifest // nil when the folder has none
 	Runs     *Runs
 	Traces   []Trace
 	Plan     *Plan
@@ -50,15 +52,18 @@ type Result struct {
 	gzipped []string
 }
 
-// LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json, or the zero
-// Config when there is no manifest or no table.
+// LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json (SpecConfig),
+// or the zero Config when there is no manifest or no table.
 func LoadConfig(dir string) (Config, error) {
 	m, err := ReadManifest(dir)
 	if err != nil || m == nil || m.Spec == "" {
 		return Config{}, err
 	}
-	_, _, cfg, err := ParseSpec(m.Spec)
-	return cfg, err
+	s, err := experiments.Decode([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile))
+	if err != nil {
+		return Config{}, fmt.Errorf("analysis: spec: %w", err)
+	}
+	return SpecConfig(s)
 }
 
 // Analyze reads the results folder dir and computes every table of the analysis configured by
@@ -77,7 +82,7 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 
 // analyzeRuns is Analyze on runs already read; pairs, when not nil, restricts the pairwise
 // tests to the configuration pairs it accepts.
-func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *Manifest, cfg Config, pairs func(a, b string) bool) (*Result, error) {
+func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Manifest, cfg Config, pairs func(a, b string) bool) (*Result, error) {
 	var err error
 	res := &Result{Dir: dir, Manifest: man, Runs: runs, Name: filepath.Base(filepath.Clean(dir)),
 		Status: map[string]int{}, Cells: map[string][]Cell{}, Profiles: map[string][]ProfileRow{}}
@@ -87,9 +92,11 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *Manifest, cfg
 			res.Name = man.Name
 		}
 		if man.Spec != "" {
-			if _, specMetrics, _, err = ParseSpec(man.Spec); err != nil {
-				return nil, err
+			s, err := experiments.Decode([]byte(man.Spec), filepath.Join(dir, resultsdir.ManifestFile))
+			if err != nil {
+				return nil, fmt.Errorf("analysis: spec: %w", err)
 			}
+			specMetrics = s.Metrics
 		}
 	}
 	st := runs.Col("status")
@@ -202,7 +209,8 @@ func findSeed(dir, experiment, name string) string {
 }
 
 // Write writes the tables, the plots (unless turned off) and REPORT.md into out (the results
-// folder when empty). Existing files of the same names are replaced.
+// folder when empty). Existing files of the same names are replaced. REPORT.md goes through
+// resultsdir.WriteReport, once.
 func (r *Result) Write(ctx context.Context, out string) error {
 	if out == "" {
 		out = r.Dir
@@ -323,7 +331,7 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := writePivotCSVs(out, r.Pivots); err != nil {
 		return err
 	}
-	return r.WriteReport(filepath.Join(out, "REPORT.md"))
+	return resultsdir.WriteReport(out, func(w io.Writer) error { r.report(w); return nil })
 }
 
 // Run analyses dir with cfg and writes everything into dir: Analyze followed by Write.

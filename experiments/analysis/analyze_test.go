@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/small.golden")
@@ -138,13 +140,13 @@ func TestReadRunsGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, RunsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, resultsdir.RunsFile))
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	zw.Write(data)
 	zw.Close()
-	os.WriteFile(filepath.Join(dir, RunsFile+".gz"), buf.Bytes(), 0o644)
-	os.Remove(filepath.Join(dir, RunsFile))
+	os.WriteFile(filepath.Join(dir, resultsdir.RunsFile+".gz"), buf.Bytes(), 0o644)
+	os.Remove(filepath.Join(dir, resultsdir.RunsFile))
 	gz, err := ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // ErrNotComparable is wrapped by Baseline's error when two folders measured different things.
@@ -36,11 +36,11 @@ type BaselineOptions struct {
 // different content hashes (manifest.json), and when oldDir predates those records unless
 // opt.TrustUnversioned. The result's Dir is out, where Write should put it.
 func Baseline(ctx context.Context, oldDir, newDir, out string, cfg Config, opt BaselineOptions) (*Result, error) {
-	oldM, err := experiments.ReadManifest(oldDir)
+	oldM, err := resultsdir.ReadManifest(oldDir)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: baseline %s: %w", oldDir, err)
 	}
-	newM, err := experiments.ReadManifest(newDir)
+	newM, err := resultsdir.ReadManifest(newDir)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: baseline %s: %w", newDir, err)
 	}
@@ -59,20 +59,15 @@ func Baseline(ctx context.Context, oldDir, newDir, out string, cfg Config, opt B
 	if err != nil {
 		return nil, err
 	}
-	man, err := ReadManifest(newDir)
-	if err != nil {
-		return nil, err
-	}
-	if man != nil {
-		man.Name = fmt.Sprintf("%s vs baseline %s", filepath.Base(filepath.Clean(newDir)), filepath.Base(filepath.Clean(oldDir)))
-	}
+	man := *newM
+	man.Name = fmt.Sprintf("%s vs baseline %s", filepath.Base(filepath.Clean(newDir)), filepath.Base(filepath.Clean(oldDir)))
 	if cfg.Configs != nil && !slices.Contains(cfg.Configs, BaselineColumn) && !slices.Contains(cfg.Configs, short(BaselineColumn)) {
 		cfg.Configs = append(slices.Clone(cfg.Configs), BaselineColumn)
 	}
 	cfg.Table = TableConfig{}
 	cfg.Seed = ""
 	cross := func(a, b string) bool { return isOld(a) != isOld(b) }
-	res, err := analyzeRuns(ctx, out, merged, man, cfg, cross)
+	res, err := analyzeRuns(ctx, out, merged, &man, cfg, cross)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +79,7 @@ func isOld(config string) bool { return strings.Contains(config, short(BaselineC
 
 // comparable checks the metric versions and dataset hashes of the metrics and datasets both
 // folders have.
-func comparable(oldDir, newDir string, oldM, newM *experiments.Manifest, oldRuns, newRuns *Runs, opt BaselineOptions) error {
+func comparable(oldDir, newDir string, oldM, newM *resultsdir.Manifest, oldRuns, newRuns *Runs, opt BaselineOptions) error {
 	if len(oldM.MetricVersions) == 0 || len(oldM.DatasetHashes) == 0 || len(newM.MetricVersions) == 0 || len(newM.DatasetHashes) == 0 {
 		if !opt.TrustUnversioned {
 			which := oldDir
@@ -151,7 +146,7 @@ func stackRuns(a, b *Runs) (*Runs, error) {
 	params = append(params, BaselineColumn)
 	header := append(append(append([]string{"run_id", "dataset", "method"}, params...), "replicate", "seed"), values...)
 	header = append(header, "seconds", "status", "error")
-	recs := [][]string{header}
+	t := &resultsdir.Table{Header: header}
 	for k, r := range []*Runs{a, b} {
 		from := []string{"old", "new"}[k]
 		for i := range r.Rows {
@@ -166,10 +161,10 @@ func stackRuns(a, b *Runs) (*Runs, error) {
 					rec[j] = r.Get(i, h)
 				}
 			}
-			recs = append(recs, rec)
+			t.Rows = append(t.Rows, rec)
 		}
 	}
-	return fromRecords(recs, "baseline runs")
+	return fromTable(t, "baseline runs")
 }
 
 // BaselineDir is where the comparison with oldDir is written inside newDir.

@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
+	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -139,28 +138,15 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// specFile is the part of an experiment spec the analysis reads.
-type specFile struct {
-	Name     string   `toml:"name"`
-	Metrics  []string `toml:"metrics"`
-	Analysis Config   `toml:"analysis"`
-}
-
-// ParseSpec returns the experiment name, its metrics list and its [analysis] table from the
-// TOML text of a spec. Unknown keys inside [analysis] are an error naming the key; the rest of
-// the spec is the runner's business and is not checked here.
-func ParseSpec(text string) (name string, metrics []string, cfg Config, err error) {
-	var s specFile
-	md, err := toml.Decode(text, &s)
-	if err != nil {
-		return "", nil, Config{}, fmt.Errorf("analysis: spec: %w", err)
+// SpecConfig returns the [analysis] table of a spec, read by the one spec reader
+// (experiments.Decode) and validated. Unknown keys inside [analysis] are an error naming the
+// key; the rest of the spec is the runner's business and is not checked here.
+func SpecConfig(s *experiments.Spec) (Config, error) {
+	var cfg Config
+	if err := s.AnalysisTable(&cfg); err != nil {
+		return Config{}, fmt.Errorf("analysis: spec: %w", err)
 	}
-	for _, k := range md.Undecoded() {
-		if len(k) > 1 && k[0] == "analysis" {
-			return "", nil, Config{}, fmt.Errorf("analysis: spec: unknown key %q", k.String())
-		}
-	}
-	return s.Name, s.Metrics, s.Analysis, s.Analysis.Validate()
+	return cfg, cfg.Validate()
 }
 
 // paramName returns the runs.csv name of a column written by a user: "k" becomes "param_k"

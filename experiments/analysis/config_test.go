@@ -5,9 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments"
 )
 
-func TestParseSpec(t *testing.T) {
+// TestSpecConfig: the [analysis] table as the one spec reader (experiments.Decode) gives it.
+func TestSpecConfig(t *testing.T) {
 	for i, tc := range []struct {
 		text    string
 		blocks  []string // nil = absent
@@ -25,7 +28,11 @@ func TestParseSpec(t *testing.T) {
 		{text: "[analysis]\nadjust = \"bonferroni\"", wantErr: "adjust must be"},
 		{text: "[analysis]\nscatter = [\"sse_sst\"]", wantErr: "scatter needs two"},
 	} {
-		_, _, cfg, err := ParseSpec(tc.text)
+		var cfg Config
+		s, err := experiments.Decode([]byte(tc.text), "spec.toml")
+		if err == nil {
+			cfg, err = SpecConfig(s)
+		}
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("case %d: error %v, want %q", i, err, tc.wantErr)

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // editRuns copies testdata/small and rewrites its runs.csv with edit.
 func editRuns(t *testing.T, edit func(lines []string) []string) string {
 	t.Helper()
 	dir := copyDir(t, filepath.Join("testdata", "small"))
-	path := filepath.Join(dir, RunsFile)
+	path := filepath.Join(dir, resultsdir.RunsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

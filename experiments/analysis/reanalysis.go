@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -109,14 +110,22 @@ func parseOrNaN(s string) float64 {
 // from the previous one — tests whose verdict at alpha flipped (raw and Holm), the sizes the
 // tests rest on, the best configuration and the set not significantly different from it, and
 // the risk beside the best loss. Every statement is computed from the two sets of tables.
+// The file is recorded as a companion report of dir (resultsdir.RecordReports), which the
+// next REPORT.md links.
 func (r *Result) WriteReanalysis(dir string, prev *Previous) error {
-	f, err := os.Create(filepath.Join(dir, "reanalysis.md"))
+	f, err := os.Create(filepath.Join(dir, ReanalysisFile))
 	if err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	r.reanalysis(f, prev)
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return resultsdir.RecordReports(dir, ReanalysisFile)
 }
+
+// ReanalysisFile is the companion report WriteReanalysis writes.
+const ReanalysisFile = "reanalysis.md"
 
 func (r *Result) reanalysis(w io.Writer, prev *Previous) {
 	p := r.Plan

@@ -10,36 +10,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
-// WriteReport writes REPORT.md: what was analysed, links to every table and plot, the key
-// tables in Markdown and, when a seed file was found, the seed's numbers beside ours.
-func (r *Result) WriteReport(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	r.report(w)
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("analysis: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	return nil
-}
-
+// report writes REPORT.md: what was analysed, links to every table and plot, the key tables in
+// Markdown and, when a seed file was found, the seed's numbers beside ours.
 func (r *Result) report(w io.Writer) {
 	p := r.Plan
 	fmt.Fprintf(w, "# %s: analysis\n\n", r.Name)
 	if m := r.Manifest; m != nil {
 		fmt.Fprintf(w, "Spec hash `%.12s`, sdcbench %s, %s, %s/%s, %d CPUs; started %s, finished %s.\n\n",
-			m.SpecHash, m.Tool, m.Go, m.OS, m.Arch, m.CPUs, m.Started, m.Finished)
+			m.SpecHash, m.Tool, m.GoVersion, m.OS, m.Arch, m.CPUs, stamp(m.Started), stamp(m.Finished))
 	}
 	statuses := make([]string, 0, len(r.Status))
 	for s, n := range r.Status {
@@ -273,7 +258,7 @@ func (r *Result) reportFriedman(w io.Writer) {
 
 func (r *Result) reportSeed(w io.Writer) {
 	fmt.Fprintf(w, "## Seed comparison\n\nPublished numbers from `%s` beside ours; verdicts as docs/reproducing.md defines them.\n\n", r.SeedFile)
-	count := map[string]int{}
+	count := map[resultsdir.Verdict]int{}
 	var rows [][]string
 	for _, s := range r.Seed {
 		count[s.Verdict]++
@@ -291,10 +276,10 @@ func (r *Result) reportSeed(w io.Writer) {
 				ours = strconv.FormatFloat(s.Ours, 'f', decimals(s.Published)+2, 64)
 			}
 		}
-		rows = append(rows, []string{s.Table, s.Item, s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, s.Verdict, s.Note})
+		rows = append(rows, []string{s.Table, s.Item, s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, string(s.Verdict), s.Note})
 	}
 	table(w, []string{"table", "item", "quantity", "published", "ours", "difference", "criterion", "verdict", "note"}, rows)
-	fmt.Fprintf(w, "Verdicts: %d exact, %d within tolerance, %d pattern, %d not reproduced.\n", count[VerdictExact], count[VerdictTolerance], count[VerdictPattern], count[VerdictNot])
+	fmt.Fprintf(w, "Verdicts: %d exact, %d within tolerance, %d pattern, %d not reproduced.\n", count[resultsdir.Exact], count[resultsdir.Tolerance], count[resultsdir.Pattern], count[resultsdir.NotReproduced])
 }
 
 func shortAll(cols []string) []string {
@@ -340,7 +325,7 @@ func (r *Result) WriteBrief(w io.Writer) error {
 // reportMeans writes the runner's per-dataset means (issue 2's quickstart table): one row per
 // method and parameter set, every metric's mean over replicates.
 func (r *Result) reportMeans(w io.Writer) {
-	t := &experiments.Table{Header: r.Runs.Header}
+	t := &resultsdir.Table{Header: r.Runs.Header}
 	for _, row := range r.Runs.Rows {
 		t.Rows = append(t.Rows, row.Cells)
 	}
@@ -348,14 +333,23 @@ func (r *Result) reportMeans(w io.Writer) {
 	experiments.MeansMarkdown(w, t)
 }
 
-// reportNotes links the folder's companion reports (other *.md files, e.g. MAGGA.md written by
-// `sdcbench report`) and includes the experiment's hand-written notes: dir/notes.md, else
-// the bundled experiments/specs/<name>.notes.md.
+// stamp formats a manifest time as RFC 3339, or "" when it is not set.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339)
+}
+
+// reportNotes links the folder's companion reports (the study report's Markdown files and
+// reanalysis.md, as recorded in its manifest: resultsdir.CompanionReports) and includes the
+// experiment's hand-written notes: dir/notes.md, else the bundled
+// experiments/specs/<name>.notes.md.
 func (r *Result) reportNotes(w io.Writer) {
-	if others, _ := filepath.Glob(filepath.Join(r.Dir, "*.md")); len(others) > 0 {
+	if others, _ := resultsdir.CompanionReports(r.Dir); len(others) > 0 {
 		var links []string
-		for _, path := range others {
-			if base := filepath.Base(path); base != "REPORT.md" && base != "notes.md" {
+		for _, base := range others {
+			if base != "notes.md" {
 				links = append(links, fmt.Sprintf("[%s](%s)", base, base))
 			}
 		}

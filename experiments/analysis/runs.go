@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -12,9 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // Runs is a parsed runs.csv (docs/harness.md "Runs"): run_id, dataset, method,
@@ -56,50 +53,37 @@ func (r *Runs) Get(i int, col string) string {
 	return ""
 }
 
-// RunsFile and friends are the file names of a results folder.
-const (
-	RunsFile     = experiments.RunsFile
-	TracesFile   = experiments.TracesFile
-	ManifestFile = experiments.ManifestFile
-)
-
 var fixedCols = []string{"run_id", "dataset", "method", "replicate", "seed", "seconds", "status", "error"}
 
 // ReadRuns reads dir/runs.csv, or dir/runs.csv.gz when only that exists, ignoring a torn last
-// line (experiments.ReadRuns).
+// line (resultsdir.ReadRuns).
 func ReadRuns(dir string) (*Runs, error) {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return nil, err
 	}
-	return fromRecords(append([][]string{t.Header}, t.Rows...), filepath.Join(dir, RunsFile))
+	return fromTable(t, filepath.Join(dir, resultsdir.RunsFile))
 }
 
-// ParseRuns parses a runs.csv read from r; name is used in errors. A torn last line (no final
-// newline) is ignored, as harness.md promises a killed writer leaves nothing worse. Cells of the
-// numeric columns must parse with strconv.ParseFloat (NaN, +Inf, -Inf included) or be empty.
+// ParseRuns parses a runs.csv read from r (resultsdir.ParseTable); name is used in errors. A
+// torn last line (no final newline) is ignored, as harness.md promises a killed writer leaves
+// nothing worse. Cells of the numeric columns must parse with strconv.ParseFloat (NaN, +Inf,
+// -Inf included) or be empty.
 func ParseRuns(r io.Reader, name string) (*Runs, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %s: %w", name, err)
 	}
-	if i := bytes.LastIndexByte(data, '\n'); i < len(data)-1 && i >= 0 {
-		data = data[:i+1]
-	}
-	cr := csv.NewReader(bytes.NewReader(data))
-	recs, err := cr.ReadAll()
+	t, err := resultsdir.ParseTable(data, name)
 	if err != nil {
-		return nil, fmt.Errorf("analysis: %s: %w", name, err)
+		return nil, err
 	}
-	return fromRecords(recs, name)
+	return fromTable(t, name)
 }
 
-// fromRecords builds Runs from the records of a runs.csv, header first.
-func fromRecords(recs [][]string, name string) (*Runs, error) {
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("analysis: %s: empty file", name)
-	}
-	runs := &Runs{Header: recs[0]}
+// fromTable builds the numeric view Runs of a runs table.
+func fromTable(t *resultsdir.Table, name string) (*Runs, error) {
+	runs := &Runs{Header: t.Header}
 	for _, c := range []string{"dataset", "method", "status"} {
 		if runs.Col(c) < 0 {
 			return nil, fmt.Errorf("analysis: %s: no %q column", name, c)
@@ -122,8 +106,8 @@ func fromRecords(recs [][]string, name string) (*Runs, error) {
 	}
 	status := runs.Col("status")
 	if id := runs.Col("run_id"); id >= 0 {
-		first := make(map[string]int, len(recs))
-		for line, rec := range recs[1:] {
+		first := make(map[string]int, len(t.Rows))
+		for line, rec := range t.Rows {
 			if prev, dup := first[rec[id]]; dup {
 				return nil, fmt.Errorf("analysis: %s:%d: run_id %s already on line %d: a run recorded twice (merge or re-run the folder)",
 					name, line+2, rec[id], prev)
@@ -131,7 +115,7 @@ func fromRecords(recs [][]string, name string) (*Runs, error) {
 			first[rec[id]] = line + 2
 		}
 	}
-	for line, rec := range recs[1:] {
+	for line, rec := range t.Rows {
 		run := Row{Cells: rec, OK: rec[status] == "ok", Values: make([]float64, len(vidx))}
 		for j, c := range vidx {
 			run.Values[j] = math.NaN()
@@ -161,8 +145,8 @@ type Trace struct {
 
 // ReadTraces reads dir/traces.csv (or .gz). A missing file gives no traces and no error.
 func ReadTraces(dir string) ([]Trace, error) {
-	path := filepath.Join(dir, TracesFile)
-	t, err := experiments.ReadTable(path)
+	path := filepath.Join(dir, resultsdir.TracesFile)
+	t, err := resultsdir.ReadTable(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -195,28 +179,12 @@ func ReadTraces(dir string) ([]Trace, error) {
 	return out, nil
 }
 
-// Manifest is the part of dir/manifest.json the analysis reads.
-type Manifest struct {
-	Name, Spec, SpecHash, Tool, Go, Started, Finished, OS, Arch string
-	CPUs                                                        int
-}
-
-// ReadManifest reads dir/manifest.json (experiments.ReadManifest). A missing file gives nil and
+// ReadManifest reads dir/manifest.json (resultsdir.ReadManifest). A missing file gives nil and
 // no error.
-func ReadManifest(dir string) (*Manifest, error) {
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, os.ErrNotExist) {
+func ReadManifest(dir string) (*resultsdir.Manifest, error) {
+	m, err := resultsdir.ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	m, err := experiments.ReadManifest(dir)
-	if err != nil {
-		return nil, err
-	}
-	stamp := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.Format(time.RFC3339)
-	}
-	return &Manifest{Name: m.Name, Spec: m.Spec, SpecHash: m.SpecHash, Tool: m.Tool, Go: m.GoVersion,
-		Started: stamp(m.Started), Finished: stamp(m.Finished), OS: m.OS, Arch: m.Arch, CPUs: m.CPUs}, nil
+	return m, err
 }

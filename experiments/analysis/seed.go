@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -19,23 +20,15 @@ type SeedRow struct {
 	Stat, Metric string
 	Where        string
 	Published    string
-	Ours         float64 // NaN when not numeric or not computable
-	OursText     string  // ours as printed (a configuration for stat "best")
-	Diff         float64 // Ours − Published, NaN when either is not a number
-	Criterion    string  // exact, tolerance or pattern
-	Tolerance    float64 // absolute, for criterion tolerance (optional for exact)
-	Expect       string  // the pattern test, e.g. "<= 5", ">= 0.05", "= mdav"
-	Verdict      string  // exact, within tolerance, pattern, not reproduced
+	Ours         float64            // NaN when not numeric or not computable
+	OursText     string             // ours as printed (a configuration for stat "best")
+	Diff         float64            // Ours − Published, NaN when either is not a number
+	Criterion    string             // exact, tolerance or pattern
+	Tolerance    float64            // absolute, for criterion tolerance (optional for exact)
+	Expect       string             // the pattern test, e.g. "<= 5", ">= 0.05", "= mdav"
+	Verdict      resultsdir.Verdict // exact, within tolerance, pattern or not reproduced
 	Note         string
 }
-
-// Verdicts.
-const (
-	VerdictExact     = "exact"
-	VerdictTolerance = "within tolerance"
-	VerdictPattern   = "pattern"
-	VerdictNot       = "not reproduced"
-)
 
 var seedHeader = []string{"table", "item", "stat", "metric", "where", "published", "ours", "difference", "criterion", "tolerance", "expect", "verdict", "note"}
 
@@ -46,7 +39,7 @@ func seedRows(rows []SeedRow) [][]string {
 		if s.Tolerance != 0 {
 			tol = ftoa(s.Tolerance)
 		}
-		out[i] = []string{s.Table, s.Item, s.Stat, s.Metric, s.Where, s.Published, s.OursText, ftoaOrEmpty(s.Diff), s.Criterion, tol, s.Expect, s.Verdict, s.Note}
+		out[i] = []string{s.Table, s.Item, s.Stat, s.Metric, s.Where, s.Published, s.OursText, ftoaOrEmpty(s.Diff), s.Criterion, tol, s.Expect, string(s.Verdict), s.Note}
 	}
 	return out
 }
@@ -128,7 +121,7 @@ func CompareSeed(r *Result, path string) ([]SeedRow, error) {
 }
 
 // verdict decides one row and sets its Diff.
-func verdict(s *SeedRow) string {
+func verdict(s *SeedRow) resultsdir.Verdict {
 	pub, perr := strconv.ParseFloat(s.Published, 64)
 	if perr == nil && !math.IsNaN(s.Ours) {
 		s.Diff = s.Ours - pub
@@ -138,24 +131,24 @@ func verdict(s *SeedRow) string {
 		if perr == nil && !math.IsNaN(s.Ours) {
 			scale := math.Pow(10, float64(decimals(s.Published)))
 			if math.Round(s.Ours*scale) == math.Round(pub*scale) {
-				return VerdictExact
+				return resultsdir.Exact
 			}
 		} else if perr != nil && s.OursText == s.Published {
-			return VerdictExact
+			return resultsdir.Exact
 		}
 		if !math.IsNaN(s.Diff) && s.Tolerance > 0 && math.Abs(s.Diff) <= s.Tolerance {
-			return VerdictTolerance
+			return resultsdir.Tolerance
 		}
 	case "tolerance":
 		if !math.IsNaN(s.Diff) && math.Abs(s.Diff) <= s.Tolerance {
-			return VerdictTolerance
+			return resultsdir.Tolerance
 		}
 	case "pattern":
 		if holds(s.Expect, s.Ours, s.OursText) {
-			return VerdictPattern
+			return resultsdir.Pattern
 		}
 	}
-	return VerdictNot
+	return resultsdir.NotReproduced
 }
 
 // decimals returns the number of digits after the decimal point of a published number.

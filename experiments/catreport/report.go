@@ -18,6 +18,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/methods/categorical"
 )
 
@@ -137,13 +138,12 @@ type Counts struct {
 	Rows                         []Verdict
 }
 
-// The verdict words, as the study-report registry of the harness spells them
-// (docs/reproducing.md).
+// The verdict words: the vocabulary of resultsdir (docs/reproducing.md).
 const (
-	Exact         = "exact"
-	Tolerance     = "within tolerance"
-	NotReproduced = "not reproduced"
-	NotPossible   = "not reproducible"
+	Exact         = string(resultsdir.Exact)
+	Tolerance     = string(resultsdir.Tolerance)
+	NotReproduced = string(resultsdir.NotReproduced)
+	NotPossible   = string(resultsdir.NotPossible)
 )
 
 // Verdict is one judged number or claim: the report's table, the item and the verdict word.

@@ -7,55 +7,44 @@
 // explains by name (Match). `sdcbench report DIR` and `sdcbench run` find it through the name
 // recorded in DIR/manifest.json; the harness packages (experiments, analysis) never import a
 // study's code. Every Reporter returns the verdicts it computed; Write stores them in
-// DIR/verdicts.csv, which the reproduction status page (Status) counts.
+// DIR/verdicts.csv through resultsdir, which owns the verdict vocabulary, and the reproduction
+// status page (Status) counts them.
 package reports
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
-	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
-// The verdicts a report gives a published number or claim (docs/reproducing.md).
+// The verdicts a report gives a published number or claim: resultsdir's vocabulary
+// (docs/reproducing.md), as strings for the reports' own tables.
 const (
-	Exact         = "exact"            // equal at the published precision
-	Tolerance     = "within tolerance" // inside the table's stated band
-	Pattern       = "pattern"          // the qualitative finding holds
-	NotReproduced = "not reproduced"   // computed, and it does not hold
-	NotPossible   = "not reproducible" // cannot be computed here (confidential data, missing software)
+	Exact         = string(resultsdir.Exact)
+	Tolerance     = string(resultsdir.Tolerance)
+	Pattern       = string(resultsdir.Pattern)
+	NotReproduced = string(resultsdir.NotReproduced)
+	NotPossible   = string(resultsdir.NotPossible)
 )
-
-// Verdicts lists the verdicts in the order the status page prints them.
-var Verdicts = []string{Exact, Tolerance, Pattern, NotReproduced, NotPossible}
-
-// Verdict is one published number or claim judged against ours.
-type Verdict struct {
-	Table   string // the publication's table, figure or claim, e.g. "Table 2"
-	Item    string // the cell or claim within it
-	Verdict string // one of Verdicts
-}
 
 // Tally collects the verdicts a report computes, in the order it computes them. The zero
 // value is ready to use.
 type Tally struct {
-	rows []Verdict
+	rows []resultsdir.VerdictRow
 }
 
 // Add records a verdict and returns it, so that a report can print it in the same breath.
-// A verdict outside Verdicts is a programming error and panics.
+// A verdict outside resultsdir's vocabulary is a programming error and panics.
 func (t *Tally) Add(table, item, verdict string) string {
-	if !slices.Contains(Verdicts, verdict) {
-		panic(fmt.Sprintf("reports: unknown verdict %q", verdict))
+	v, err := resultsdir.ParseVerdict(verdict)
+	if err != nil {
+		panic(fmt.Sprintf("reports: %v", err))
 	}
-	t.rows = append(t.rows, Verdict{Table: table, Item: item, Verdict: verdict})
+	t.rows = append(t.rows, resultsdir.VerdictRow{Table: table, Item: item, Verdict: v})
 	return verdict
 }
 
@@ -67,8 +56,8 @@ func (t *Tally) Check(table, item string, ok bool) string {
 	return t.Add(table, item, NotReproduced)
 }
 
-// Rows returns the verdicts recorded so far.
-func (t *Tally) Rows() []Verdict { return t.rows }
+// Rows returns the verdicts recorded so far (their Study is left empty).
+func (t *Tally) Rows() []resultsdir.VerdictRow { return t.rows }
 
 // Reporter writes the companion report of a study for one results folder.
 type Reporter interface {
@@ -102,21 +91,20 @@ func For(experiment string) (string, Reporter, bool) {
 }
 
 // VerdictsFile is the file in a results folder that holds a report's verdicts.
-const VerdictsFile = "verdicts.csv"
-
-var verdictsHeader = []string{"study", "table", "item", "verdict"}
+const VerdictsFile = resultsdir.VerdictsFile
 
 // ErrNoReporter is returned by Write when no registered reporter explains the experiment.
 var ErrNoReporter = errors.New("no study report for this experiment")
 
 // Write runs the study report of the results folder dir, found by the experiment name in
 // dir/manifest.json (or the folder's name when it has no manifest: results written by a
-// script rather than by a run), and stores its verdicts in dir/verdicts.csv (no file when it
-// gave none). It returns the reporter's name, or an error wrapping ErrNoReporter when none
-// matches.
+// script rather than by a run), through resultsdir.WriteStudyReport: its verdicts go to
+// dir/verdicts.csv (no file when it gave none) and the Markdown files it wrote are recorded as
+// the folder's companion reports. It returns the reporter's name, or an error wrapping
+// ErrNoReporter when none matches.
 func Write(dir string) (string, error) {
 	exp := filepath.Base(filepath.Clean(dir))
-	if m, err := experiments.ReadManifest(dir); err == nil {
+	if m, err := resultsdir.ReadManifest(dir); err == nil {
 		exp = m.Name
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("reports: %w", err)
@@ -125,28 +113,12 @@ func Write(dir string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, exp, ErrNoReporter)
 	}
-	var t Tally
-	if err := r.Write(dir, exp, &t); err != nil {
-		return name, fmt.Errorf("reports: %s: %w", name, err)
-	}
-	path := filepath.Join(dir, VerdictsFile)
-	if len(t.Rows()) == 0 { // a report that reproduces no publication (e.g. the attacks)
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return name, fmt.Errorf("reports: %w", err)
+	err := resultsdir.WriteStudyReport(dir, r.Study(), func() ([]resultsdir.VerdictRow, error) {
+		var t Tally
+		if err := r.Write(dir, exp, &t); err != nil {
+			return nil, fmt.Errorf("reports: %s: %w", name, err)
 		}
-		return name, nil
-	}
-	return name, writeVerdicts(path, r.Study(), t.Rows())
-}
-
-func writeVerdicts(path, study string, rows []Verdict) error {
-	return datasets.AtomicWrite(path, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		cw.Write(verdictsHeader)
-		for _, v := range rows {
-			cw.Write([]string{study, v.Table, v.Item, v.Verdict})
-		}
-		cw.Flush()
-		return cw.Error()
+		return t.Rows(), nil
 	})
+	return name, err
 }

@@ -1,0 +1,87 @@
+package resultsdir
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// Manifest is dir/manifest.json: where a results folder came from, and the companion reports
+// written into it.
+type Manifest struct {
+	Name       string    `json:"name"`
+	SpecHash   string    `json:"spec_hash"`
+	Spec       string    `json:"spec"`
+	Shard      string    `json:"shard,omitempty"`
+	Tool       string    `json:"tool_version"`
+	GoVersion  string    `json:"go_version"`
+	Started    time.Time `json:"started"`
+	Finished   time.Time `json:"finished,omitzero"`
+	CPUs       int       `json:"cpus"`
+	OS         string    `json:"os"`
+	Arch       string    `json:"arch"`
+	Workers    int       `json:"workers"`
+	Runs       int       `json:"runs"`
+	Complete   bool      `json:"complete"`
+	Cumulative float64   `json:"run_seconds_total"`
+	// Inputs maps each dataset read from a file to the file's SHA-256.
+	Inputs map[string]string `json:"inputs,omitempty"`
+	// MetricVersions is the definition version of every metric of the spec
+	// (metrics.Info.DefinitionVersion); DatasetHashes the content hash of every dataset, by
+	// label (experiments.DatasetHash). Folders written before sdcbench recorded them have neither.
+	MetricVersions map[string]int    `json:"metric_versions,omitempty"`
+	DatasetHashes  map[string]string `json:"dataset_hashes,omitempty"`
+	// Reports are the companion reports in the folder, sorted: the Markdown files its study
+	// report wrote (WriteStudyReport) and the analysis's reanalysis (RecordReports). REPORT.md
+	// links them.
+	Reports []string `json:"reports,omitempty"`
+}
+
+// ReadManifest reads dir/manifest.json. A missing file is an error wrapping os.ErrNotExist.
+func ReadManifest(dir string) (*Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("resultsdir: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("resultsdir: %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	return &m, nil
+}
+
+// WriteManifest writes m to dir/manifest.json (indented JSON), atomically.
+func WriteManifest(dir string, m *Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("resultsdir: %w", err)
+	}
+	return datasets.AtomicWrite(filepath.Join(dir, ManifestFile), func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}
+
+// SameDefinitions returns nil when two folders' metric versions and dataset hashes agree
+// wherever both record them, else an error naming the first metric whose version, or dataset
+// whose content hash, differs.
+func SameDefinitions(a, b *Manifest) error {
+	for _, id := range slices.Sorted(maps.Keys(a.MetricVersions)) {
+		if v, ok := b.MetricVersions[id]; ok && v != a.MetricVersions[id] {
+			return fmt.Errorf("metric %s: version %d vs %d", id, a.MetricVersions[id], v)
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(a.DatasetHashes)) {
+		if h, ok := b.DatasetHashes[d]; ok && h != a.DatasetHashes[d] {
+			return fmt.Errorf("dataset %s: content hash %.12s vs %.12s", d, a.DatasetHashes[d], h)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package resultsdir
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/sdcbench/sdcbench/datasets"
+)
+
+// Verdict is what a report concludes about one published number or claim
+// (docs/reproducing.md). The constants below are the whole vocabulary.
+type Verdict string
+
+// The verdicts, in the order the status page prints them.
+const (
+	Exact         Verdict = "exact"            // equal at the published precision
+	Tolerance     Verdict = "within tolerance" // inside the table's stated band
+	Pattern       Verdict = "pattern"          // the qualitative finding holds
+	NotReproduced Verdict = "not reproduced"   // computed, and it does not hold
+	NotPossible   Verdict = "not reproducible" // cannot be computed here (confidential data, missing software)
+)
+
+var verdicts = []Verdict{Exact, Tolerance, Pattern, NotReproduced, NotPossible}
+
+// Verdicts returns the vocabulary in the order the status page prints it.
+func Verdicts() []Verdict { return slices.Clone(verdicts) }
+
+// ParseVerdict returns the verdict spelled s, or an error naming s when it is not one of
+// Verdicts.
+func ParseVerdict(s string) (Verdict, error) {
+	if v := Verdict(s); slices.Contains(verdicts, v) {
+		return v, nil
+	}
+	return "", fmt.Errorf("resultsdir: unknown verdict %q", s)
+}
+
+// VerdictRow is one line of verdicts.csv: a published number or claim of a study judged
+// against ours.
+type VerdictRow struct {
+	Study   string  // the publication, as the study report cites it
+	Table   string  // the publication's table, figure or claim, e.g. "Table 2"
+	Item    string  // the cell or claim within it
+	Verdict Verdict // one of Verdicts
+}
+
+var verdictsHeader = []string{"study", "table", "item", "verdict"}
+
+// ReadVerdicts reads dir/verdicts.csv. A missing file is an error wrapping os.ErrNotExist; a
+// verdict outside the vocabulary is an error naming it.
+func ReadVerdicts(dir string) ([]VerdictRow, error) {
+	path := filepath.Join(dir, VerdictsFile)
+	t, err := ReadTable(path)
+	if err != nil {
+		return nil, err
+	}
+	s, tb, it, v := t.Col("study"), t.Col("table"), t.Col("item"), t.Col("verdict")
+	if s < 0 || tb < 0 || v < 0 {
+		return nil, fmt.Errorf("resultsdir: %s: want columns study, table, verdict", path)
+	}
+	rows := make([]VerdictRow, 0, len(t.Rows))
+	for i, r := range t.Rows {
+		verdict, err := ParseVerdict(r[v])
+		if err != nil {
+			return nil, fmt.Errorf("%w (%s line %d)", err, path, i+2)
+		}
+		row := VerdictRow{Study: r[s], Table: r[tb], Verdict: verdict}
+		if it >= 0 {
+			row.Item = r[it]
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// WriteVerdicts writes rows to dir/verdicts.csv, atomically, or removes the file when there
+// are none (a report that reproduces no publication). A verdict outside the vocabulary is an
+// error and nothing is written.
+func WriteVerdicts(dir string, rows []VerdictRow) error {
+	path := filepath.Join(dir, VerdictsFile)
+	for _, r := range rows {
+		if _, err := ParseVerdict(string(r.Verdict)); err != nil {
+			return err
+		}
+	}
+	if len(rows) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("resultsdir: %w", err)
+		}
+		return nil
+	}
+	err := datasets.AtomicWrite(path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write(verdictsHeader)
+		for _, v := range rows {
+			cw.Write([]string{v.Study, v.Table, v.Item, string(v.Verdict)})
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return fmt.Errorf("resultsdir: %w", err)
+	}
+	return nil
+}
