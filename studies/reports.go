@@ -1,14 +1,4 @@
-// Package reports is the registry of study reports: the code that puts a publication's
-// tables beside the runs of an experiment that reproduces it and judges each published number
-// or claim (docs/reproducing.md).
-//
-// A reproduction is data plus, where its tables need code, one Reporter. A Reporter registers
-// itself from an init function, like a method or a metric, and claims the experiments it
-// explains by name (Match). `sdcbench report DIR` and `sdcbench run` find it through the name
-// recorded in DIR/manifest.json; the harness packages (experiments, analysis) never import a
-// study's code. Every Reporter returns the verdicts it computed; Write stores them in
-// DIR/verdicts.csv, which the reproduction status page (Status) counts.
-package reports
+package studies
 
 import (
 	"encoding/csv"
@@ -21,7 +11,6 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
 // The verdicts a report gives a published number or claim (docs/reproducing.md).
@@ -72,33 +61,9 @@ func (t *Tally) Rows() []Verdict { return t.rows }
 
 // Reporter writes the companion report of a study for one results folder.
 type Reporter interface {
-	// Study cites the publication: authors (where known), title or subject, kind and year.
-	Study() string
-	// Match reports whether the experiment (the spec's name) is one this Reporter explains.
-	Match(experiment string) bool
-	// Write writes the report files into dir, reading the folder's runs, and records every
-	// verdict it prints in t.
+	// Write writes the report files of the experiment into dir, reading the folder's runs,
+	// and records every verdict it prints in t.
 	Write(dir, experiment string, t *Tally) error
-}
-
-var reg registry.Registry[Reporter]
-
-// Register makes r available under name (a short key such as "dfo"). It panics on a duplicate
-// name; call it from an init function.
-func Register(name string, r Reporter) { reg.Add("reports", name, r) }
-
-// Names returns the registered reporters' names, sorted.
-func Names() []string { return reg.Names() }
-
-// For returns the reporter that explains the experiment, and its name.
-func For(experiment string) (string, Reporter, bool) {
-	for _, n := range reg.Names() {
-		r, _ := reg.Get(n)
-		if r.Match(experiment) {
-			return n, r, true
-		}
-	}
-	return "", nil, false
 }
 
 // VerdictsFile is the file in a results folder that holds a report's verdicts.
@@ -106,14 +71,15 @@ const VerdictsFile = "verdicts.csv"
 
 var verdictsHeader = []string{"study", "table", "item", "verdict"}
 
-// ErrNoReporter is returned by Write when no registered reporter explains the experiment.
+// ErrNoReporter is returned by Write when no registered study with a Reporter owns the
+// experiment.
 var ErrNoReporter = errors.New("no study report for this experiment")
 
 // Write runs the study report of the results folder dir, found by the experiment name in
 // dir/manifest.json (or the folder's name when it has no manifest: results written by a
 // script rather than by a run), and stores its verdicts in dir/verdicts.csv (no file when it
-// gave none). It returns the reporter's name, or an error wrapping ErrNoReporter when none
-// matches.
+// gave none). It returns the study's name, or an error wrapping ErrNoReporter when no study
+// with a Reporter owns the experiment.
 func Write(dir string) (string, error) {
 	exp := filepath.Base(filepath.Clean(dir))
 	if m, err := experiments.ReadManifest(dir); err == nil {
@@ -121,12 +87,13 @@ func Write(dir string) (string, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("reports: %w", err)
 	}
-	name, r, ok := For(exp)
-	if !ok {
+	st, ok := For(exp)
+	if !ok || st.Report == nil {
 		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, exp, ErrNoReporter)
 	}
+	name := st.Name
 	var t Tally
-	if err := r.Write(dir, exp, &t); err != nil {
+	if err := st.Report.Write(dir, exp, &t); err != nil {
 		return name, fmt.Errorf("reports: %s: %w", name, err)
 	}
 	path := filepath.Join(dir, VerdictsFile)
@@ -136,7 +103,7 @@ func Write(dir string) (string, error) {
 		}
 		return name, nil
 	}
-	return name, writeVerdicts(path, r.Study(), t.Rows())
+	return name, writeVerdicts(path, st.Cite(exp), t.Rows())
 }
 
 func writeVerdicts(path, study string, rows []Verdict) error {

@@ -1,4 +1,4 @@
-package reports
+package studies
 
 import (
 	"errors"
@@ -6,20 +6,25 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
-// fake explains the experiments named "fake-*" and records two verdicts.
+// fake is the report of the study "fake", whose folder holds the spec fake-one.toml; it
+// records two verdicts.
 type fake struct{}
 
-func (fake) Study() string                { return "A. Author (2000), a study, MSc dissertation" }
-func (fake) Match(experiment string) bool { return strings.HasPrefix(experiment, "fake-") }
+const fakeCitation = "A. Author (2000), a study, MSc dissertation"
+
 func (fake) Write(dir, _ string, t *Tally) error {
 	t.Add("Table 1", "cell a", Exact)
 	t.Check("Table 2", "claim b", false)
 	return os.WriteFile(filepath.Join(dir, "FAKE.md"), []byte("# fake\n"), 0o644)
 }
 
-func init() { Register("fake", fake{}) }
+func init() {
+	Register(Study{Name: "fake", Citation: fakeCitation, Report: fake{},
+		Files: fstest.MapFS{"fake-one.toml": {Data: []byte("name = \"fake-one\"\n")}, "README.md": {}}})
+}
 
 func writeFile(t *testing.T, path, text string) {
 	t.Helper()
@@ -83,7 +88,7 @@ func TestWriteAndStatus(t *testing.T) {
 	for _, r := range rows {
 		got[r.Study+"|"+r.Folder+"|"+r.Table] = r.Counts
 	}
-	study := fake{}.Study()
+	study := fakeCitation
 	want := map[string]map[string]int{
 		study + "|fake-one|Table 1":           {Exact: 1, Tolerance: 1, NotReproduced: 1},
 		study + "|fake-one|Table 2":           {NotReproduced: 1},

@@ -1,4 +1,4 @@
-package reports
+package studies
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ type StatusRow struct {
 // root/*/seed_comparison.csv) and returns one row per (study, table, folder), sorted. The
 // folders named *-small hold the reduced grids that CI runs; they reproduce nothing at that
 // size and are left out.
-// A folder's seed_comparison.csv rows are credited to the study whose reporter claims the
+// A folder's seed_comparison.csv rows are credited to the study with a Reporter that owns the
 // folder's experiment, else to GenericStudy.
 func Status(root string) ([]StatusRow, error) {
 	dirs, err := filepath.Glob(filepath.Join(root, "*"))
@@ -65,8 +65,8 @@ func Status(root string) ([]StatusRow, error) {
 		}
 		study := GenericStudy
 		if m, err := experiments.ReadManifest(dir); err == nil {
-			if _, r, ok := For(m.Name); ok {
-				study = r.Study()
+			if st, ok := For(m.Name); ok && st.Report != nil {
+				study = st.Cite(m.Name)
 			}
 		}
 		tb, v := t.Col("table"), t.Col("verdict")

@@ -8,11 +8,11 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 	"github.com/sdcbench/sdcbench/internal/registry"
 	"github.com/sdcbench/sdcbench/methods"
 	_ "github.com/sdcbench/sdcbench/methods/all" // register every method
 	"github.com/sdcbench/sdcbench/metrics"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -70,13 +70,16 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	case "experiments":
-		fmt.Fprintln(tw, "NAME\tRUNS\tDESCRIPTION")
-		for _, name := range specs.Names() {
-			s, err := experiments.Load(name)
+		// NAME stays the first column: the Makefile's reproduce target reads it.
+		fmt.Fprintln(tw, "NAME\tSTUDY\tRUNS\tDESCRIPTION")
+		bundled := studies.Bundled()
+		for _, name := range experiments.BundledNames(bundled) {
+			s, err := experiments.Load(name, bundled)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, s.NumRuns(), s.Description)
+			st, _ := studies.For(name)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", name, st.Name, s.NumRuns(), s.Description)
 		}
 	default:
 		return usageErr("list", "unknown list %q%s: want one of datasets, methods, metrics, experiments", fs.Arg(0),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/analysis"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	spec, err := experiments.Load(fs.Arg(0))
+	spec, err := experiments.Load(fs.Arg(0), studies.Bundled())
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := studyReport(*out, brief); err != nil {
 		return fmt.Errorf("the runs are complete in %s, but the study report failed: %w", *out, err)
 	}
-	if _, err := analysis.Quick(ctx, *out, brief); err != nil {
+	if _, err := analysis.Quick(ctx, *out, studies.Bundled(), brief); err != nil {
 		return fmt.Errorf("the runs are complete in %s, but the analysis failed: %w", *out, err)
 	}
 	return nil
@@ -119,7 +120,7 @@ func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Shards < 1 {
 		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", o.Shards)
 	}
-	spec, err := experiments.Load(fs.Arg(0))
+	spec, err := experiments.Load(fs.Arg(0), studies.Bundled())
 	if err != nil {
 		return err
 	}

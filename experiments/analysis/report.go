@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // WriteReport writes REPORT.md: what was analysed, links to every table and plot, the key
@@ -350,7 +350,7 @@ func (r *Result) reportMeans(w io.Writer) {
 
 // reportNotes links the folder's companion reports (other *.md files, e.g. MAGGA.md written by
 // `sdcbench report`) and includes the experiment's hand-written notes: dir/notes.md, else
-// the bundled experiments/specs/<name>.notes.md.
+// the bundled <name>.notes.md (Config.Bundled).
 func (r *Result) reportNotes(w io.Writer) {
 	if others, _ := filepath.Glob(filepath.Join(r.Dir, "*.md")); len(others) > 0 {
 		var links []string
@@ -365,7 +365,10 @@ func (r *Result) reportNotes(w io.Writer) {
 	}
 	data, err := os.ReadFile(filepath.Join(r.Dir, "notes.md"))
 	if err != nil {
-		if data, err = specs.ReadNotes(r.Name); err != nil {
+		if r.bundled == nil {
+			return
+		}
+		if data, err = fs.ReadFile(r.bundled, r.Name+".notes.md"); err != nil {
 			return
 		}
 	}

@@ -1,9 +1,9 @@
-// Package attackreport writes ATTACKS.md for a results folder whose spec lists attack metrics
+// Package attacks is the attacks study (README.md): its spec, and ATTACKS.md for a results folder whose spec lists attack metrics
 // (singling_out, linkability, inference) beside classic risk measures: per dataset, the mean of
 // every measure per configuration, the Spearman rank correlation of each attack with each
 // classic measure across configurations, and the pairs of configurations the two order
 // differently (computed statements only).
-package attackreport
+package attacks
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ type config struct {
 func Write(dir string) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
-		return fmt.Errorf("attackreport: %w", err)
+		return fmt.Errorf("attacks: %w", err)
 	}
 	var attacks, classic []string
 	for _, id := range metrics.AttackMetrics {
@@ -48,7 +48,7 @@ func Write(dir string) error {
 		}
 	}
 	if len(attacks) == 0 || len(classic) == 0 {
-		return fmt.Errorf("attackreport: %s: need at least one attack metric (%v) and one classic risk measure (%v) in runs.csv",
+		return fmt.Errorf("attacks: %s: need at least one attack metric (%v) and one classic risk measure (%v) in runs.csv",
 			dir, metrics.AttackMetrics, Classic)
 	}
 	cols := slices.Clone(classic)

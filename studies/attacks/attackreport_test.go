@@ -1,4 +1,4 @@
-package attackreport
+package attacks
 
 import (
 	"github.com/sdcbench/sdcbench/experiments/stats"

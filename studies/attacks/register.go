@@ -1,24 +1,27 @@
-package attackreport
+package attacks
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("attacks", reporter{}) }
+//go:embed README.md *.toml
+var files embed.FS
 
-// reporter writes ATTACKS.md for the experiments named attacks-*: the attack metrics against
-// the classic risk measures. It reproduces no publication, so it records no verdicts.
-type reporter struct{}
-
-// Study names the framework the attacks follow.
-func (reporter) Study() string {
-	return "Giomi et al. (2022), a unified framework for quantifying privacy risk in synthetic data (attacks against the classic measures; no published table)"
+func init() {
+	studies.Register(studies.Study{
+		Name: "attacks",
+		// The framework the attacks follow.
+		Citation: "Giomi et al. (2022), a unified framework for quantifying privacy risk in synthetic data (attacks against the classic measures; no published table)",
+		Files:    files,
+		Report:   reporter{},
+	})
 }
 
-// Match claims the experiments whose name starts with "attacks-".
-func (reporter) Match(experiment string) bool { return strings.HasPrefix(experiment, "attacks-") }
+// reporter writes ATTACKS.md: the attack metrics against the classic risk measures. It
+// reproduces no publication, so it records no verdicts.
+type reporter struct{}
 
 // Write writes ATTACKS.md.
-func (reporter) Write(dir, _ string, _ *reports.Tally) error { return Write(dir) }
+func (reporter) Write(dir, _ string, _ *studies.Tally) error { return Write(dir) }

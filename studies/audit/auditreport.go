@@ -1,7 +1,7 @@
-// Package auditreport writes AUDIT.md for the results of the dp-audit experiment: per
+// Package audit is the empirical ε audit study (README.md): its spec, and AUDIT.md for the results of the dp-audit experiment: per
 // synthesizer, α rule, audit base and claimed ε the lower bounds on ε found by the dp_audit
 // method, and the statements checked on them (computed, never hand-written).
-package auditreport
+package audit
 
 import (
 	"fmt"
@@ -27,12 +27,12 @@ type row struct {
 func Write(dir string) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
-		return fmt.Errorf("auditreport: %w", err)
+		return fmt.Errorf("audit: %w", err)
 	}
 	col := func(name string) (int, error) {
 		j := t.Col(name)
 		if j < 0 {
-			return 0, fmt.Errorf("auditreport: %s: no column %s (not a dp-audit folder?)", dir, name)
+			return 0, fmt.Errorf("audit: %s: no column %s (not a dp-audit folder?)", dir, name)
 		}
 		return j, nil
 	}

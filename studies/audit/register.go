@@ -1,24 +1,26 @@
-package auditreport
+package audit
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("audit", reporter{}) }
+//go:embed README.md *.toml
+var files embed.FS
 
-// reporter writes AUDIT.md for the experiments named dp-audit*: the empirical ε lower bounds
-// against the claimed ε. It reproduces no publication, so it records no verdicts.
-type reporter struct{}
-
-// Study names what the audit checks.
-func (reporter) Study() string {
-	return "empirical ε audit of the ε-DP synthesizers (no published table)"
+func init() {
+	studies.Register(studies.Study{
+		Name:     "audit",
+		Citation: "empirical ε audit of the ε-DP synthesizers (no published table)",
+		Files:    files,
+		Report:   reporter{},
+	})
 }
 
-// Match claims the experiments whose name starts with "dp-audit".
-func (reporter) Match(experiment string) bool { return strings.HasPrefix(experiment, "dp-audit") }
+// reporter writes AUDIT.md: the empirical ε lower bounds against the claimed ε. It reproduces
+// no publication, so it records no verdicts.
+type reporter struct{}
 
 // Write writes AUDIT.md.
-func (reporter) Write(dir, _ string, _ *reports.Tally) error { return Write(dir) }
+func (reporter) Write(dir, _ string, _ *studies.Tally) error { return Write(dir) }

@@ -1,8 +1,7 @@
-package dforeport
+package dfo
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/sdcbench/sdcbench/experiments/stats"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Alpha is the significance level of the claims' tests.
@@ -47,7 +47,7 @@ func BinomTest(x, n int, p0 float64) float64 {
 }
 
 // judged records a claim's verdict in t (nil: not recorded) and returns Verdict(held).
-func judged(t *reports.Tally, item string, held bool) string {
+func judged(t *studies.Tally, item string, held bool) string {
 	if t != nil {
 		t.Check("claims", item, held)
 	}
@@ -87,7 +87,7 @@ func ranks(fr stats.FriedmanResult) string {
 }
 
 // claims writes a computed verdict for every claim of the paper, on the paper's method.
-func claims(w io.Writer, paper []Run, t *reports.Tally) {
+func claims(w io.Writer, paper []Run, t *studies.Tally) {
 	fmt.Fprintf(w, "## The paper's claims, with computed verdicts (the paper's method)\n\n")
 	fmt.Fprintf(w, "| claim | paper | ours | test | verdict |\n|---|---|---|---|---|\n")
 

@@ -1,14 +1,14 @@
-package dforeport
+package dfo
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"strconv"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/stats"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // The variants of the paper's first experiment, as the hmkm method's surrogate names.
@@ -29,7 +29,7 @@ func ParseHeuristics(t *experiments.Table) ([]*Instance, error) {
 	col := map[string]int{}
 	for _, n := range need {
 		if col[n] = t.Col(n); col[n] < 0 {
-			return nil, fmt.Errorf("dforeport: runs.csv has no column %q", n)
+			return nil, fmt.Errorf("dfo: runs.csv has no column %q", n)
 		}
 	}
 	cpuCol := t.Col("dfo_cpu")
@@ -112,7 +112,7 @@ func HeuristicsMarkdown(w io.Writer, ins []*Instance, man *experiments.Manifest)
 }
 
 // heuristicsMarkdown is HeuristicsMarkdown recording its verdicts in t (nil: not recorded).
-func heuristicsMarkdown(w io.Writer, ins []*Instance, man *experiments.Manifest, t *reports.Tally) error {
+func heuristicsMarkdown(w io.Writer, ins []*Instance, man *experiments.Manifest, t *studies.Tally) error {
 	fmt.Fprintf(w, "# dfo-heuristics: experiment 1 of the DFO paper (Araújo & Aloise)\n\n")
 	if man != nil {
 		fmt.Fprintf(w, "%d runs; sdcbench %s, %s; spec SHA-256 `%.12s`. ", man.Runs, man.Tool, man.GoVersion, man.SpecHash)

@@ -1,12 +1,12 @@
-package dforeport
+package dfo
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Markdown writes DFO.md. man may be nil.
@@ -16,7 +16,7 @@ func Markdown(w io.Writer, runs []Run, man *experiments.Manifest) error {
 
 // markdown is Markdown recording its verdicts in t (nil: not recorded): the criterion of each
 // (dataset, k) cell for the paper's method, and the claims.
-func markdown(w io.Writer, runs []Run, man *experiments.Manifest, t *reports.Tally) error {
+func markdown(w io.Writer, runs []Run, man *experiments.Manifest, t *studies.Tally) error {
 	fmt.Fprintf(w, "# dfo-benchmarks: Tables 1–3 of the DFO paper (Araújo & Aloise)\n\n")
 	if man != nil {
 		fmt.Fprintf(w, "%d runs; sdcbench %s, %s, %d CPUs (%s/%s); spec SHA-256 `%.12s`. ",
@@ -39,9 +39,9 @@ func markdown(w io.Writer, runs []Run, man *experiments.Manifest, t *reports.Tal
 	pc, ac := Cells(paper), Cells(runs)
 	if t != nil {
 		for _, c := range pc {
-			v := reports.NotReproduced
+			v := studies.NotReproduced
 			if c.Met {
-				v = reports.Tolerance
+				v = studies.Tolerance
 			}
 			t.Add("Tables 1–3 criterion (the paper's method)", fmt.Sprintf("%s k = %d", c.Dataset, c.K), v)
 		}

@@ -1,24 +1,26 @@
-package dforeport
+package dfo
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("dfo", reporter{}) }
+//go:embed README.md *.toml
+var files embed.FS
+
+func init() {
+	studies.Register(studies.Study{
+		Name:     "dfo",
+		Citation: "Araújo & Aloise, a derivative-free optimization algorithm for the protection of individual data (paper)",
+		Files:    files,
+		Report:   reporter{},
+	})
+}
 
 // reporter is the study report of the dfo-* experiments: DFO.md (Tables 1–3, dfo-benchmarks)
 // or HEURISTICS.md (the paper's first experiment, dfo-heuristics).
 type reporter struct{}
 
-// Study cites the DFO paper (docs/dfo.md).
-func (reporter) Study() string {
-	return "Araújo & Aloise, a derivative-free optimization algorithm for the protection of individual data (paper)"
-}
-
-// Match claims the dfo-* experiments.
-func (reporter) Match(experiment string) bool { return strings.HasPrefix(experiment, "dfo-") }
-
 // Write writes DFO.md or HEURISTICS.md and records their verdicts.
-func (reporter) Write(dir, _ string, t *reports.Tally) error { return write(dir, t) }
+func (reporter) Write(dir, _ string, t *studies.Tally) error { return write(dir, t) }

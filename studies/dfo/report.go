@@ -1,13 +1,13 @@
-// Package dforeport writes the companion reports of the DFO experiments (docs/dfo.md):
+// Package dfo is the DFO study (README.md): its specs, and the companion reports of the DFO
+// experiments:
 // DFO.md for dfo-benchmarks — Tables 1–3 of Araújo & Aloise (the DFO paper) beside ours, the
 // paper's method and our extensions reported apart, the criterion per (dataset, k) and a
 // computed verdict for every claim of the paper — and HEURISTICS.md for dfo-heuristics, the
 // paper's first experiment.
-package dforeport
+package dfo
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Datasets are the three instances of the paper, in its column order.
@@ -149,7 +150,7 @@ func Parse(t *experiments.Table) ([]Run, error) {
 	col := map[string]int{}
 	for _, n := range need {
 		if col[n] = t.Col(n); col[n] < 0 {
-			return nil, fmt.Errorf("dforeport: runs.csv has no column %q", n)
+			return nil, fmt.Errorf("dfo: runs.csv has no column %q", n)
 		}
 	}
 	opt := func(row []string, name, absent string) string {
@@ -186,10 +187,10 @@ func Parse(t *experiments.Table) ([]Run, error) {
 func Write(dir string) error { return write(dir, nil) }
 
 // write is Write recording the report's verdicts in t (nil: not recorded).
-func write(dir string, tally *reports.Tally) error {
+func write(dir string, tally *studies.Tally) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
-		return fmt.Errorf("dforeport: %w", err)
+		return fmt.Errorf("dfo: %w", err)
 	}
 	man, _ := experiments.ReadManifest(dir)
 	if c := t.Col("method"); c >= 0 && len(t.Rows) > 0 && t.Rows[0][c] == "hmkm" {

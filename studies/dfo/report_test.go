@@ -1,4 +1,4 @@
-package dforeport
+package dfo
 
 import (
 	"fmt"

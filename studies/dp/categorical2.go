@@ -1,4 +1,4 @@
-package dpreport
+package dp
 
 import (
 	"fmt"

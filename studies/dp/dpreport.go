@@ -1,5 +1,5 @@
-// Package dpreport writes the reproduction reports of DP study's experiments (dp-e1 …
-// dp-e10, docs/dp.md): it reads a results folder written by the runner,
+// Package dp is the DP study (README.md): its specs, and the reproduction reports of its
+// experiments (dp-e1 … dp-e10): it reads a results folder written by the runner,
 // aggregates the per-replicate DP metrics of metrics/dp.go over the R replicates of each
 // configuration (est_mean, var_est with its standard error, post_var_mean, coverage, widths,
 // ESS, acceptance, time), puts the seed's published tables beside ours with the spec's expected
@@ -10,7 +10,7 @@
 // precision), "within tolerance" (the per-table band of the spec), "pattern" (the qualitative
 // claim holds) and "not reproduced". A seed cell that the spec predicts cannot reproduce is
 // marked "expected miss"; the report says whether that prediction was confirmed.
-package dpreport
+package dp
 
 import (
 	"fmt"
@@ -24,15 +24,15 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Write writes dir/DP.md (linked from the analysis REPORT.md) and the plots for the experiment name ("dp-e1" … "dp-e10"),
 // reading dir/runs.csv (or runs.csv.gz) and dir/manifest.json.
-func Write(dir, name string, tally *reports.Tally) error {
+func Write(dir, name string, tally *studies.Tally) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
-		return fmt.Errorf("dpreport: %w", err)
+		return fmt.Errorf("dp: %w", err)
 	}
 	rs := &runs{t: t}
 	gen, ok := generators[name]
@@ -42,7 +42,7 @@ func Write(dir, name string, tally *reports.Tally) error {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return fmt.Errorf("dpreport: no report for %q (have %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("dp: no report for %q (have %s)", name, strings.Join(names, ", "))
 	}
 	r := &report{dir: dir, tally: tally}
 	r.printf("# %s: DP study reproduction report\n\n", name)
@@ -57,7 +57,7 @@ func Write(dir, name string, tally *reports.Tally) error {
 	r.printf("of each configuration: est_mean = mean of post_mean, var_est = its sample variance (R−1), SE(est_mean) =\n")
 	r.printf("sd/√R, SE(var_est) = √((m4 − s⁴(R−3)/(R−1))/R); coverage in %%. Regenerate with `sdcbench report %s`.\n\n", dir)
 	if err := gen(r, rs); err != nil {
-		return fmt.Errorf("dpreport: %s: %w", name, err)
+		return fmt.Errorf("dp: %s: %w", name, err)
 	}
 	if len(r.verdicts)+len(r.constVerdicts) > 0 {
 		r.printf("\n## Verdict summary\n\n")
@@ -95,7 +95,7 @@ type report struct {
 	b             strings.Builder
 	verdicts      map[string]int
 	constVerdicts map[string]int // checks of published constants only (constVerdict)
-	tally         *reports.Tally // the verdicts of our runs by section, for the status page; may be nil
+	tally         *studies.Tally // the verdicts of our runs by section, for the status page; may be nil
 	section       string         // the last heading printed
 }
 

@@ -1,7 +1,6 @@
-package dpreport
+package dp
 
 import (
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	_ "github.com/sdcbench/sdcbench/methods/all"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // TestMoments checks est_mean, var_est and their standard errors (§9 "3SE") on a small sample
@@ -44,7 +44,7 @@ func TestWriteE1(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "runs.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var tally reports.Tally
+	var tally studies.Tally
 	if err := Write(dir, "dp-e1", &tally); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestWriteE1(t *testing.T) {
 func TestBundledSpecs(t *testing.T) {
 	for i := 1; i <= 10; i++ {
 		name := "dp-e" + itoa(i)
-		s, err := experiments.Load(name)
+		s, err := experiments.Load(name, files)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -1,29 +1,29 @@
-package dpreport
+package dp
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("dp", reporter{}) }
+//go:embed README.md *.toml
+var files embed.FS
+
+func init() {
+	studies.Register(studies.Study{
+		Name: "dp",
+		// The dissertation on ε-differentially private synthetic binary and categorical data
+		// that extends Charest's (2011) Bayesian inference.
+		Citation: "ε-differentially private synthetic binary and categorical data with Bayesian inference after Charest (2011), MSc dissertation, with a SUSEP car-insurance application",
+		Files:    files,
+		Report:   reporter{},
+	})
+}
 
 // reporter is the study report of the dp-e1 … dp-e10 experiments.
 type reporter struct{}
 
-// Study cites the dissertation on ε-differentially private synthetic binary and categorical
-// data that extends Charest's (2011) Bayesian inference (docs/dp.md).
-func (reporter) Study() string {
-	return "ε-differentially private synthetic binary and categorical data with Bayesian inference after Charest (2011), MSc dissertation, with a SUSEP car-insurance application"
-}
-
-// Match claims the experiments that have a report generator (dp-e1 … dp-e10).
-func (reporter) Match(experiment string) bool {
-	_, ok := generators[experiment]
-	return ok && strings.HasPrefix(experiment, "dp-e")
-}
-
 // Write writes DP.md and its plots.
-func (reporter) Write(dir, experiment string, t *reports.Tally) error {
+func (reporter) Write(dir, experiment string, t *studies.Tally) error {
 	return Write(dir, experiment, t)
 }

@@ -1,4 +1,4 @@
-package fcrmreport
+package fcrm
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func Parse(t *experiments.Table) (runs []Run, bad int, err error) {
 		"id_rank", "seconds", "status"}
 	for _, n := range need {
 		if col(n) < 0 {
-			return nil, 0, fmt.Errorf("fcrmreport: runs.csv has no column %q", n)
+			return nil, 0, fmt.Errorf("fcrm: runs.csv has no column %q", n)
 		}
 	}
 	f := func(row []string, name string) float64 {

@@ -1,23 +1,26 @@
-package fcrmreport
+package fcrm
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("fcrm", reporter{}) }
+//go:embed README.md *.toml
+var files embed.FS
+
+func init() {
+	studies.Register(studies.Study{
+		Name: "fcrm",
+		// The document does not name its author.
+		Citation: "Synthetic microdata by fuzzy c-regression models (FCRM) against IPSO, final-degree project (2009)",
+		Files:    files,
+		Report:   reporter{},
+	})
+}
 
 // reporter is the study report of the fcrm-* experiments (FCRM.md).
 type reporter struct{}
 
-// Study cites the FCRM project (docs/fcrm.md); the document does not name its author.
-func (reporter) Study() string {
-	return "Synthetic microdata by fuzzy c-regression models (FCRM) against IPSO, final-degree project (2009)"
-}
-
-// Match claims the fcrm-* experiments.
-func (reporter) Match(experiment string) bool { return strings.HasPrefix(experiment, "fcrm-") }
-
 // Write writes FCRM.md and its plots and records its verdicts.
-func (reporter) Write(dir, _ string, t *reports.Tally) error { return write(dir, t) }
+func (reporter) Write(dir, _ string, t *studies.Tally) error { return write(dir, t) }

@@ -1,4 +1,4 @@
-// Package fcrmreport writes FCRM.md for the fcrm-* experiments (fcrm-toy, fcrm-s1, fcrm-s2,
+// Package fcrm is the FCRM study (README.md): its specs, and FCRM.md for the fcrm-* experiments (fcrm-toy, fcrm-s1, fcrm-s2,
 // fcrm-s3, fcrm-ablation): the FCRM study's Tables 5–8 beside our replicate means, PIL and DR
 // against c (and, for S3, against n for every c) as plots, and computed verdicts for the
 // reproduction criteria of docs/fcrm.md. The study is a 2009 final-degree project on synthetic
@@ -6,12 +6,11 @@
 //
 // Our PIL is pil_kde and our SCORE is score_kde (the kernel-density quantile variance the
 // experiments use); pil with the normal density is listed beside it.
-package fcrmreport
+package fcrm
 
 import (
 	"bytes"
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Write reads dir/runs.csv (or .gz) and writes dir/FCRM.md and dir/plots/fcrm_*.png. The
@@ -27,7 +27,7 @@ import (
 func Write(dir string) error { return write(dir, nil) }
 
 // write is Write recording the report's verdicts in tally (nil: not recorded).
-func write(dir string, tally *reports.Tally) error {
+func write(dir string, tally *studies.Tally) error {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ type report struct {
 	// passed criterion counts as pattern (the S1 PIL band as within tolerance), a failed one as
 	// not reproduced, a difference the study's unavailable software explains as not
 	// reproducible; comparisons the study did not make are not counted.
-	tally *reports.Tally
+	tally *studies.Tally
 }
 
 func (r *report) printf(format string, a ...any) { fmt.Fprintf(r.w, format, a...) }
@@ -121,14 +121,14 @@ func (r *report) verdicts() {
 			s = "differs, as expected (not gated)"
 		}
 		if r.tally != nil && !v.info {
-			st := reports.NotReproduced
+			st := studies.NotReproduced
 			switch {
 			case v.pass && strings.HasPrefix(v.name, "S1 PIL vs Table 6"):
-				st = reports.Tolerance
+				st = studies.Tolerance
 			case v.pass:
-				st = reports.Pattern
+				st = studies.Pattern
 			case !v.gated:
-				st = reports.NotPossible
+				st = studies.NotPossible
 			}
 			r.tally.Add(r.name, v.name, st)
 		}

@@ -1,4 +1,4 @@
-package fcrmreport
+package fcrm
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func TestSeedScoreIdentity(t *testing.T) {
 
 // End to end on the CI spec: the report is written, with its table and plots.
 func TestWriteSmall(t *testing.T) {
-	s, err := experiments.Load("fcrm-small")
+	s, err := experiments.Load("fcrm-small", files)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package fcrmreport
+package fcrm
 
 import (
 	"fmt"

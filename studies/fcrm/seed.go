@@ -1,4 +1,4 @@
-package fcrmreport
+package fcrm
 
 // The published numbers of the FCRM study (a 2009 final-degree project on synthetic data by
 // fuzzy c-regression; the document does not name its author): Tables 5–8, verbatim (decimal

@@ -1,8 +1,7 @@
-package maggareport
+package magga
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"slices"
@@ -11,11 +10,12 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/sdcbench/sdcbench/experiments/stats"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // calibration writes Table 5.5, the per-generator/objective/instance breakdowns, Fig 5.1 (its
 // plot in dir/plots) and runtimes.
-func calibration(w io.Writer, t *reports.Tally, runs []row, dir string) error {
+func calibration(w io.Writer, t *studies.Tally, runs []row, dir string) error {
 	combo := func(r row) string { return r["param_pe"] + "," + r["param_pm"] + "," + r["param_rho_e"] }
 	resp := map[string][]float64{}
 	for _, r := range runs {

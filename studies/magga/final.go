@@ -1,13 +1,14 @@
-package maggareport
+package magga
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"io"
 	"math"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // finalKs and finalObjs are the k values and objectives of the final experiment (magga.md §11.3).
@@ -167,7 +168,7 @@ func (fd *finalData) quadrant(meth string) (in, n int) {
 
 // final writes the win counts, gap tables, Fig 5.16 (table and plot in dir/plots), the §11.6
 // verdicts and runtimes.
-func final(w io.Writer, t *reports.Tally, runs []row, dir string) error {
+func final(w io.Writer, t *studies.Tally, runs []row, dir string) error {
 	fd := computeFinal(runs)
 	fmt.Fprintf(w, "## Final experiment (MAGGA study §5.3)\n\n%d finished runs (of 2 584). Instances with results: %d of 34. MAGGA's entry per (instance, k, objective) is the best of its three variants (tsp, tsp_d1, tsp_d2) by that objective. Wins use the tie rule |v − v*| ≤ 1e-9·max(1, |v*|), so counts can add up to more than the instances; percentages are over the instances of the cell.\n\n", len(runs), len(fd.instances))
 	methodsAll := append([]string{"magga"}, baselines...)
@@ -283,7 +284,7 @@ func pct(v []float64) []float64 {
 // tableVerdict states the gap table's criterion from magga.md §11.6 (Tables 5.6 and 5.8) or,
 // for Table 5.7 which §11.6 does not cover, the seed's own pattern (fobj3 medians 0). Only the
 // Table 5.7 verdict is recorded in t: the other two are items of the claims checklist (verdicts).
-func (fd *finalData) tableVerdict(t *reports.Tally, m string) string {
+func (fd *finalData) tableVerdict(t *studies.Tally, m string) string {
 	switch m {
 	case "sse_sst":
 		md := fd.gapStat("sse_sst", "fobj1", "median")
@@ -322,7 +323,7 @@ func (fd *finalData) mostWins(ob, m, k string, who ...string) (bool, int, string
 }
 
 // verdicts writes the checklist of magga.md §11.6 with our numbers and the seed's.
-func (fd *finalData) verdicts(w io.Writer, t *reports.Tally) {
+func (fd *finalData) verdicts(w io.Writer, t *studies.Tally) {
 	type claim struct {
 		what, seed, ours string
 		ok               bool

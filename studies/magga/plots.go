@@ -1,4 +1,4 @@
-package maggareport
+package magga
 
 import (
 	"fmt"

@@ -1,25 +1,31 @@
-package maggareport
+package magga
 
 import (
 	"bytes"
+	"embed"
 	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("magga", reporter{}) }
+//go:embed README.md *.toml *.notes.md
+var files embed.FS
+
+func init() {
+	studies.Register(studies.Study{
+		Name:     "magga",
+		Citation: "MAGGA: a genetic algorithm for microaggregation, MSc dissertation (code: augustofadel/magga)",
+		Files:    files,
+		Report:   reporter{},
+	})
+}
 
 // reporter is the study report of the magga-calibration and magga-final experiments (and
 // their -small versions).
 type reporter struct{}
-
-// Study cites the MAGGA dissertation (docs/magga.md).
-func (reporter) Study() string {
-	return "MAGGA: a genetic algorithm for microaggregation, MSc dissertation (code: augustofadel/magga)"
-}
 
 // kind returns the report kind of an experiment: calibration or final.
 func kind(experiment string) string {
@@ -32,11 +38,8 @@ func kind(experiment string) string {
 	return ""
 }
 
-// Match claims magga-calibration* and magga-final*.
-func (reporter) Match(experiment string) bool { return kind(experiment) != "" }
-
 // Write writes MAGGA.md (and its plots) into dir.
-func (reporter) Write(dir, experiment string, t *reports.Tally) error {
+func (reporter) Write(dir, experiment string, t *studies.Tally) error {
 	var buf bytes.Buffer
 	if err := Write(&buf, t, kind(experiment), dir); err != nil {
 		return err

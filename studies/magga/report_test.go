@@ -1,12 +1,13 @@
-package maggareport
+package magga
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/reports"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // writeRuns writes a runs.csv with the given header and rows into a new folder.
@@ -35,7 +36,7 @@ func wantLine(t *testing.T, out, want string) {
 func report(t *testing.T, kind, dir string) string {
 	t.Helper()
 	var b strings.Builder
-	var tally reports.Tally
+	var tally studies.Tally
 	if err := Write(&b, &tally, kind, dir); err != nil {
 		t.Fatal(err)
 	}

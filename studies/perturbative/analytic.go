@@ -1,4 +1,4 @@
-package perturbreport
+package perturbative
 
 import (
 	"fmt"

@@ -1,10 +1,12 @@
-// Package catreport writes CATEGORICAL.md for the perturbative-categorical experiment: the
+// CATEGORICAL.md, the report of the perturbative-categorical experiment (the categorical
+// stage of the same study), holds the
 // sdcMicro 5.8.1 values of the risk of testdata's keys and of the local-suppression sequence
 // beside ours with a computed verdict per cell, the PRAM checks (invariance, changes against
 // their expectation), the agreement with sdcMicro's own suppressed records and PRAM matrix,
 // and the study's confidential-data numbers (Morais 2022, MSc dissertation, Universidade do
-// Minho), which cannot be recomputed (docs/categorical.md).
-package catreport
+// Minho), which cannot be recomputed (categorical.md).
+
+package perturbative
 
 import (
 	"context"
@@ -75,11 +77,12 @@ func init() {
 	}
 }
 
-// StudyRow is one number of the study's categorical stage on its confidential file.
-type StudyRow struct{ Stage, Measure, Value string }
+// CategoricalRow is one number of the study's categorical stage on its confidential file.
+type CategoricalRow struct{ Stage, Measure, Value string }
 
-// Study holds the study's values (Codes 31-37 of the dissertation): not reproducible.
-var Study = []StudyRow{
+// Categorical holds the study's categorical-stage values (Codes 31-37 of the dissertation):
+// not reproducible.
+var Categorical = []CategoricalRow{
 	{"original (final keys)", "2-/3-/5-anonymity violations", "243 (0.561%) / 593 (1.368%) / 1354 (3.125%)"},
 	{"original (final keys)", "risky observations", "3305"},
 	{"original (final keys)", "expected re-identifications", "1668.48 (3.85%)"},
@@ -146,22 +149,13 @@ const (
 	NotPossible   = "not reproducible"
 )
 
-// Verdict is one judged number or claim: the report's table, the item and the verdict word.
-type Verdict struct{ Table, Item, Verdict string }
-
 func (c *Counts) add(table, item, verdict string) {
 	c.Rows = append(c.Rows, Verdict{table, item, verdict})
 }
 
-// Write reads dir/runs.csv and writes dir/CATEGORICAL.md.
-func Write(dir string) error {
-	_, err := WriteVerdicts(dir)
-	return err
-}
-
-// WriteVerdicts writes dir/CATEGORICAL.md and returns every verdict it printed (for the
-// harness's study-report registry; see register.go).
-func WriteVerdicts(dir string) ([]Verdict, error) {
+// WriteCategoricalVerdicts reads dir/runs.csv, writes dir/CATEGORICAL.md and returns every
+// verdict it printed (for the study's Reporter; see register.go).
+func WriteCategoricalVerdicts(dir string) ([]Verdict, error) {
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
 		return nil, err
@@ -251,7 +245,7 @@ func Report(w io.Writer, rt *experiments.Table) (Counts, error) {
 	p("with local suppression, three manual recodes and PRAM. That file cannot be shared, so none of these\n")
 	p("numbers can be recomputed; testdata stands in for it and sdcMicro 5.8.1 is the reference above.\n\n")
 	p("| stage | measure | study | ours |\n|---|---|---|---|\n")
-	for _, s := range Study {
+	for _, s := range Categorical {
 		c.add("Morais (2022), PT2020 file", s.Stage+": "+s.Measure, NotPossible)
 		p("| %s | %s | %s | not reproducible (confidential data) |\n", s.Stage, s.Measure, s.Value)
 	}
@@ -397,7 +391,7 @@ func sdcMicroSection(p func(string, ...any), c *Counts) error {
 		}
 	}
 	if strings.Join(levels, ",") != strings.Join(d.Levels[j], ",") {
-		return fmt.Errorf("catreport: roof levels %v, sdcMicro's %v", d.Levels[j], levels)
+		return fmt.Errorf("perturbative: roof levels %v, sdcMicro's %v", d.Levels[j], levels)
 	}
 	ours := categorical.InvariantMatrix(cnt, pd, 0.5)
 	var maxd float64

@@ -1,20 +1,20 @@
-package catreport_test
+package perturbative_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/experiments/catreport"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 	_ "github.com/sdcbench/sdcbench/methods/all"
+	"github.com/sdcbench/sdcbench/studies/perturbative"
 )
 
-// TestReport runs the bundled spec with 8 PRAM replicates instead of 100 and checks that
+// TestCategoricalReport runs the study's spec with 8 PRAM replicates instead of 100 and checks that
 // every exact target holds and the PRAM and sdcMicro sections report agreement.
-func TestReport(t *testing.T) {
-	b, err := specs.Read("perturbative-categorical")
+func TestCategoricalReport(t *testing.T) {
+	b, err := os.ReadFile("perturbative-categorical.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,20 +31,20 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	c, err := catreport.Report(&out, tab)
+	c, err := perturbative.Report(&out, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Fail != 0 || c.Missing != 0 || c.Exact+c.Within != len(catreport.Targets)+1 {
-		t.Errorf("verdicts %+v for %d targets\n%s", c, len(catreport.Targets)+1, out.String())
+	if c.Fail != 0 || c.Missing != 0 || c.Exact+c.Within != len(perturbative.Targets)+1 {
+		t.Errorf("verdicts %+v for %d targets\n%s", c, len(perturbative.Targets)+1, out.String())
 	}
 	words := map[string]int{}
 	for _, v := range c.Rows {
 		words[v.Verdict]++
 	}
 	// 38 exact checks (section 1) + 3 sdcMicro exact; PRAM: 2 checks + 2 comparisons; 11 study numbers.
-	if words[catreport.Exact] != len(catreport.Targets)+1+3 || words[catreport.Tolerance] != 4 ||
-		words[catreport.NotPossible] != len(catreport.Study) || words[catreport.NotReproduced] != 0 {
+	if words[perturbative.Exact] != len(perturbative.Targets)+1+3 || words[perturbative.Tolerance] != 4 ||
+		words[perturbative.NotPossible] != len(perturbative.Categorical) || words[perturbative.NotReproduced] != 0 {
 		t.Errorf("verdict words %v", words)
 	}
 	for _, w := range []string{"same records", "agrees to 2.2e-16", "not reproducible (confidential data)", "agrees (\\|z\\| ≤ 4)"} {

@@ -1,10 +1,11 @@
-// Package perturbreport writes PERTURBATIVE.md for the perturbative experiments
-// (perturbative-analytic, -table28, -restricted, -sweep; docs/perturbative.md): the numbers of
+// Package perturbative is the study of Morais (2022) (README.md, categorical.md): its specs,
+// and the reports of its experiments. PERTURBATIVE.md, for the numeric ones
+// (perturbative-analytic, -table28, -restricted, -sweep), puts the numbers of
 // Morais (2022), the MSc dissertation comparing perturbative methods (Universidade do Minho),
 // beside ours, with a verdict per cell computed from the runs. The study's data are
 // confidential, so its absolute numbers are shown for reference; the verdicts test the exact
 // expectations and the qualitative patterns that carry over to the public substitute.
-package perturbreport
+package perturbative
 
 import (
 	"fmt"
@@ -79,7 +80,7 @@ func (c *Cell) Param(name string) float64 {
 func Cells(t *experiments.Table) ([]*Cell, error) {
 	ds, me, st := t.Col("dataset"), t.Col("method"), t.Col("status")
 	if ds < 0 || me < 0 || st < 0 {
-		return nil, fmt.Errorf("perturbreport: runs.csv lacks dataset, method or status")
+		return nil, fmt.Errorf("perturbative: runs.csv lacks dataset, method or status")
 	}
 	seed := t.Col("seed")
 	end := t.Col("seconds")

@@ -1,31 +1,43 @@
-package perturbreport
+package perturbative
 
 import (
-	"strings"
+	"embed"
 
-	"github.com/sdcbench/sdcbench/experiments/reports"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
-func init() { reports.Register("perturbative", reporter{}) }
+//go:embed README.md categorical.md *.toml
+var files embed.FS
 
-// reporter is the study report of the numeric perturbative experiments (perturbative-analytic,
-// -table28, -restricted, -sweep) and of the sdcMicro agreement folder; the categorical stage
-// has its own (experiments/catreport).
+// categoricalExperiment is the experiment of the study's categorical stage (CATEGORICAL.md); the
+// others are of its numeric stage (PERTURBATIVE.md).
+const categoricalExperiment = "perturbative-categorical"
+
+func init() {
+	studies.Register(studies.Study{
+		Name:     "perturbative",
+		Citation: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (numeric stage)",
+		Parts: map[string]string{
+			categoricalExperiment: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (categorical stage; sdcMicro 5.8.1 on testdata as reference)",
+		},
+		Files:   files,
+		Report:  reporter{},
+		Folders: []string{"perturbative-sdcmicro"}, // the sdcMicro agreement (bench/sdcmicro_test.go)
+	})
+}
+
+// reporter is the study report: CATEGORICAL.md for the categorical stage, PERTURBATIVE.md for
+// the numeric experiments (perturbative-analytic, -table28, -restricted, -sweep) and the
+// sdcMicro agreement folder.
 type reporter struct{}
 
-// Study cites Morais (2022) (docs/perturbative.md).
-func (reporter) Study() string {
-	return "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (numeric stage)"
-}
-
-// Match claims the perturbative-* experiments except perturbative-categorical.
-func (reporter) Match(experiment string) bool {
-	return strings.HasPrefix(experiment, "perturbative-") && experiment != "perturbative-categorical"
-}
-
-// Write writes PERTURBATIVE.md and records its verdicts.
-func (reporter) Write(dir, _ string, t *reports.Tally) error {
-	rows, err := WriteVerdicts(dir)
+// Write writes CATEGORICAL.md or PERTURBATIVE.md and records its verdicts.
+func (reporter) Write(dir, experiment string, t *studies.Tally) error {
+	write := WriteVerdicts
+	if experiment == categoricalExperiment {
+		write = WriteCategoricalVerdicts
+	}
+	rows, err := write(dir)
 	for _, v := range rows {
 		t.Add(v.Table, v.Item, v.Verdict)
 	}

@@ -1,4 +1,4 @@
-package perturbreport
+package perturbative
 
 import (
 	"bytes"
@@ -53,11 +53,11 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 	}
 	man, err := experiments.ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("perturbreport: %w", err)
+		return nil, fmt.Errorf("perturbative: %w", err)
 	}
 	spec, err := experiments.Parse([]byte(man.Spec), man.Name)
 	if err != nil {
-		return nil, fmt.Errorf("perturbreport: %w", err)
+		return nil, fmt.Errorf("perturbative: %w", err)
 	}
 	t, err := experiments.ReadRuns(dir)
 	if err != nil {
@@ -85,7 +85,7 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 	case "perturbative-sweep":
 		err = writeSweep(&b, r, cells, dir)
 	default:
-		err = fmt.Errorf("perturbreport: no report for experiment %q", man.Name)
+		err = fmt.Errorf("perturbative: no report for experiment %q", man.Name)
 	}
 	if err != nil {
 		return nil, err

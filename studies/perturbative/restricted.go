@@ -1,4 +1,4 @@
-package perturbreport
+package perturbative
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func writeRestricted(w io.Writer, r *rec, cells []*Cell, load func(string) (*dat
 	na, nr := byMethod(cells, "noise_additive"), byMethod(cells, "restrict(noise_additive)")
 	ca, cr := byMethod(cells, "noise_correlated2"), byMethod(cells, "restrict(noise_correlated2)")
 	if na == nil || nr == nil || ca == nil || cr == nil {
-		return fmt.Errorf("perturbreport: restricted runs lack a noise row")
+		return fmt.Errorf("perturbative: restricted runs lack a noise row")
 	}
 	d, err := load(na.Dataset)
 	if err != nil {

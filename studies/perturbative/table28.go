@@ -1,4 +1,4 @@
-package perturbreport
+package perturbative
 
 import (
 	"fmt"
@@ -190,7 +190,7 @@ func table28Patterns(cells []*Cell, load func(string) (*datasets.Dataset, error)
 	na := byMethod(cells, "noise_additive")
 	c2 := byMethod(cells, "noise_correlated2")
 	if na == nil || c2 == nil {
-		return nil, fmt.Errorf("perturbreport: table28 runs lack noise_additive or noise_correlated2")
+		return nil, fmt.Errorf("perturbative: table28 runs lack noise_additive or noise_correlated2")
 	}
 	d, err := load(na.Dataset)
 	if err != nil {

@@ -1,10 +1,11 @@
-// Package scalereport writes the report of a scaling study (docs/scaling.md): from a results
+// Package scaling is the scaling study (README.md): its specs, and the report of a scaling
+// study: from a results
 // folder whose spec ran with profile = true on generated datasets <family>_d<d>_n<n>, it
 // tabulates, per method and per measure, the time at each n and the exponent b of the
 // least-squares fit t ≈ a·n^b on log-log axes, with the CPU seconds and peak heap of the
 // method runs, and draws time against n on log-log axes. Everything in the report is computed
 // from runs.csv.
-package scalereport
+package scaling
 
 import (
 	"fmt"
@@ -90,7 +91,7 @@ func Load(dir string) ([]Series, error) {
 	for i, row := range runs.Rows {
 		_, n, _, ok := datasets.ParseFamily(runs.Get(i, "dataset"))
 		if !ok {
-			return nil, fmt.Errorf("scalereport: run %s: dataset %q is not a generated <family>_d<d>_n<n>", runs.Get(i, "run_id"), runs.Get(i, "dataset"))
+			return nil, fmt.Errorf("scaling: run %s: dataset %q is not a generated <family>_d<d>_n<n>", runs.Get(i, "run_id"), runs.Get(i, "dataset"))
 		}
 		m := runs.Get(i, "method")
 		if !slices.Contains(methods, m) {
@@ -256,7 +257,7 @@ func Write(dir, label string) error {
 	}
 	for _, ext := range []string{".png", ".svg"} {
 		if err := p.Save(7*vg.Inch, 5*vg.Inch, filepath.Join(pd, "scaling"+ext)); err != nil {
-			return fmt.Errorf("scalereport: %w", err)
+			return fmt.Errorf("scaling: %w", err)
 		}
 	}
 	b.WriteString("![time against n, log-log](plots/scaling.png) ([SVG](plots/scaling.svg))\n")

@@ -1,4 +1,4 @@
-package scalereport_test
+package scaling_test
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcbench/sdcbench/experiments/scalereport"
+	"github.com/sdcbench/sdcbench/studies/scaling"
 )
 
 // TestExponents writes a runs.csv whose method time is 1e-7·n² and whose measure time is
@@ -24,7 +24,7 @@ func TestExponents(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "runs.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ss, err := scalereport.Load(dir)
+	ss, err := scaling.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +34,10 @@ func TestExponents(t *testing.T) {
 			t.Errorf("%s: exponent %v, want %v", s.Name, s.Exponent, want[s.Name])
 		}
 	}
-	if err := scalereport.Write(dir, "test"); err != nil {
+	if err := scaling.Write(dir, "test"); err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, scalereport.File))
+	md, err := os.ReadFile(filepath.Join(dir, scaling.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestExponents(t *testing.T) {
 		t.Error(err)
 	}
 	os.WriteFile(filepath.Join(dir, "runs.csv"), []byte("run_id,dataset,method,seconds,status,error\nr,tarragona,mdav,1,ok,\n"), 0o644)
-	if _, err := scalereport.Load(dir); err == nil || !strings.Contains(err.Error(), "tarragona") {
+	if _, err := scaling.Load(dir); err == nil || !strings.Contains(err.Error(), "tarragona") {
 		t.Errorf("non-generated dataset: err = %v", err)
 	}
 }
