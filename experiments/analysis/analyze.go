@@ -173,14 +173,18 @@ func contains(s []string, v string) bool {
 }
 
 // findSeed returns the seed comparison file: name as given (absolute, or relative to dir, the
-// working directory or bundled), or by default dir/seed.csv or the bundled
-// <experiment>.expected.csv; "" when there is none. A bundled file is copied into dir (as
-// seed.csv by default) to keep the results folder self-contained.
+// working directory or bundled), or by default dir/seed.csv, the study's
+// studies/*/<experiment>.expected.csv when the working directory is the repository's root, or
+// the bundled <experiment>.expected.csv; "" when there is none. A bundled file is copied into
+// dir (as seed.csv by default) to keep the results folder self-contained.
 func findSeed(dir, experiment, name string, bundled fs.FS) string {
 	var cands []string
 	switch {
 	case name == "":
 		cands = []string{filepath.Join(dir, "seed.csv")}
+		if m, _ := filepath.Glob(filepath.Join("studies", "*", experiment+".expected.csv")); len(m) == 1 {
+			cands = append(cands, m[0])
+		}
 	case filepath.IsAbs(name):
 		cands = []string{name}
 	default:

@@ -77,7 +77,8 @@ type Config struct {
 	Means *bool `toml:"means"`
 	// Seed is a CSV of a seed's published numbers to put beside ours (see CompareSeed). A
 	// relative path is looked up in the results folder, then the working directory, then
-	// Bundled. Empty means <results>/seed.csv or the bundled <name>.expected.csv if one exists.
+	// Bundled. Empty means <results>/seed.csv, else studies/*/<name>.expected.csv (from the
+	// repository's root), else the bundled <name>.expected.csv, if one exists.
 	Seed string `toml:"seed"`
 	// Table asks for literature-style tables (rows = methods, columns = dataset × k); see
 	// TableConfig. Absent means none.
