@@ -89,7 +89,7 @@ type Run struct {
 	OK                             bool
 }
 
-// Defaults are the paper's readings, the defaults of the dfo method (docs/dfo.md "Readings").
+// Defaults are the paper's readings, the defaults of the dfo method (README.md "Readings").
 var Defaults = map[string]string{"init": "random", "repair": "every", "hm_iter": "move",
 	"on_fail": "restrict", "f0": "fresh"}
 
@@ -142,7 +142,7 @@ func (r Run) Config() string {
 func (r Run) Improved() bool { return r.Imp >= ImpTol }
 
 // Parse reads the report's runs from a runs.csv table of dfo runs. Columns of options that a
-// run does not have (older tables) take the value of our first reading (docs/dfo.md).
+// run does not have (older tables) take the value of our first reading (README.md).
 func Parse(t *experiments.Table) ([]Run, error) {
 	need := []string{"dataset", "param_k", "param_gamma0", "param_start", "param_init", "param_polish",
 		"param_restarts", "replicate", "sse_sst", "il_start", "imp", "sse_sst_lb", "dfo_g0", "dfo_g", "dfo_groups",

@@ -29,7 +29,7 @@ func TestSpearman(t *testing.T) {
 	}
 }
 
-// The study's SCORE identity holds on every row of Tables 5–8 (docs/fcrm.md).
+// The study's SCORE identity holds on every row of Tables 5–8 (README.md).
 func TestSeedScoreIdentity(t *testing.T) {
 	for name, tab := range map[string][]SeedRow{"5": Table5, "6": Table6, "7": Table7} {
 		tol := 0.001

@@ -2,7 +2,7 @@ package fcrm
 
 // The published numbers of the FCRM study (a 2009 final-degree project on synthetic data by
 // fuzzy c-regression; the document does not name its author): Tables 5–8, verbatim (decimal
-// commas as points). The F.O. column is kept for reference only (docs/fcrm.md).
+// commas as points). The F.O. column is kept for reference only (README.md).
 
 // SeedRow is one row of Tables 5–7.
 type SeedRow struct {

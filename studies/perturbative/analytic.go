@@ -13,7 +13,7 @@ import (
 // AnalyticMetrics are the metrics checked against their exact expectations.
 var AnalyticMetrics = []string{"interval_disclosure", "il1s_sum_sdc", "mse", "mae", "eigen"}
 
-// published are the check values of the analytic section of docs/perturbative.md (exact
+// published are the check values of the analytic section of README.md (exact
 // formulas evaluated on the public data; the correlated one by Monte Carlo).
 var published = map[string]float64{
 	"testdata|noise_additive noise_pct=5|interval_disclosure":              31.902,

@@ -11,7 +11,7 @@ import (
 )
 
 // Noise describes a noise release y = x + b + e, e ~ N(0, s_j²), for the exact expectations of
-// docs/perturbative.md ("Analytic checks").
+// README.md ("Analytic checks").
 type Noise struct {
 	Kind      string  // "additive", "correlated2", "correlated" or "mult"
 	Level     float64 // w (SD fraction), δ, v (variance fraction) or var

@@ -21,7 +21,7 @@ func load(t *testing.T, name string, cols ...string) *datasets.Dataset {
 }
 
 // TestExpectCheckValues compares the exact expectations with the check values of
-// docs/perturbative.md (testdata income/expend/savings, Census columns 1-5).
+// README.md (testdata income/expend/savings, Census columns 1-5).
 func TestExpectCheckValues(t *testing.T) {
 	td := load(t, "testdata", "income", "expend", "savings")
 	c5 := load(t, "census", "AFNLWGT", "AGI", "EMCONTRB", "FEDTAX", "PTOTVAL")

@@ -46,7 +46,7 @@ var Table28 = []StudyRow{
 }
 
 // sdcCheck are the sdcMicro 5.8.1 values (R's generator, one draw of pt2020_like) given in
-// docs/perturbative.md: interval_disclosure, il1s_sum_sdc, eigen.
+// README.md: interval_disclosure, il1s_sum_sdc, eigen.
 var sdcCheck = map[string][3]float64{
 	"noise_additive":         {14.92, 6113, 1.58},
 	"noise_correlated2":      {0.86, 12233, 6.45},
