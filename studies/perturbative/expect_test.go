@@ -52,3 +52,16 @@ func TestExpectCheckValues(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyTables: the published Tables 28 and 34 read from their expected.csv files.
+func TestStudyTables(t *testing.T) {
+	if len(Table28) != 18 || len(Table34) != 10 {
+		t.Fatalf("%d and %d rows, want 18 and 10", len(Table28), len(Table34))
+	}
+	if r := Table28[1]; r.Label != "Indep. noise" || !r.Flag || r.Method != "revmap(noise_additive)" || r.Vals[2] != 16.543 || r.Vals[9] != 21.50 {
+		t.Errorf("Table28[1] = %+v", r)
+	}
+	if r := Table34[9]; r.Method != "restrict(shuffle_ds)" || !r.Flag || r.Vals[1] != 2.6e4 {
+		t.Errorf("Table34[9] = %+v", r)
+	}
+}

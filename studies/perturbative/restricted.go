@@ -10,19 +10,8 @@ import (
 )
 
 // Table34 is the study's Table 34 verbatim (its risk column is labelled "RL" but is the
-// interval measure).
-var Table34 = []StudyRow{
-	{"Indep. noise", false, "noise_additive", [10]float64{2.62e9, 6.12e3, 0.048, 1.29e10, 8.06e15, 2.28e-10, 7.34e4, 3.46e5, 1.00e-7, 14.60}},
-	{"Indep. noise", true, "restrict(noise_additive)", [10]float64{4.52e9, 3.4e3, 0.033, 9.97e9, 5.46e16, 4.29e-10, 5.25e4, 1.46e6, 3.61e-7, 42.50}},
-	{"Corr. noise", false, "noise_correlated2", [10]float64{1.03e10, 1.22e4, 0.209, 5.15e10, 4.20e16, 3.82e-9, 1.47e5, 6.12e6, 6.00e-7, 0.73}},
-	{"Corr. noise", true, "restrict(noise_correlated2)", [10]float64{9.06e9, 6.70e3, 0.105, 3.88e10, 7.95e17, 3.22e-9, 1.03e5, 5.79e6, 5.00e-7, 16.76}},
-	{"EGADP", false, "egadp_sdcmicro", [10]float64{9.15e9, 5.34e4, 3.550, 4.66e12, 1.60e21, 9.78e-6, 4.68e5, 2.28e8, 2.63e-5, 0.00}},
-	{"EGADP", true, "restrict(egadp_sdcmicro)", [10]float64{6.91e9, 4.05e4, 1.235, 4.12e12, 1.58e21, 1.24e-6, 3.42e5, 2.12e8, 8.87e-6, 2.36}},
-	{"M.I. after EGADP", false, "revmap(egadp_sdcmicro)", [10]float64{1.40e10, 5.20e4, 10.644, 1.03e13, 1.61e20, 1.17e-5, 6.01e5, 8.72e7, 3.04e-5, 11.90}},
-	{"M.I. after EGADP", true, "restrict(revmap(egadp_sdcmicro))", [10]float64{1.55e9, 2.57e4, 8.055, 8.74e12, 2.36e20, 1.27e-5, 4.14e5, 1.12e8, 3.28e-5, 23.15}},
-	{"Data shuffling", false, "shuffle_ds", [10]float64{9.33e8, 4.54e4, 10.804, 9.90e12, 1.28e20, 1.52e-5, 5.42e5, 8.25e7, 3.50e-5, 19.22}},
-	{"Data shuffling", true, "restrict(shuffle_ds)", [10]float64{8.95e9, 2.6e4, 10.804, 9.02e12, 3.70e20, 2.10e-5, 4.24e5, 1.32e8, 7.28e-5, 19.93}},
-}
+// interval measure; table34.expected.csv).
+var Table34 = mustStudyRows("table34.expected.csv")
 
 // studyGini is the study's Table 44: Gini (%) original / independent restricted / correlated
 // restricted per variable.

@@ -1,9 +1,12 @@
 package perturbative
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -23,26 +26,56 @@ var studyCols = []string{"il1rel_sum_sdc", "il1s_sum_sdc", "eigen", "mse", "mse_
 
 var studyHead = []string{"IL1", "IL1s", "Eig. %", "EQM", "EQM Σ", "EQM ρ", "EAM", "EAM Σ", "EAM ρ", "Risk %"}
 
-// Table28 is the study's Table 28 verbatim, with the method chain each row corresponds to.
-var Table28 = []StudyRow{
-	{"Indep. noise", false, "noise_additive", [10]float64{2.62e9, 6.12e3, 0.048, 1.29e10, 8.06e15, 2.28e-10, 7.34e4, 3.46e5, 1.00e-7, 14.60}},
-	{"Indep. noise", true, "revmap(noise_additive)", [10]float64{3.70e8, 3.0e4, 16.543, 8.75e12, 2.68e20, 2.76e-5, 3.34e7, 1.21e8, 4.81e-5, 21.50}},
-	{"Corr. noise", false, "noise_correlated2", [10]float64{1.03e10, 1.22e4, 0.209, 5.15e10, 4.20e16, 5.67e-9, 1.47e5, 6.12e6, 6.00e-7, 0.73}},
-	{"Corr. noise", true, "revmap(noise_correlated2)", [10]float64{1.93e7, 1.00e5, 14.410, 8.87e12, 5.36e20, 2.65e-5, 4.89e5, 1.83e8, 4.69e-5, 6.30}},
-	{"EGADP", false, "egadp_sdcmicro", [10]float64{9.03e9, 5.33e4, 3.050, 4.56e12, 1.53e21, 9.63e-6, 4.56e5, 2.17e8, 2.33e-5, 0.00}},
-	{"EGADP", true, "revmap(egadp_sdcmicro)", [10]float64{1.40e10, 5.20e4, 10.644, 1.03e13, 1.61e20, 1.17e-5, 6.01e5, 8.72e7, 3.04e-5, 11.90}},
-	{"Multiplicative", false, "noise_mult", [10]float64{5.12e6, 1.15e4, 3.455, 9.39e10, 1.96e19, 0.00, 1.39e5, 2.82e7, 0.00, 58.54}},
-	{"Multiplicative", true, "revmap(noise_mult)", [10]float64{2.20e8, 1.00e5, 30.941, 8.88e12, 5.20e20, 2.50e-5, 4.90e8, 1.75e8, 4.34e-5, 7.00}},
-	{"Data shuffling", false, "shuffle_ds", [10]float64{9.20e8, 4.34e4, 7.709, 9.60e12, 1.14e20, 1.47e-5, 5.28e5, 8.11e7, 3.36e-5, 18.22}},
-	{"Rank swapping", false, "rankswap", [10]float64{2.44e8, 3.01e4, 16.780, 8.75e12, 2.68e20, 2.76e-5, 3.34e5, 1.22e8, 4.81e-5, 51.94}},
-	{"MA Mahalanobis", false, "ma_rmd_sdc", [10]float64{1.10e8, 1.89e4, 3.526, 3.80e12, 1.00e21, 0.00, 8.32e8, 1.87e5, 0.00, 56.10}},
-	{"MA Mahalanobis", true, "revmap(ma_rmd_sdc)", [10]float64{1.10e8, 1.00e5, 3.526, 8.89e12, 4.93e20, 2.07e-5, 4.91e5, 1.62e8, 3.70e-5, 6.60}},
-	{"MA MDAV", false, "ma_mdav", [10]float64{1.09e8, 1.53e4, 3.557, 3.81e12, 1.09e21, 0.00, 1.74e5, 1.63e8, 0.00, 62.62}},
-	{"MA MDAV", true, "revmap(ma_mdav)", [10]float64{1.90e7, 1.00e4, 16.455, 8.91e12, 5.03e20, 1.48e-5, 4.91e5, 1.61e8, 2.99e-5, 6.86}},
-	{"MA PCA", false, "ma_pca_sdc", [10]float64{7.28e6, 1.34e4, 2.982, 2.19e12, 3.98e20, 0.00, 1.68e5, 6.24e7, 0.00, 50.15}},
-	{"MA PCA", true, "revmap(ma_pca_sdc)", [10]float64{1.30e9, 5.20e4, 1.288, 1.03e13, 2.11e19, 1.40e-6, 6.06e5, 1.49e8, 9.70e-6, 21.40}},
-	{"MA ind. ranking", false, "ma_onedims_sdc", [10]float64{2.38e8, 1.80e4, 0.780, 4.56e12, 1.56e21, 2.47e-5, 2.72e5, 2.34e8, 1.17e-5, 49.85}},
-	{"MA ind. ranking", true, "revmap(ma_onedims_sdc)", [10]float64{9.90e8, 5.20e4, 10.930, 1.04e13, 1.12e20, 1.12e-5, 6.00e5, 1.68e8, 2.92e-5, 24.30}},
+// Table28 is the study's Table 28 verbatim, with the method chain each row corresponds to
+// (table28.expected.csv).
+var Table28 = mustStudyRows("table28.expected.csv")
+
+// mustStudyRows reads one of the study's published tables from the study's folder: the
+// columns label, a yes/no flag, method and the ten values of StudyRow.Vals. The files are
+// embedded, so an error is a programming error and panics.
+func mustStudyRows(name string) []StudyRow {
+	rows, err := readStudyRows(files, name)
+	if err != nil {
+		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
+	}
+	return rows
+}
+
+// readStudyRows reads a published table of StudyRows (see mustStudyRows) from fsys.
+func readStudyRows(fsys fs.FS, name string) ([]StudyRow, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = 13
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) < 2 {
+		return nil, fmt.Errorf("no rows")
+	}
+	var out []StudyRow
+	for i, rec := range recs[1:] {
+		r := StudyRow{Label: rec[0], Method: rec[2]}
+		switch rec[1] {
+		case "yes":
+			r.Flag = true
+		case "no":
+		default:
+			return nil, fmt.Errorf("row %d: flag %q, want yes or no", i+1, rec[1])
+		}
+		for j := range r.Vals {
+			if r.Vals[j], err = strconv.ParseFloat(rec[3+j], 64); err != nil {
+				return nil, fmt.Errorf("row %d: %w", i+1, err)
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // sdcCheck are the sdcMicro 5.8.1 values (R's generator, one draw of pt2020_like) given in
