@@ -1,5 +1,12 @@
 package fcrm
 
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
 // The published numbers of the FCRM study (a 2009 final-degree project on synthetic data by
 // fuzzy c-regression; the document does not name its author): Tables 5–8, verbatim (decimal
 // commas as points). The F.O. column is kept for reference only (README.md).
@@ -12,70 +19,79 @@ type SeedRow struct {
 	PIL, DR, Score float64
 }
 
-// Table5 is the toy-data table (c = 2..10).
-var Table5 = []SeedRow{
-	{"c=2", 2, 1.09e-4, 40.41, 5.88, 23.15}, {"c=3", 3, 1.62e-4, 30.3, 6.09, 18.2},
-	{"c=4", 4, 4.63e-3, 23.97, 8.03, 16}, {"c=5", 5, 1.46e-4, 20.11, 9.27, 14.69},
-	{"c=6", 6, 1.67e-4, 18.89, 9.98, 14.43}, {"c=7", 7, 1.07e-4, 15.96, 15.12, 15.54},
-	{"c=8", 8, 3.66e-3, 15.24, 16.17, 15.7}, {"c=9", 9, 1.12e-3, 14.22, 21.92, 18.07},
-	{"c=10", 10, 1.09e-1, 12.79, 22.48, 17.64},
+// Table5 is the toy-data table (c = 2..10); Table6 is Census S1; Table7 is Census S2
+// (tables5-7.expected.csv).
+var Table5, Table6, Table7 = seedTable("Table 5"), seedTable("Table 6"), seedTable("Table 7")
+
+// Table8 holds the S3 rows the study prints (c = 2 and c = 4; n = 1..19): PIL, DR, SCORE
+// (table8.expected.csv).
+var Table8 = mustTable8()
+
+// seedTable returns the rows of one of Tables 5–7. The files are embedded, so an error is a
+// programming error and panics.
+func seedTable(table string) []SeedRow {
+	recs := mustReadCSV("tables5-7.expected.csv", 7)
+	var out []SeedRow
+	for _, rec := range recs {
+		if rec[0] != table {
+			continue
+		}
+		c, err := strconv.Atoi(rec[2])
+		if err != nil {
+			panic(fmt.Sprintf("fcrm: tables5-7.expected.csv: %s %s: %v", rec[0], rec[1], err))
+		}
+		v := mustFloats("tables5-7.expected.csv", rec[3:])
+		out = append(out, SeedRow{Label: rec[1], C: c, FO: v[0], PIL: v[1], DR: v[2], Score: v[3]})
+	}
+	if len(out) == 0 {
+		panic(fmt.Sprintf("fcrm: tables5-7.expected.csv: no rows of %s", table))
+	}
+	return out
 }
 
-// Table6 is Census S1.
-var Table6 = []SeedRow{
-	{"c=2", 2, 0.184, 44.677, 9.583, 27.130}, {"c=3", 3, 0.005, 32.614, 12.294, 22.454},
-	{"c=4", 4, 0.078, 26.668, 14.791, 20.730}, {"c=5", 5, 0.195, 21.797, 16.9516, 19.374},
-	{"c=6", 6, 0.104, 18.357, 17.137, 17.747}, {"c=7", 7, 0.191, 16.249, 18.791, 17.520},
-	{"c=8", 8, 0.031, 13.495, 20.492, 16.994}, {"c=9", 9, 0.683, 12.941, 22.999, 17.970},
-	{"c=10", 10, 0.362, 11.424, 24.256, 17.840}, {"c=11", 11, 0.295, 10.249, 24.255, 17.252},
-	{"c=12", 12, 0.993, 9.104, 23.969, 16.536}, {"c=13", 13, 0.405, 8.449, 25.374, 16.912},
-	{"c=14", 14, 0.208, 8.551, 25.408, 16.980}, {"c=15", 15, 0.753, 7.164, 26.970, 17.067},
-	{"IPSO-A", 0, 0, 49.163, 10.044, 29.603}, {"IPSO-B", 0, 0, 49.164, 10.040, 29.602},
-	{"IPSO-C", 0, 0, 9.522, 6.392, 7.957},
+func mustTable8() map[int][19][3]float64 {
+	out := map[int][19][3]float64{}
+	for _, rec := range mustReadCSV("table8.expected.csv", 5) {
+		c, err1 := strconv.Atoi(rec[0])
+		n, err2 := strconv.Atoi(rec[1])
+		if err := errors.Join(err1, err2); err != nil || n < 1 || n > 19 {
+			panic(fmt.Sprintf("fcrm: table8.expected.csv: row %v: n in 1..19: %v", rec, err))
+		}
+		rows := out[c]
+		copy(rows[n-1][:], mustFloats("table8.expected.csv", rec[2:]))
+		out[c] = rows
+	}
+	return out
 }
 
-// Table7 is Census S2.
-var Table7 = []SeedRow{
-	{"c=2", 2, 0.999945, 94.053, 6.210, 50.132}, {"c=4", 4, 0.999999966, 81.792, 6.428, 44.110},
-	{"c=5", 5, 0.999999715, 61.834, 7.782, 34.808}, {"c=6", 6, 0.999999995, 72.550, 7.424, 39.987},
-	{"c=8", 8, 0.999995425, 59.113, 10.152, 34.633}, {"c=9", 9, 0.9999968, 38.990, 11.042, 25.016},
-	{"c=10", 10, 9.917e-06, 49.157, 9.261, 29.209}, {"c=14", 14, 0.999895297, 42.246, 11.710, 26.978},
-	{"c=18", 18, 0.999992791, 43.083, 15.407, 29.245}, {"c=20", 20, 0.999993721, 31.422, 11.454, 21.438},
-	{"c=22", 22, 0.999995385, 35.233, 13.895, 24.564}, {"c=24", 24, 0.999910478, 29.362, 16.184, 22.773},
-	{"c=26", 26, 0.999999944, 24.750, 15.186, 19.968}, {"c=28", 28, 0.999999785, 23.098, 17.857, 20.478},
-	{"c=30", 30, 0.999713871, 25.222, 17.376, 21.299}, {"c=34", 34, 0.967993197, 21.397, 16.296, 18.847},
-	{"c=45", 45, 4.70034e-25, 17.606, 19.612, 18.609}, {"c=56", 56, 0.999999909, 13.541, 22.085, 17.813},
-	{"c=77", 77, 0.999832048, 12.751, 25.257, 19.004}, {"c=81", 81, 0.999997699, 11.895, 24.662, 18.279},
-	{"IPSO-A", 0, 0, 44.440, 14.493, 29.467}, {"IPSO-B", 0, 0, 44.441, 14.493, 29.467},
-	{"IPSO-C", 0, 0, 17.037, 11.022, 14.029},
+// mustReadCSV reads one of the study's embedded tables (# comments, a header, then rows of
+// width fields) and returns its rows without the header.
+func mustReadCSV(name string, width int) [][]string {
+	f, err := files.Open(name)
+	if err != nil {
+		panic(fmt.Sprintf("fcrm: %v", err))
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = width
+	recs, err := cr.ReadAll()
+	if err != nil || len(recs) < 2 {
+		panic(fmt.Sprintf("fcrm: %s: %d records, %v", name, len(recs), err))
+	}
+	return recs[1:]
 }
 
-// Table8 holds the S3 rows the study prints (c = 2 and c = 4; n = 1..19): PIL, DR, SCORE.
-var Table8 = map[int][19][3]float64{
-	2: {
-		{63.96063083, 4.273251671, 34.11694125}, {60.63304442, 5.141774576, 32.8874095},
-		{56.2637375, 5.278536899, 30.7711372}, {54.39703789, 5.860955186, 30.12899654},
-		{52.56616912, 6.726047306, 29.64610821}, {49.92355693, 6.670284562, 28.29692074},
-		{46.4322841, 7.271157573, 26.85172084}, {46.18347629, 7.421209861, 26.80234308},
-		{45.13569801, 7.931527846, 26.53361293}, {39.94796621, 9.594126784, 24.7710465},
-		{36.94578884, 10.74188761, 23.84383822}, {35.48314376, 10.60215459, 23.04264918},
-		{34.02018227, 11.11389769, 22.56703998}, {33.10528376, 11.54676863, 22.32602619},
-		{31.90011836, 11.54262144, 21.7213699}, {30.28635472, 11.65917584, 20.97276528},
-		{29.72438823, 12.4056938, 21.06504101}, {29.21648118, 12.24106227, 20.72877173},
-		{28.97730173, 12.66517107, 20.8212364},
-	},
-	4: {
-		{49.03334158, 8.844761165, 28.93905137}, {45.23332296, 9.482227075, 27.35777502},
-		{39.30468361, 10.3359029, 24.82029325}, {36.24124824, 11.57408418, 23.90766621},
-		{32.95952474, 12.42167251, 22.69059862}, {31.70845549, 13.38087219, 22.54466384},
-		{30.31749243, 14.28737466, 22.30243354}, {28.96340469, 14.4206434, 21.69202405},
-		{28.23074474, 13.79608811, 21.01341642}, {23.76855495, 16.00384986, 19.88620241},
-		{22.38342589, 18.20894721, 20.29618655}, {20.78628072, 18.59577233, 19.69102652},
-		{20.28540616, 18.89287801, 19.58914209}, {19.88971323, 18.93580575, 19.41275949},
-		{19.52214067, 18.97848615, 19.25031341}, {18.45040876, 19.44524073, 18.94782474},
-		{18.29724024, 19.80165785, 19.04944904}, {18.15666619, 20.42717176, 19.29191897},
-		{17.4605634, 20.3484739, 18.90451865},
-	},
+func mustFloats(name string, cells []string) []float64 {
+	out := make([]float64, len(cells))
+	for i, c := range cells {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			panic(fmt.Sprintf("fcrm: %s: %v", name, err))
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // S1Tolerance is the criterion for S1: our mean pil_kde within this many points of Table 6 at
