@@ -44,3 +44,26 @@ func TestBundled(t *testing.T) {
 		t.Error("Bundled serves a study's README.md")
 	}
 }
+
+func TestReadCSV(t *testing.T) {
+	fsys := fstest.MapFS{
+		"t.expected.csv":   {Data: []byte("# a comment\na,b\n1,2.5\n3,4\n")},
+		"bad.expected.csv": {Data: []byte("a,b\n1\n")},
+		"none.csv":         {Data: []byte("# only a comment\na,b\n")},
+	}
+	h, rows, err := ReadCSV(fsys, "t.expected.csv")
+	if err != nil || !slices.Equal(h, []string{"a", "b"}) || len(rows) != 2 {
+		t.Fatalf("ReadCSV = %v, %v, %v", h, rows, err)
+	}
+	if v, err := ParseFloats(rows[0]); err != nil || v[1] != 2.5 {
+		t.Errorf("ParseFloats = %v, %v", v, err)
+	}
+	if _, err := ParseFloats([]string{"1", "x"}); err == nil {
+		t.Error("ParseFloats(x): no error")
+	}
+	for _, name := range []string{"bad.expected.csv", "none.csv", "missing.csv"} {
+		if _, _, err := ReadCSV(fsys, name); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

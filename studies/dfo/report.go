@@ -7,6 +7,7 @@
 package dfo
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -35,26 +36,34 @@ type SeedRow struct {
 	Time   [3]float64
 }
 
-// Seed holds Tables 1–3 of the paper (decimal commas written as points).
-var Seed = []SeedRow{
-	{3, "mdav", 10, [3]float64{16.11, 5.69, 0.48}, [3]float64{4.84, 0, 0}, [3]float64{5.77, 6.71, 278.13}},
-	{3, "mdav", 20, [3]float64{16.11, 5.69, 0.48}, [3]float64{4.84, 0, 0}, [3]float64{5.99, 8.57, 348.39}},
-	{3, "mdav", 30, [3]float64{15.44, 5.69, 0.48}, [3]float64{8.79, 0, 0}, [3]float64{5.94, 8.46, 355.15}},
-	{3, "gsms", 10, [3]float64{16.36, 5.54, 0.41}, [3]float64{0, 0, 0}, [3]float64{8.69, 12.08, 690.10}},
-	{3, "gsms", 20, [3]float64{16.36, 5.54, 0.41}, [3]float64{0, 0, 0}, [3]float64{8.85, 13.08, 701.35}},
-	{3, "gsms", 30, [3]float64{16.36, 5.54, 0.41}, [3]float64{0, 0, 0}, [3]float64{7.55, 13.33, 714.67}},
-	{5, "mdav", 10, [3]float64{21.19, 9.08, 1.66}, [3]float64{5.64, 0, 0}, [3]float64{0.71, 1.80, 206.45}},
-	{5, "mdav", 20, [3]float64{20.93, 8.56, 1.24}, [3]float64{6.80, 5.80, 25.33}, [3]float64{3.54, 3.42, 257.60}},
-	{5, "mdav", 30, [3]float64{21.07, 8.78, 1.51}, [3]float64{6.15, 3.33, 8.83}, [3]float64{2.35, 2.76, 330.68}},
-	{5, "gsms", 10, [3]float64{22.70, 8.56, 0.86}, [3]float64{18.02, 0, 24.49}, [3]float64{7.30, 9.67, 654.02}},
-	{5, "gsms", 20, [3]float64{21.19, 8.56, 0.89}, [3]float64{23.46, 0, 21.79}, [3]float64{7.22, 10.81, 662.77}},
-	{5, "gsms", 30, [3]float64{21.66, 8.56, 0.79}, [3]float64{21.76, 0, 29.82}, [3]float64{5.40, 10.80, 690.35}},
-	{10, "mdav", 10, [3]float64{33.19, 14.15, 2.17}, [3]float64{0, 0, 43.55}, [3]float64{1.08, 1.60, 104.96}},
-	{10, "mdav", 20, [3]float64{33.19, 13.27, 2.52}, [3]float64{0, 6.19, 34.33}, [3]float64{1.52, 3.07, 113.67}},
-	{10, "mdav", 30, [3]float64{33.19, 14.15, 2.11}, [3]float64{0, 0, 45.00}, [3]float64{2.83, 2.55, 132.63}},
-	{10, "gsms", 10, [3]float64{39.03, 13.36, 3.02}, [3]float64{0, 0, 8.02}, [3]float64{3.86, 8.03, 481.34}},
-	{10, "gsms", 20, [3]float64{39.03, 13.19, 2.05}, [3]float64{0, 1.30, 37.37}, [3]float64{4.41, 8.79, 502.44}},
-	{10, "gsms", 30, [3]float64{39.03, 13.16, 2.05}, [3]float64{0, 1.53, 37.43}, [3]float64{4.58, 9.24, 515.37}},
+// Seed holds Tables 1–3 of the paper (tables1-3.expected.csv).
+var Seed = mustSeed()
+
+// mustSeed reads Tables 1–3. The file is embedded, so an error is a programming error and
+// panics.
+func mustSeed() []SeedRow {
+	const name = "tables1-3.expected.csv"
+	header, rows, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != 12 {
+		err = fmt.Errorf("%d columns, want 12", len(header))
+	}
+	if err != nil {
+		panic(fmt.Sprintf("dfo: %s: %v", name, err))
+	}
+	out := make([]SeedRow, len(rows))
+	for i, rec := range rows {
+		k, err1 := strconv.Atoi(rec[0])
+		g, err2 := strconv.Atoi(rec[2])
+		v, err3 := studies.ParseFloats(rec[3:])
+		if err := errors.Join(err1, err2, err3); err != nil {
+			panic(fmt.Sprintf("dfo: %s: row %d: %v", name, i+1, err))
+		}
+		out[i] = SeedRow{K: k, Start: rec[1], Gamma0: g}
+		copy(out[i].IL[:], v[0:3])
+		copy(out[i].Imp[:], v[3:6])
+		copy(out[i].Time[:], v[6:9])
+	}
+	return out
 }
 
 // Target returns the paper's best IL over its grid for a dataset and k.

@@ -185,3 +185,14 @@ func TestWrite(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSeedTable: Tables 1–3 read from tables1-3.expected.csv, every row.
+func TestSeedTable(t *testing.T) {
+	if len(Seed) != 18 {
+		t.Fatalf("%d rows, want 18", len(Seed))
+	}
+	want := SeedRow{5, "gsms", 30, [3]float64{21.66, 8.56, 0.79}, [3]float64{21.76, 0, 29.82}, [3]float64{5.40, 10.80, 690.35}}
+	if Seed[11] != want {
+		t.Errorf("Seed[11] = %+v, want %+v", Seed[11], want)
+	}
+}

@@ -1,10 +1,11 @@
 package fcrm
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // The published numbers of the FCRM study (a 2009 final-degree project on synthetic data by
@@ -64,32 +65,23 @@ func mustTable8() map[int][19][3]float64 {
 	return out
 }
 
-// mustReadCSV reads one of the study's embedded tables (# comments, a header, then rows of
-// width fields) and returns its rows without the header.
+// mustReadCSV reads one of the study's embedded tables and returns its rows, checking the
+// number of fields.
 func mustReadCSV(name string, width int) [][]string {
-	f, err := files.Open(name)
+	header, rows, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != width {
+		err = fmt.Errorf("%d columns, want %d", len(header), width)
+	}
 	if err != nil {
-		panic(fmt.Sprintf("fcrm: %v", err))
+		panic(fmt.Sprintf("fcrm: %s: %v", name, err))
 	}
-	defer f.Close()
-	cr := csv.NewReader(f)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = width
-	recs, err := cr.ReadAll()
-	if err != nil || len(recs) < 2 {
-		panic(fmt.Sprintf("fcrm: %s: %d records, %v", name, len(recs), err))
-	}
-	return recs[1:]
+	return rows
 }
 
 func mustFloats(name string, cells []string) []float64 {
-	out := make([]float64, len(cells))
-	for i, c := range cells {
-		v, err := strconv.ParseFloat(c, 64)
-		if err != nil {
-			panic(fmt.Sprintf("fcrm: %s: %v", name, err))
-		}
-		out[i] = v
+	out, err := studies.ParseFloats(cells)
+	if err != nil {
+		panic(fmt.Sprintf("fcrm: %s: %v", name, err))
 	}
 	return out
 }

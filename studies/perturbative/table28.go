@@ -1,16 +1,15 @@
 package perturbative
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/metrics"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // StudyRow is one row of the study's Tables 28 and 34 (eigen as printed, a fraction; risk in %).
@@ -43,23 +42,15 @@ func mustStudyRows(name string) []StudyRow {
 
 // readStudyRows reads a published table of StudyRows (see mustStudyRows) from fsys.
 func readStudyRows(fsys fs.FS, name string) ([]StudyRow, error) {
-	f, err := fsys.Open(name)
+	header, recs, err := studies.ReadCSV(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	cr := csv.NewReader(f)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = 13
-	recs, err := cr.ReadAll()
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) < 2 {
-		return nil, fmt.Errorf("no rows")
+	if len(header) != 13 {
+		return nil, fmt.Errorf("%d columns, want 13", len(header))
 	}
 	var out []StudyRow
-	for i, rec := range recs[1:] {
+	for i, rec := range recs {
 		r := StudyRow{Label: rec[0], Method: rec[2]}
 		switch rec[1] {
 		case "yes":
@@ -68,11 +59,11 @@ func readStudyRows(fsys fs.FS, name string) ([]StudyRow, error) {
 		default:
 			return nil, fmt.Errorf("row %d: flag %q, want yes or no", i+1, rec[1])
 		}
-		for j := range r.Vals {
-			if r.Vals[j], err = strconv.ParseFloat(rec[3+j], 64); err != nil {
-				return nil, fmt.Errorf("row %d: %w", i+1, err)
-			}
+		vals, err := studies.ParseFloats(rec[3:])
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", i+1, err)
 		}
+		copy(r.Vals[:], vals)
 		out = append(out, r)
 	}
 	return out, nil
