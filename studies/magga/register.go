@@ -11,7 +11,7 @@ import (
 	"github.com/sdcbench/sdcbench/studies"
 )
 
-//go:embed README.md *.toml *.notes.md
+//go:embed README.md *.toml *.notes.md *.expected.csv
 var files embed.FS
 
 func init() {

@@ -176,40 +176,55 @@ var measures = []struct{ col, name string }{
 
 var baselines = []string{"mdav", "rmdm", "clustpppca", "pppca"}
 
-// seedWins are the MAGGA win counts quoted in the seed (§11.5), by objective, measure, k.
-var seedWins = map[[3]string]int{
-	{"fobj1", "sse_sst", "3"}: 14, {"fobj1", "sse_sst", "10"}: 16, {"fobj1", "il1s", "10"}: 7, {"fobj1", "il3", "10"}: 7,
-	{"fobj1", "dld", "10"}: 12, {"fobj1", "il1_dld_mean", "10"}: 29, {"fobj1", "il1_dld_mean", "3"}: 11,
-	{"fobj2", "sse_sst", "10"}: 14, {"fobj2", "il1s", "10"}: 4, {"fobj2", "il3", "10"}: 6,
-	{"fobj2", "dld", "3"}: 15, {"fobj2", "dld", "4"}: 16, {"fobj2", "dld", "5"}: 16, {"fobj2", "dld", "10"}: 22,
-	{"fobj2", "il1_dld_mean", "3"}: 28, {"fobj2", "il1_dld_mean", "4"}: 31, {"fobj2", "il1_dld_mean", "5"}: 33, {"fobj2", "il1_dld_mean", "10"}: 34,
-	{"fobj3", "sse_sst", "10"}: 10, {"fobj3", "il1s", "10"}: 3, {"fobj3", "il3", "10"}: 4,
-	{"fobj3", "dld", "3"}: 32, {"fobj3", "dld", "4"}: 31, {"fobj3", "dld", "5"}: 29, {"fobj3", "dld", "10"}: 28,
-	{"fobj3", "il1_dld_mean", "3"}: 32, {"fobj3", "il1_dld_mean", "4"}: 33, {"fobj3", "il1_dld_mean", "5"}: 34, {"fobj3", "il1_dld_mean", "10"}: 34,
-	{"fobj4", "sse_sst", "4"}: 13, {"fobj4", "sse_sst", "10"}: 13, {"fobj4", "dld", "10"}: 12,
-	{"fobj4", "il1_dld_mean", "3"}: 11, {"fobj4", "il1_dld_mean", "4"}: 22, {"fobj4", "il1_dld_mean", "5"}: 23, {"fobj4", "il1_dld_mean", "10"}: 25,
-	{"fobj5", "sse_sst", "3"}: 6, {"fobj5", "il1s", "10"}: 3,
-	{"fobj5", "il3", "3"}: 20, {"fobj5", "il3", "4"}: 21, {"fobj5", "il3", "5"}: 22, {"fobj5", "il3", "10"}: 23,
-	{"fobj5", "dld", "10"}: 19, {"fobj5", "il1_dld_mean", "4"}: 17, {"fobj5", "il1_dld_mean", "5"}: 15, {"fobj5", "il1_dld_mean", "10"}: 11,
+// seedWins are the MAGGA win counts the dissertation quotes, by objective, measure, k
+// (wins.expected.csv).
+var seedWins = mustWins()
+
+// seedGaps are Tables 5.6-5.8: measure → objective → k → (min, median, mean, sd, max)
+// (gaps.expected.csv).
+var seedGaps = mustGaps()
+
+// mustRead reads one of the study's embedded tables, checking its number of columns. The
+// files are embedded, so an error is a programming error and panics.
+func mustRead(name string, width int) [][]string {
+	header, rows, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != width {
+		err = fmt.Errorf("%d columns, want %d", len(header), width)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("magga: %s: %v", name, err))
+	}
+	return rows
 }
 
-// seedGaps are Tables 5.6-5.8: measure → objective → k → (min, median, mean, sd, max).
-var seedGaps = map[string]map[string]map[string][5]float64{
-	"sse_sst": {
-		"fobj1": {"3": {0, 0.005, 0.020, 0.033, 0.165}, "4": {0, 0.003, 0.018, 0.028, 0.124}, "5": {0, 0, 0.021, 0.04, 0.206}, "10": {0, 0.009, 0.044, 0.070, 0.311}},
-		"fobj2": {"3": {0, 0.096, 0.154, 0.193, 0.732}, "4": {0, 0.055, 0.1, 0.177, 0.833}, "5": {0, 0.048, 0.097, 0.154, 0.623}, "10": {0, 0.038, 0.090, 0.155, 0.766}},
-		"fobj3": {"3": {0.118, 0.404, 0.444, 0.221, 0.882}, "4": {0, 0.212, 0.259, 0.195, 0.743}, "5": {0, 0.168, 0.228, 0.201, 0.831}, "10": {0, 0.069, 0.113, 0.146, 0.637}},
-	},
-	"dld": {
-		"fobj1": {"3": {0, 0.704, 0.674, 0.200, 0.985}, "4": {0, 0.651, 0.631, 0.170, 0.980}, "5": {0, 0.588, 0.528, 0.244, 0.985}, "10": {0, 0.481, 0.369, 0.323, 0.993}},
-		"fobj2": {"3": {0, 0.044, 0.147, 0.208, 0.736}, "4": {0, 0.104, 0.176, 0.221, 0.775}, "5": {0, 0.046, 0.192, 0.259, 0.941}, "10": {0, 0, 0.122, 0.216, 0.981}},
-		"fobj3": {"3": {0, 0, 0.009, 0.044, 0.257}, "4": {0, 0, 0.021, 0.085, 0.472}, "5": {0, 0, 0.037, 0.104, 0.402}, "10": {0, 0, 0.054, 0.132, 0.575}},
-	},
-	"il1_dld_mean": {
-		"fobj1": {"3": {0, 0.213, 0.267, 0.289, 0.962}, "4": {0, 0, 0.128, 0.224, 0.801}, "5": {0, 0, 0.055, 0.154, 0.745}, "10": {0, 0, 0.023, 0.076, 0.331}},
-		"fobj2": {"3": {0, 0, 0.022, 0.065, 0.337}, "4": {0, 0, 0.013, 0.045, 0.215}, "5": {0, 0, 0.004, 0.020, 0.119}, "10": {0, 0, 0, 0, 0}},
-		"fobj3": {"3": {0, 0, 0.001, 0.006, 0.024}, "4": {0, 0, 0.003, 0.016, 0.094}, "5": {0, 0, 0, 0, 0}, "10": {0, 0, 0, 0, 0}},
-	},
+func mustWins() map[[3]string]int {
+	out := map[[3]string]int{}
+	for _, r := range mustRead("wins.expected.csv", 4) {
+		n, err := strconv.Atoi(r[3])
+		if err != nil {
+			panic(fmt.Sprintf("magga: wins.expected.csv: %v", err))
+		}
+		out[[3]string{r[0], r[1], r[2]}] = n
+	}
+	return out
+}
+
+func mustGaps() map[string]map[string]map[string][5]float64 {
+	out := map[string]map[string]map[string][5]float64{}
+	for _, r := range mustRead("gaps.expected.csv", 8) {
+		v, err := studies.ParseFloats(r[3:])
+		if err != nil {
+			panic(fmt.Sprintf("magga: gaps.expected.csv: %v", err))
+		}
+		if out[r[0]] == nil {
+			out[r[0]] = map[string]map[string][5]float64{}
+		}
+		if out[r[0]][r[1]] == nil {
+			out[r[0]][r[1]] = map[string][5]float64{}
+		}
+		out[r[0]][r[1]][r[2]] = [5]float64(v)
+	}
+	return out
 }
 
 func summary(g []float64) (mn, md, me, sd, mx float64) {
