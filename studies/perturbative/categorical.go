@@ -21,6 +21,7 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/methods/categorical"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Target is one expected value: sdcMicro 5.8.1 on testdata (the harness's spec values).
@@ -80,20 +81,26 @@ func init() {
 // CategoricalRow is one number of the study's categorical stage on its confidential file.
 type CategoricalRow struct{ Stage, Measure, Value string }
 
-// Categorical holds the study's categorical-stage values (Codes 31-37 of the dissertation):
-// not reproducible.
-var Categorical = []CategoricalRow{
-	{"original (final keys)", "2-/3-/5-anonymity violations", "243 (0.561%) / 593 (1.368%) / 1354 (3.125%)"},
-	{"original (final keys)", "risky observations", "3305"},
-	{"original (final keys)", "expected re-identifications", "1668.48 (3.85%)"},
-	{"original (final keys)", "DIS-SUDA bins =0 / ]0,.1] / ]0.1,.2] / >.2", "42965 / 366 / 2 / 0"},
-	{"after local suppression", "2-/3-/5-anonymity violations", "3 (0.007%) / 93 (0.215%) / 744 (1.717%)"},
-	{"after local suppression", "DIS-SUDA bins", "43242 / 91 / 0"},
-	{"after local suppression", "suppressed cells M", "1267 (the code's four steps add to 1283)"},
-	{"after recoding + PRAM", "2-/3-/5-anonymity violations", "0 / 90 (0.208%) / 739 (1.705%)"},
-	{"after recoding + PRAM", "risky observations / ER", "2809 / 1300.84 (3.00%)"},
-	{"PRAM fundo, proj_i40, estadofse", "changes", "40 (0.09%), 98, 103 (0.24%)"},
-	{"UT1 (Table 27)", "fundo, proj_i40, estadofse", "0.25%, 1.03%, 1.44%"},
+// Categorical holds the study's categorical-stage values (Codes 31-37 of the dissertation;
+// categorical-stage.expected.csv): not reproducible.
+var Categorical = mustCategorical()
+
+// mustCategorical reads categorical-stage.expected.csv. The file is embedded, so an error is a
+// programming error and panics.
+func mustCategorical() []CategoricalRow {
+	const name = "categorical-stage.expected.csv"
+	header, rows, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != 3 {
+		err = fmt.Errorf("%d columns, want 3", len(header))
+	}
+	if err != nil {
+		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
+	}
+	out := make([]CategoricalRow, len(rows))
+	for i, r := range rows {
+		out[i] = CategoricalRow{Stage: r[0], Measure: r[1], Value: r[2]}
+	}
+	return out
 }
 
 type table struct {

@@ -65,3 +65,14 @@ func TestStudyTables(t *testing.T) {
 		t.Errorf("Table34[9] = %+v", r)
 	}
 }
+
+// TestStudyTablesCategoricalGini: the categorical stage's values and Table 44 read from their
+// expected.csv files.
+func TestStudyTablesCategoricalGini(t *testing.T) {
+	if len(Categorical) != 11 || Categorical[10].Value != "0.25%, 1.03%, 1.44%" {
+		t.Errorf("Categorical: %d rows, last %+v", len(Categorical), Categorical[len(Categorical)-1])
+	}
+	if studyGini[3] != [3]float64{79.1964, 71.6055, 65.0962} {
+		t.Errorf("studyGini[3] = %v", studyGini[3])
+	}
+}
