@@ -1,8 +1,8 @@
-// Package attacks is the attacks study (README.md): its spec, and ATTACKS.md for a results folder whose spec lists attack metrics
-// (singling_out, linkability, inference) beside classic risk measures: per dataset, the mean of
-// every measure per configuration, the Spearman rank correlation of each attack with each
-// classic measure across configurations, and the pairs of configurations the two order
-// differently (computed statements only).
+// Package attacks is the attacks study (README.md): its spec and its report, ATTACKS.md, for
+// a results folder whose spec lists attack metrics (singling_out, linkability, inference)
+// beside classic risk measures: per dataset, the mean of every measure per configuration, the
+// Spearman rank correlation of each attack with each classic measure across configurations,
+// and the pairs of configurations the two order differently (computed statements only).
 package attacks
 
 import (

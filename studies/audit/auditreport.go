@@ -1,6 +1,7 @@
-// Package audit is the empirical ε audit study (README.md): its spec, and AUDIT.md for the results of the dp-audit experiment: per
-// synthesizer, α rule, audit base and claimed ε the lower bounds on ε found by the dp_audit
-// method, and the statements checked on them (computed, never hand-written).
+// Package audit is the empirical ε audit study (README.md): its spec, dp-audit, and the report
+// AUDIT.md, which lists per synthesizer, α rule, audit base and claimed ε the lower bounds on
+// ε found by the dp_audit method, and the statements checked on them (computed, never
+// hand-written).
 package audit
 
 import (

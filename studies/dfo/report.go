@@ -1,9 +1,9 @@
-// Package dfo is the DFO study (README.md): its specs, and the companion reports of the DFO
-// experiments:
-// DFO.md for dfo-benchmarks — Tables 1–3 of Araújo & Aloise (the DFO paper) beside ours, the
-// paper's method and our extensions reported apart, the criterion per (dataset, k) and a
-// computed verdict for every claim of the paper — and HEURISTICS.md for dfo-heuristics, the
-// paper's first experiment.
+// Package dfo is the DFO study of Araújo & Aloise (README.md): its specs and its reports.
+//
+// DFO.md, for dfo-benchmarks, puts Tables 1–3 of the paper beside ours, the paper's method and
+// our extensions reported apart, with the criterion per (dataset, k) and a computed verdict for
+// every claim of the paper; HEURISTICS.md, for dfo-heuristics, reports the paper's first
+// experiment.
 package dfo
 
 import (

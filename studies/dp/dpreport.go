@@ -1,8 +1,9 @@
-// Package dp is the DP study (README.md): its specs, and the reproduction reports of its
-// experiments (dp-e1 … dp-e10): it reads a results folder written by the runner,
-// aggregates the per-replicate DP metrics of metrics/dp.go over the R replicates of each
+// Package dp is the DP study (README.md): its specs and the reproduction reports, DP.md, of
+// its experiments dp-e1 … dp-e10.
+//
+// A report reads a results folder written by the runner, aggregates the per-replicate DP metrics of metrics/dp.go over the R replicates of each
 // configuration (est_mean, var_est with its standard error, post_var_mean, coverage, widths,
-// ESS, acceptance, time), puts the seed's published tables beside ours with the spec's expected
+// ESS, acceptance, time), puts the dissertation's published tables beside ours with the spec's expected
 // values and 3SE bands, gives a verdict per cell and draws the ε and M curves (PNG and SVG,
 // gonum.org/v1/plot).
 //

@@ -1,8 +1,10 @@
-// Package fcrm is the FCRM study (README.md): its specs, and FCRM.md for the fcrm-* experiments (fcrm-toy, fcrm-s1, fcrm-s2,
-// fcrm-s3, fcrm-ablation): the FCRM study's Tables 5–8 beside our replicate means, PIL and DR
-// against c (and, for S3, against n for every c) as plots, and computed verdicts for the
-// reproduction criteria of README.md. The study is a 2009 final-degree project on synthetic
-// data by fuzzy c-regression (the document does not name its author).
+// Package fcrm is the FCRM study (README.md): its specs and its report, FCRM.md, for the fcrm-*
+// experiments (fcrm-toy, fcrm-s1, fcrm-s2, fcrm-s3, fcrm-ablation).
+//
+// FCRM.md puts the study's Tables 5–8 beside our replicate means, plots PIL and DR against c
+// (and, for S3, against n for every c), and gives computed verdicts for the reproduction
+// criteria of README.md. The study is a 2009 final-degree project on synthetic data by fuzzy
+// c-regression (the document does not name its author).
 //
 // Our PIL is pil_kde and our SCORE is score_kde (the kernel-density quantile variance the
 // experiments use); pil with the normal density is listed beside it.

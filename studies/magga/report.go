@@ -1,8 +1,10 @@
-// Package magga is the MAGGA study (README.md): its specs, and the report of the MAGGA
-// experiments for results/magga-calibration and results/magga-final: Table 5.5,
-// the win counts of Figs 5.11-5.15, the gap Tables 5.6-5.8 with the seed's numbers and verdicts,
-// the Fig 5.16 quadrants, Fig 5.1 and runtimes. `sdcbench report` calls it (through the studies registry) and writes
-// DIR/MAGGA.md, which the folder's REPORT.md links.
+// Package magga is the MAGGA study (README.md): its specs and its report, MAGGA.md, for
+// results/magga-calibration and results/magga-final.
+//
+// The report holds Table 5.5, the win counts of Figs 5.11-5.15, the gap Tables 5.6-5.8 with
+// the dissertation's numbers and verdicts, the Fig 5.16 quadrants, Fig 5.1 and runtimes.
+// `sdcbench report` calls it (through the studies registry) and writes DIR/MAGGA.md, which
+// the folder's REPORT.md links.
 package magga
 
 import (

@@ -1,10 +1,9 @@
-// CATEGORICAL.md, the report of the perturbative-categorical experiment (the categorical
-// stage of the same study), holds the
-// sdcMicro 5.8.1 values of the risk of testdata's keys and of the local-suppression sequence
-// beside ours with a computed verdict per cell, the PRAM checks (invariance, changes against
-// their expectation), the agreement with sdcMicro's own suppressed records and PRAM matrix,
-// and the study's confidential-data numbers (Morais 2022, MSc dissertation, Universidade do
-// Minho), which cannot be recomputed (categorical.md).
+// CATEGORICAL.md is the report of perturbative-categorical, the categorical stage of the
+// study: the sdcMicro 5.8.1 values of the risk of testdata's keys and of the local-suppression
+// sequence beside ours with a computed verdict per cell, the PRAM checks (invariance, changes
+// against their expectation), the agreement with sdcMicro's own suppressed records and PRAM
+// matrix, and the study's confidential-data numbers (Morais 2022, MSc dissertation,
+// Universidade do Minho), which cannot be recomputed (categorical.md).
 
 package perturbative
 

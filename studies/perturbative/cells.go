@@ -1,8 +1,10 @@
-// Package perturbative is the study of Morais (2022) (README.md, categorical.md): its specs,
-// and the reports of its experiments. PERTURBATIVE.md, for the numeric ones
-// (perturbative-analytic, -table28, -restricted, -sweep), puts the numbers of
-// Morais (2022), the MSc dissertation comparing perturbative methods (Universidade do Minho),
-// beside ours, with a verdict per cell computed from the runs. The study's data are
+// Package perturbative is the study of Morais (2022), the MSc dissertation comparing
+// perturbative methods (Universidade do Minho; README.md, categorical.md): its specs and the
+// reports of its experiments.
+//
+// PERTURBATIVE.md, for the numeric ones (perturbative-analytic, -table28, -restricted,
+// -sweep), puts the study's numbers beside ours, with a verdict per cell computed from the
+// runs; CATEGORICAL.md reports the categorical stage (categorical.go). The study's data are
 // confidential, so its absolute numbers are shown for reference; the verdicts test the exact
 // expectations and the qualitative patterns that carry over to the public substitute.
 package perturbative

@@ -1,10 +1,10 @@
-// Package scaling is the scaling study (README.md): its specs, and the report of a scaling
-// study: from a results
-// folder whose spec ran with profile = true on generated datasets <family>_d<d>_n<n>, it
-// tabulates, per method and per measure, the time at each n and the exponent b of the
-// least-squares fit t ≈ a·n^b on log-log axes, with the CPU seconds and peak heap of the
-// method runs, and draws time against n on log-log axes. Everything in the report is computed
-// from runs.csv.
+// Package scaling is the scaling study (README.md): its specs and its report, SCALING.md.
+//
+// From a results folder whose spec ran with profile = true on generated datasets
+// <family>_d<d>_n<n>, the report tabulates, per method and per measure, the time at each n and
+// the exponent b of the least-squares fit t ≈ a·n^b on log-log axes, with the CPU seconds and
+// peak heap of the method runs, and draws time against n on log-log axes. Everything in the
+// report is computed from runs.csv.
 package scaling
 
 import (
