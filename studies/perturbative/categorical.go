@@ -35,46 +35,34 @@ type Target struct {
 	Note    string  // "printed to N decimals": Tol is half the last printed digit
 }
 
-var keys = "keys"
+// keys is the dataset label of the unweighted runs.
+const keys = "keys"
 
-// Targets are the exact checks: risk of the original (unweighted and weighted) and after each
-// local-suppression step. The suppression count of step 2 is checked as the difference of
-// the two runs (the second run does both steps).
-var Targets = []Target{
-	{"original", keys, "water", "1", "kanon_viol_2", 157, 0, ""},
-	{"original", keys, "water", "1", "kanon_viol_3", 281, 0, ""},
-	{"original", keys, "water", "1", "kanon_viol_5", 458, 0, ""},
-	{"original", keys, "water", "1", "kanon_viol_2_pct", 3.4279, 5e-5, "printed to 4 decimals"},
-	{"original", keys, "water", "1", "kanon_viol_3_pct", 6.1354, 5e-5, "printed to 4 decimals"},
-	{"original", keys, "water", "1", "kanon_viol_5_pct", 10.0000, 5e-5, "printed to 4 decimals"},
-	{"original", keys, "water", "1", "global_risk_er", 412, 0, "= number of key combinations"},
-	{"original", keys, "water", "1", "global_risk_pct", 8.99563319, 5e-9, ""},
-	{"original", keys, "water", "1", "ldiv_distinct_min", 1, 0, "sensitive hhcivil"},
-	{"original", keys, "water", "1", "ldiv_distinct_mean", 1.69476, 5e-6, "printed to 5 decimals"},
-	{"original", keys, "water", "1", "dis_suda_mean", 0.00214652640203, 5e-15, "suda2, original scores"},
-	{"original", keys, "water", "1", "dis_suda_max", 0.678142553743, 5e-13, ""},
-	{"original, weighted", "keys_weighted", "water", "1", "global_risk_er", 10.77829892, 5e-9, "sampling_weight"},
-	{"original, weighted", "keys_weighted", "water", "1", "global_risk_pct", 0.23533404, 5e-9, ""},
-	{"original, weighted", "keys_weighted", "water", "1", "hier_risk_er", 51.81292744, 5e-9, "household ori_hid"},
-	{"original, weighted", "keys_weighted", "water", "1", "hier_risk_pct", 1.13128663, 5e-9, ""},
-	{"original, weighted", "keys_weighted", "water", "1", "risky_obs", 0, 0, "median + 2·MAD(1.4826) and > 0.1"},
-	{"original, weighted", "keys_weighted", "water", "1", "ind_risk_max", 0.04651687, 5e-9, ""},
-	{"local_supp(water, 0.4)", keys, "water", "0.4", "n_suppressed", 281, 0, ""},
-	{"local_supp(water, 0.4)", keys, "water", "0.4", "kanon_viol_2", 57, 0, ""},
-	{"local_supp(water, 0.4)", keys, "water", "0.4", "kanon_viol_3", 113, 0, ""},
-	{"local_supp(water, 0.4)", keys, "water", "0.4", "kanon_viol_5", 282, 0, ""},
-	{"local_supp(water, 0.4)", keys, "water", "0.4", "global_risk_er", 283.6554548239, 5e-11, "printed by sdcmicro.R (spec: 283.6555)"},
-	{"then local_supp(relat, 0.7)", keys, "water,relat", "0.4,0.7", "kanon_viol_2", 2, 0, ""},
-	{"then local_supp(relat, 0.7)", keys, "water,relat", "0.4,0.7", "kanon_viol_3", 44, 0, ""},
-	{"then local_supp(relat, 0.7)", keys, "water,relat", "0.4,0.7", "kanon_viol_5", 177, 0, ""},
-	{"then local_supp(relat, 0.7)", keys, "water,relat", "0.4,0.7", "global_risk_er", 216.0655099272, 5e-11, "printed by sdcmicro.R (spec: 216.0655)"},
-}
+// Targets are the exact checks (categorical-targets.expected.csv): risk of the original
+// (unweighted and weighted) and after each local-suppression step. The suppression count of
+// step 2 is checked as the difference of the two runs (the second run does both steps).
+var Targets = mustTargets()
 
-func init() {
-	for i, v := range []float64{4423, 122, 22, 12, 0, 0, 0, 1, 0} {
-		bin := []string{"0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "gt0.7"}[i]
-		Targets = append(Targets, Target{"original", keys, "water", "1", "dis_suda_mean_bin_" + bin, v, 0, "DIS-SUDA bin count"})
+// mustTargets reads categorical-targets.expected.csv. The file is embedded, so an error is a
+// programming error and panics.
+func mustTargets() []Target {
+	const name = "categorical-targets.expected.csv"
+	header, rows, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != 8 {
+		err = fmt.Errorf("%d columns, want 8", len(header))
 	}
+	out := make([]Target, len(rows))
+	for i := 0; err == nil && i < len(rows); i++ {
+		r := rows[i]
+		var v []float64
+		if v, err = studies.ParseFloats(r[5:7]); err == nil {
+			out[i] = Target{Stage: r[0], Dataset: r[1], KeyVar: r[2], Thr: r[3], Metric: r[4], Want: v[0], Tol: v[1], Note: r[7]}
+		}
+	}
+	if err != nil {
+		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
+	}
+	return out
 }
 
 // CategoricalRow is one number of the study's categorical stage on its confidential file.

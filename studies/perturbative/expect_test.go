@@ -76,3 +76,21 @@ func TestStudyTablesCategoricalGini(t *testing.T) {
 		t.Errorf("studyGini[3] = %v", studyGini[3])
 	}
 }
+
+// TestTargets: the exact checks read from categorical-targets.expected.csv, with the DIS-SUDA
+// bin counts last.
+func TestTargets(t *testing.T) {
+	if len(Targets) != 36 {
+		t.Fatalf("%d targets, want 36", len(Targets))
+	}
+	want := Target{"original", keys, "water", "1", "dis_suda_mean", 0.00214652640203, 5e-15, "suda2, original scores"}
+	if Targets[10] != want {
+		t.Errorf("Targets[10] = %+v, want %+v", Targets[10], want)
+	}
+	if last := Targets[35]; last.Metric != "dis_suda_mean_bin_gt0.7" || last.Want != 0 || last.Note != "DIS-SUDA bin count" {
+		t.Errorf("last target %+v", last)
+	}
+	if w := Targets[12]; w.Dataset != "keys_weighted" || w.Want != 10.77829892 {
+		t.Errorf("Targets[12] = %+v", w)
+	}
+}
