@@ -72,17 +72,17 @@ func TestFolderDoesNotHideSpec(t *testing.T) {
 	if err := os.Mkdir("tiny", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := experiments.Load("tiny")
+	s, err := experiments.Load("tiny", bundled)
 	if err != nil || s.Name != "tiny" {
 		t.Fatalf("Load(tiny) beside a folder tiny: %v", err)
 	}
 	if err := os.WriteFile("quickstart", []byte(strings.Replace(hookSpec, `name = "hook"`, `name = "mine"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := experiments.Load("quickstart"); err != nil || s.Name != "mine" {
+	if s, err := experiments.Load("quickstart", bundled); err != nil || s.Name != "mine" {
 		t.Errorf("a file named quickstart: %v", err)
 	}
-	if _, err := experiments.Load("./tiny"); err == nil {
+	if _, err := experiments.Load("./tiny", bundled); err == nil {
 		t.Error("./tiny, a folder, loaded as a spec")
 	}
 }

@@ -55,7 +55,7 @@ grid.k = 3
 func TestSpecFileDataset(t *testing.T) {
 	dir := t.TempDir()
 	path := writeSpec(t, dir, ownSpec)
-	s, err := experiments.Load(path)
+	s, err := experiments.Load(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestSpecFileDataset(t *testing.T) {
 	}
 	// Change the file: the resume is refused, naming the dataset.
 	os.WriteFile(filepath.Join(dir, "data", "mine.csv"), []byte(strings.Replace(mixedCSV, "100,40", "101,40", 1)), 0o644)
-	s2, err := experiments.Load(path)
+	s2, err := experiments.Load(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestSpecFileErrors(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		path := writeSpec(t, dir, strings.Replace(ownSpec, c.from, c.to, 1))
-		_, err := experiments.Load(path)
+		_, err := experiments.Load(path, nil)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue

@@ -42,7 +42,7 @@ func init() { methods.Register(hook{}) }
 
 func tiny(t *testing.T) *experiments.Spec {
 	t.Helper()
-	s, err := experiments.Load("tiny")
+	s, err := experiments.Load("tiny", bundled)
 	if err != nil {
 		t.Fatal(err)
 	}

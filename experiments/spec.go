@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,7 +26,6 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/metrics"
 )
@@ -390,10 +390,11 @@ func (s *Spec) gridHash() string {
 }
 
 // Load reads a spec from a file path or, if the argument names no regular file and has no path
-// separator, from the bundled specs by name (with or without ".toml"). A folder is never a
+// separator, from the bundled specs by name (with or without ".toml"): the file <name>.toml at
+// the root of bundled (the CLI passes the studies' specs; nil means none). A folder is never a
 // spec: `run quickstart` means the bundled spec even when a folder named quickstart exists
 // (such as the results folder of an earlier run). Use ./name for a file that shadows nothing.
-func Load(nameOrPath string) (*Spec, error) {
+func Load(nameOrPath string, bundled fs.FS) (*Spec, error) {
 	data, err := os.ReadFile(nameOrPath)
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
@@ -404,14 +405,32 @@ func Load(nameOrPath string) (*Spec, error) {
 		if !errors.Is(err, os.ErrNotExist) || strings.ContainsRune(nameOrPath, os.PathSeparator) {
 			return nil, fmt.Errorf("experiments: %w", err)
 		}
-		b, berr := specs.Read(strings.TrimSuffix(nameOrPath, ".toml"))
+		var b []byte
+		berr := fs.ErrNotExist
+		if name := strings.TrimSuffix(nameOrPath, ".toml") + ".toml"; bundled != nil && fs.ValidPath(name) {
+			b, berr = fs.ReadFile(bundled, name)
+		}
 		if berr != nil {
 			return nil, fmt.Errorf("experiments: no spec file %q and no bundled spec of that name (bundled: %s)",
-				nameOrPath, strings.Join(specs.Names(), ", "))
+				nameOrPath, strings.Join(BundledNames(bundled), ", "))
 		}
 		return Parse(b, nameOrPath+" (bundled)")
 	}
 	return Parse(data, nameOrPath)
+}
+
+// BundledNames returns the names of the specs at the root of bundled (its *.toml files without
+// the extension), sorted; none when bundled is nil.
+func BundledNames(bundled fs.FS) []string {
+	if bundled == nil {
+		return nil
+	}
+	names, _ := fs.Glob(bundled, "*.toml")
+	for i, n := range names {
+		names[i] = strings.TrimSuffix(n, ".toml")
+	}
+	sort.Strings(names)
+	return names
 }
 
 func (s *Spec) validate() error {

@@ -67,14 +67,22 @@ k = [1]
 	}
 }
 
-func TestBundledSpecsParse(t *testing.T) {
-	for _, name := range []string{"tiny", "quickstart"} {
-		if _, err := experiments.Load(name); err != nil {
+// TestLoadBundled: a name without a path loads <name>.toml from the bundled file system (with
+// or without ".toml"); an unknown name lists the bundled ones; nil bundles nothing.
+func TestLoadBundled(t *testing.T) {
+	for _, name := range []string{"tiny", "tiny.toml"} {
+		if s, err := experiments.Load(name, bundled); err != nil || s.Name != "tiny" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := experiments.Load("no-such-spec"); err == nil || !strings.Contains(err.Error(), "quickstart") {
+	if _, err := experiments.Load("no-such-spec", bundled); err == nil || !strings.Contains(err.Error(), "tiny") {
 		t.Errorf("unknown spec: %v", err)
+	}
+	if _, err := experiments.Load("tiny", nil); err == nil {
+		t.Error("tiny loaded with no bundled specs")
+	}
+	if got := experiments.BundledNames(bundled); len(got) != 1 || got[0] != "tiny" {
+		t.Errorf("BundledNames = %v", got)
 	}
 }
 

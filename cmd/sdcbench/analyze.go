@@ -11,6 +11,7 @@ import (
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/analysis"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -52,7 +53,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	noGaps := fs.Bool("no-gaps", false, "skip gaps.csv")
 	noFriedman := fs.Bool("no-friedman", false, "skip friedman.csv")
 	noMeans := fs.Bool("no-means", false, "leave REPORT.md's per-dataset means table out")
-	seed := fs.String("seed", "", "CSV of the seed's published numbers (default: DIR/seed.csv or experiments/specs/NAME.seed.csv)")
+	seed := fs.String("seed", "", "CSV of the seed's published numbers (default: DIR/seed.csv or the study's NAME.expected.csv)")
 	spec := fs.String("spec", "", "read the [analysis] table from this spec `FILE` instead of DIR/manifest.json")
 	out := fs.String("out", "", "write the tables, plots and REPORT.md here (default DIR)")
 	quiet := fs.Bool("quiet", false, "print nothing on success")
@@ -136,6 +137,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: analyze: %v", errUsage, err)
 	}
+	cfg.Bundled = studies.Bundled()
 	res, err := analysis.Analyze(ctx, dir, cfg)
 	if err != nil {
 		return err

@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"text/tabwriter"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 	"github.com/sdcbench/sdcbench/internal/registry"
 	"github.com/sdcbench/sdcbench/methods"
 	_ "github.com/sdcbench/sdcbench/methods/all" // register every method
 	"github.com/sdcbench/sdcbench/metrics"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -20,16 +21,16 @@ func init() {
 }
 
 func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("list", "list datasets|methods|metrics|experiments", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	flags := newFlags("list", "list datasets|methods|metrics|experiments", stderr)
+	if err := parseFlags(flags, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if flags.NArg() != 1 {
 		return usageErr("list", "want one of datasets, methods, metrics, experiments")
 	}
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	defer tw.Flush()
-	switch fs.Arg(0) {
+	switch flags.Arg(0) {
 	case "datasets":
 		fmt.Fprintln(tw, "NAME\tROWS×COLS\tSOURCE\tDESCRIPTION")
 		for _, in := range datasets.List() {
@@ -70,17 +71,24 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	case "experiments":
-		fmt.Fprintln(tw, "NAME\tRUNS\tDESCRIPTION")
-		for _, name := range specs.Names() {
-			s, err := experiments.Load(name)
+		// NAME stays the first column: the Makefile's reproduce target reads it.
+		fmt.Fprintln(tw, "NAME\tSTUDY\tRUNS\tDESCRIPTION")
+		bundled := studies.Bundled()
+		for _, name := range experiments.BundledNames(bundled) {
+			text, err := fs.ReadFile(bundled, name+".toml")
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", name, s.NumRuns(), s.Description)
+			s, err := experiments.Parse(text, name+" (bundled)")
+			if err != nil {
+				return err
+			}
+			st, _ := studies.For(name)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", name, st.Name, s.NumRuns(), s.Description)
 		}
 	default:
-		return usageErr("list", "unknown list %q%s: want one of datasets, methods, metrics, experiments", fs.Arg(0),
-			registry.DidYouMean(fs.Arg(0), []string{"datasets", "methods", "metrics", "experiments"}))
+		return usageErr("list", "unknown list %q%s: want one of datasets, methods, metrics, experiments", flags.Arg(0),
+			registry.DidYouMean(flags.Arg(0), []string{"datasets", "methods", "metrics", "experiments"}))
 	}
 	return nil
 }

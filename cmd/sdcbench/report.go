@@ -10,8 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments/reports"
-	_ "github.com/sdcbench/sdcbench/experiments/reports/all" // the study reports
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -19,8 +18,8 @@ func init() {
 	commands["status"] = command{usage: "status [--results DIR] [--out FILE]", run: runStatus}
 }
 
-// runReport writes the study report of each results folder: the reporter that explains the
-// experiment named in DIR/manifest.json puts the publication's tables beside the runs and
+// runReport writes the study report of each results folder: the report of the study that owns
+// the experiment named in DIR/manifest.json puts the publication's tables beside the runs and
 // records its verdicts in DIR/verdicts.csv.
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", commands["report"].usage, stderr)
@@ -31,7 +30,7 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("report", "want at least one results folder")
 	}
 	for _, dir := range fs.Args() {
-		name, err := reports.Write(dir)
+		name, err := studies.Write(dir)
 		if err != nil {
 			return err
 		}
@@ -40,11 +39,11 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// studyReport runs the study report of a finished results folder, if one matches; run calls it
+// studyReport runs the study report of a finished results folder, if its study has one; run calls it
 // before the analysis so that REPORT.md links the companion report.
 func studyReport(dir string, brief io.Writer) error {
-	name, err := reports.Write(dir)
-	if errors.Is(err, reports.ErrNoReporter) {
+	name, err := studies.Write(dir)
+	if errors.Is(err, studies.ErrNoReporter) {
 		return nil
 	}
 	if err != nil {
@@ -71,19 +70,19 @@ func runStatus(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if fi, err := os.Stat(*root); err != nil || !fi.IsDir() {
 		return fmt.Errorf("status: %s is not a results folder", *root)
 	}
-	rows, err := reports.Status(*root)
+	rows, err := studies.Status(*root)
 	if err != nil {
 		return err
 	}
 	if *out == "-" {
-		return reports.WriteStatus(stdout, rows, *root)
+		return studies.WriteStatus(stdout, rows, *root)
 	}
 	link, err := filepath.Rel(filepath.Dir(*out), *root)
 	if err != nil {
 		link = *root
 	}
 	var buf bytes.Buffer
-	if err := reports.WriteStatus(&buf, rows, filepath.ToSlash(link)); err != nil {
+	if err := studies.WriteStatus(&buf, rows, filepath.ToSlash(link)); err != nil {
 		return err
 	}
 	if err := datasets.AtomicWrite(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {

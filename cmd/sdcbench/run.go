@@ -9,6 +9,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/analysis"
+	"github.com/sdcbench/sdcbench/studies"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	spec, err := experiments.Load(fs.Arg(0))
+	spec, err := experiments.Load(fs.Arg(0), studies.Bundled())
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func finishFolder(ctx context.Context, dir string, brief io.Writer) error {
 		}
 		return fmt.Errorf("the runs are complete in %s, but the study report failed: %w", dir, err)
 	}
-	if _, err := analysis.Quick(ctx, dir, brief); err != nil {
+	if _, err := analysis.Quick(ctx, dir, studies.Bundled(), brief); err != nil {
 		if serr := experiments.WriteSummaryReport(dir); serr != nil {
 			return serr
 		}
@@ -133,7 +134,7 @@ func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Shards < 1 {
 		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", o.Shards)
 	}
-	spec, err := experiments.Load(fs.Arg(0))
+	spec, err := experiments.Load(fs.Arg(0), studies.Bundled())
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // Result is everything Analyze computed for one results folder.
@@ -44,6 +44,8 @@ type Result struct {
 	// Seed is the comparison with the seed's published numbers; SeedFile is where they came from.
 	Seed     []SeedRow
 	SeedFile string
+	// bundled is Config.Bundled, where REPORT.md's notes come from.
+	bundled fs.FS
 	// Pivots are the literature-style tables of Config.Table.
 	Pivots []Pivot
 	// Plots are the figures written by Write, by base name (without extension) under plots/.
@@ -85,7 +87,7 @@ func Analyze(ctx context.Context, dir string, cfg Config) (*Result, error) {
 func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Manifest, cfg Config, pairs func(a, b string) bool) (*Result, error) {
 	var err error
 	res := &Result{Dir: dir, Manifest: man, Runs: runs, Name: filepath.Base(filepath.Clean(dir)),
-		Status: map[string]int{}, Cells: map[string][]Cell{}, Profiles: map[string][]ProfileRow{}}
+		Status: map[string]int{}, Cells: map[string][]Cell{}, Profiles: map[string][]ProfileRow{}, bundled: cfg.Bundled}
 	var specMetrics []string
 	if man != nil {
 		if man.Name != "" {
@@ -159,7 +161,7 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 		return nil, err
 	}
 	if pairs != nil { // a baseline comparison: no seed table, no traces
-	} else if res.SeedFile = findSeed(dir, res.Name, cfg.Seed); res.SeedFile != "" {
+	} else if res.SeedFile = findSeed(dir, res.Name, cfg.Seed, cfg.Bundled); res.SeedFile != "" {
 		if res.Seed, err = CompareSeed(res, res.SeedFile); err != nil {
 			return nil, err
 		}
@@ -179,30 +181,38 @@ func contains(s []string, v string) bool {
 }
 
 // findSeed returns the seed comparison file: name as given (absolute, or relative to dir, the
-// working directory or experiments/specs), or by default dir/seed.csv,
-// experiments/specs/<experiment>.seed.csv or the bundled copy of that file; "" when there is
-// none.
-func findSeed(dir, experiment, name string) string {
+// working directory or bundled), or by default dir/seed.csv, the study's
+// studies/*/<experiment>.expected.csv when the working directory is the repository's root, or
+// the bundled <experiment>.expected.csv; "" when there is none. A bundled file is copied into
+// dir (as seed.csv by default) to keep the results folder self-contained.
+func findSeed(dir, experiment, name string, bundled fs.FS) string {
 	var cands []string
 	switch {
 	case name == "":
-		cands = []string{filepath.Join(dir, "seed.csv"), filepath.Join("experiments", "specs", experiment+".seed.csv")}
+		cands = []string{filepath.Join(dir, "seed.csv")}
+		if m, _ := filepath.Glob(filepath.Join("studies", "*", experiment+".expected.csv")); len(m) == 1 {
+			cands = append(cands, m[0])
+		}
 	case filepath.IsAbs(name):
 		cands = []string{name}
 	default:
-		cands = []string{filepath.Join(dir, name), name, filepath.Join("experiments", "specs", name)}
+		cands = []string{filepath.Join(dir, name), name}
 	}
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c
 		}
 	}
-	if name == "" { // the bundled copy, written into the results folder to keep it self-contained
-		if data, err := specs.ReadSeed(experiment); err == nil {
-			path := filepath.Join(dir, "seed.csv")
-			if os.WriteFile(path, data, 0o644) == nil {
-				return path
-			}
+	if bundled == nil || filepath.IsAbs(name) {
+		return ""
+	}
+	src, dst := experiment+".expected.csv", filepath.Join(dir, "seed.csv")
+	if name != "" {
+		src, dst = filepath.ToSlash(name), filepath.Join(dir, filepath.Base(name))
+	}
+	if data, err := fs.ReadFile(bundled, src); err == nil {
+		if os.WriteFile(dst, data, 0o644) == nil {
+			return dst
 		}
 	}
 	return ""
@@ -344,13 +354,14 @@ func Run(ctx context.Context, dir string, cfg Config) (*Result, error) {
 }
 
 // Quick is the short analysis for the end of a run (the quickstart): it analyses dir with the
-// spec's [analysis] table, writes every table, plot and REPORT.md into dir, and prints the brief
-// digest of WriteBrief to w (nil for none).
-func Quick(ctx context.Context, dir string, w io.Writer) (*Result, error) {
+// spec's [analysis] table and the bundled files of Config.Bundled, writes every table, plot
+// and REPORT.md into dir, and prints the brief digest of WriteBrief to w (nil for none).
+func Quick(ctx context.Context, dir string, bundled fs.FS, w io.Writer) (*Result, error) {
 	cfg, err := LoadConfig(dir)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Bundled = bundled
 	res, err := Run(ctx, dir, cfg)
 	if err != nil {
 		return nil, err

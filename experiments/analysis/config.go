@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -75,12 +76,17 @@ type Config struct {
 	Means *bool `toml:"means"`
 	// Seed is a CSV of a seed's published numbers to put beside ours (see CompareSeed). A
 	// relative path is looked up in the results folder, then the working directory, then
-	// experiments/specs/. Empty means <results>/seed.csv or experiments/specs/<name>.seed.csv if
-	// one exists.
+	// Bundled. Empty means <results>/seed.csv, else studies/*/<name>.expected.csv (from the
+	// repository's root), else the bundled <name>.expected.csv, if one exists.
 	Seed string `toml:"seed"`
 	// Table asks for literature-style tables (rows = methods, columns = dataset × k); see
 	// TableConfig. Absent means none.
 	Table TableConfig `toml:"table"`
+
+	// Bundled holds the files bundled with the experiments, flat: <name>.expected.csv (the
+	// published numbers) and <name>.notes.md (REPORT.md's notes). The caller sets it (the CLI
+	// passes the studies' files); nil means none. It is not part of the [analysis] table.
+	Bundled fs.FS `toml:"-"`
 }
 
 // Replicate aggregates.

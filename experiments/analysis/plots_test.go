@@ -14,7 +14,7 @@ import (
 func TestPlots(t *testing.T) {
 	dir := copyDir(t, filepath.Join("testdata", "small"))
 	var brief bytes.Buffer
-	res, err := Quick(context.Background(), dir, &brief)
+	res, err := Quick(context.Background(), dir, nil, &brief)
 	if err != nil {
 		t.Fatal(err)
 	}

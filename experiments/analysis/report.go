@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
-	"github.com/sdcbench/sdcbench/experiments/specs"
 )
 
 // report writes REPORT.md: what was analysed, links to every table and plot, the key tables in
@@ -344,7 +344,7 @@ func stamp(t time.Time) string {
 // reportNotes links the folder's companion reports (the study report's Markdown files and
 // reanalysis.md, as recorded in its manifest: resultsdir.CompanionReports) and includes the
 // experiment's hand-written notes: dir/notes.md, else the bundled
-// experiments/specs/<name>.notes.md.
+// <name>.notes.md (Config.Bundled).
 func (r *Result) reportNotes(w io.Writer) {
 	if others, _ := resultsdir.CompanionReports(r.Dir); len(others) > 0 {
 		var links []string
@@ -359,7 +359,10 @@ func (r *Result) reportNotes(w io.Writer) {
 	}
 	data, err := os.ReadFile(filepath.Join(r.Dir, "notes.md"))
 	if err != nil {
-		if data, err = specs.ReadNotes(r.Name); err != nil {
+		if r.bundled == nil {
+			return
+		}
+		if data, err = fs.ReadFile(r.bundled, r.Name+".notes.md"); err != nil {
 			return
 		}
 	}

@@ -73,7 +73,7 @@ grid = {pattern = "` + filepath.ToSlash(c.pattern) + `"}
 // have the datasets' shape).
 func TestExampleSpec(t *testing.T) {
 	t.Chdir(filepath.Join("..", ".."))
-	s, err := experiments.Load("examples/external-sdcmicro/spec.toml")
+	s, err := experiments.Load("examples/external-sdcmicro/spec.toml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

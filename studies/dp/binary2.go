@@ -1,0 +1,179 @@
+package dp
+
+import (
+	"math"
+	"slices"
+)
+
+// e3: coverage at M = 1 (Figs 3.2–3.3).
+func e3(r *report, rs *runs) error {
+	r.printf("## E3 `dp-coverage`: coverage of the 95%% intervals (Figs 3.2–3.3)\n\n")
+	r.printf("Seed: 95%% HPD coverage of 98%% at M = 1; the spread of the estimates grows with M. Expected (exact model): coverage_hpd\n")
+	r.printf("96.67%%, coverage_et 97.97%%, hpd_width 0.3505, the same for target 0.3 and 0.3039. Criterion: within 3SE = 1.7 points of 96.67.\n\n")
+	var rows [][]string
+	var groups [][]float64
+	var names []string
+	for _, M := range mList {
+		for _, tg := range []string{"true", "orig_posterior"} {
+			sel := rs.sel("method", "charest_exact", "M", itoa(M), "target", tg)
+			a := rs.aggregate(sel, 0)
+			row := []string{itoa(M), tg, f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4)}
+			if M == 1 {
+				row = append(row, r.band(a.CovHPD, 96.67, 1.7))
+			} else {
+				row = append(row, "")
+			}
+			rows = append(rows, row)
+			if tg == "true" {
+				groups = append(groups, rs.col(sel, "post_mean"))
+				names = append(names, "M="+itoa(M))
+			}
+		}
+	}
+	a := rs.aggregate(rs.sel("method", "charest_mhl", "M", "1"), 0)
+	rows = append(rows, []string{"1 (charest_mhl)", "true", f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4), r.band(a.CovHPD, 96.67, 1.7)})
+	r.table([]string{"M", "target", "coverage_hpd %", "coverage_et %", "hpd_width", "est_mean", "sd of E_r", "verdict (M = 1)"}, rows)
+	r.printf("- seed 98%% vs expected 96.67%%: gap 1.33 ≤ 1.7: **%s**\n", r.seedBand(98, 96.67, 1.7, false))
+	sd := make([]float64, len(groups))
+	grow := true
+	for i, g := range groups {
+		_, v, _, _ := moments(g)
+		sd[i] = math.Sqrt(v)
+		if i > 0 {
+			grow = grow && sd[i] > sd[i-1]
+		}
+	}
+	r.printf("- the spread of E_r grows with M (sd %s, %s, %s, %s): **%s**\n\n", f(sd[0], 4), f(sd[1], 4), f(sd[2], 4), f(sd[3], 4), r.check(grow))
+	p, err := boxPlot("Posterior means E_r by M (E3, Fig. 3.2)", "E_r (target 0.3)", names, groups)
+	if err != nil {
+		return err
+	}
+	if err := r.save(p, "est_box_by_M", "boxplots of E_r by M"); err != nil {
+		return err
+	}
+	var cov []float64
+	for _, M := range mList {
+		cov = append(cov, rs.aggregate(rs.sel("method", "charest_exact", "M", itoa(M), "target", "true"), 0).CovHPD)
+	}
+	p, err = curvePlot("HPD coverage vs M (E3)", "M", "coverage_hpd (%)", false, []series{
+		{Name: "charest_exact", X: []float64{1, 2, 5, 10}, Y: cov},
+		{Name: "seed (M = 1)", X: []float64{1}, Y: []float64{98}, Points: true}})
+	if err != nil {
+		return err
+	}
+	return r.save(p, "coverage_vs_M", "coverage vs M")
+}
+
+// e4 data: Table 3.5 and the spec's expectations.
+var (
+	e4Eps    = []float64{0.1, 0.5, 1, 2, 3, 250}
+	e4SeedE  = []float64{0.4891, 0.3766, 0.3236, 0.3106, 0.3110, 0.3077}
+	e4ExpE   = []float64{0.4853, 0.3638, 0.3175, 0.3108, 0.3112, 0.3116}
+	e4BandE  = []float64{0.0072, 0.0139, 0.0106, 0.0074, 0.0063, 0.0058}
+	e4SeedV  = []float64{0.0360, 0.0184, 0.0118, 0.0062, 0.0048, 0.0040}
+	e4ExpV   = []float64{0.00569, 0.02160, 0.01241, 0.00608, 0.00446, 0.00369}
+	e4BandV  = []float64{0.00071, 0.00268, 0.00159, 0.00080, 0.00059, 0.00049}
+	e4ExpPV  = []float64{0.07734, 0.03372, 0.01567, 0.00819, 0.00656, 0.00581}
+	e4ExpCov = []float64{100.0, 95.1, 95.6, 96.7, 97.7, 98.1}
+	e4Alpha  = []string{"950.83", "154.15", "58.198", "15.652", "5.2396", "≈0"}
+	e4MissV  = map[float64]bool{0.1: true, 0.5: true}
+)
+
+func e4(r *report, rs *runs) error {
+	r.printf("## E4 `dp-eps`: sensitivity to ε (Table 3.5, Figs 3.4–3.5)\n\n")
+	r.printf("Base scenario, M = 1, R = 1000. Criterion: |seed − expected| ≤ 3SE; the spec expects all six means and the Var cells for\n")
+	r.printf("ε ≥ 1 to reproduce, and Var at ε = 0.1 and 0.5 to miss (MCMC error of the seed's MH-L chain on a posterior spanning [0, 1]).\n\n")
+	var rows [][]string
+	var estE, estP, estM, vE, vP, vM []float64
+	for i, e := range e4Eps {
+		ex := rs.aggregate(rs.sel("method", "charest_exact", "eps", ftoa(e), "alpha_rule", "mv2008"), 0)
+		pr := rs.aggregate(rs.sel("method", "charest_exact", "eps", ftoa(e), "alpha_rule", "printed"), 0)
+		mh := rs.aggregate(rs.sel("method", "charest_mhl", "eps", ftoa(e)), 0)
+		estE, estP, estM = append(estE, ex.Est), append(estP, pr.Est), append(estM, mh.Est)
+		vE, vP, vM = append(vE, ex.Var), append(vP, pr.Var), append(vM, mh.Var)
+		rows = append(rows, []string{ftoa(e), e4Alpha[i],
+			f(e4SeedE[i], 4) + " — " + r.seedBand(e4SeedE[i], e4ExpE[i], e4BandE[i], false),
+			pm(e4ExpE[i], e4BandE[i], 4),
+			f(ex.Est, 4) + " — " + r.band(ex.Est, e4ExpE[i], e4BandE[i]),
+			f(e4SeedV[i], 4) + " — " + r.seedBand(e4SeedV[i], e4ExpV[i], e4BandV[i], e4MissV[e]),
+			pm(e4ExpV[i], e4BandV[i], 5),
+			f(ex.Var, 5) + " — " + r.band(ex.Var, e4ExpV[i], e4BandV[i]),
+			f(e4ExpPV[i], 5) + " / " + f(ex.PostVar, 5),
+			f(e4ExpCov[i], 1) + " / " + f(ex.CovHPD, 1),
+			f(mh.Est, 4) + " / " + f(mh.Var, 5),
+			f(pr.Est, 4) + " / " + f(pr.Var, 5),
+		})
+	}
+	r.table([]string{"ε", "α", "seed E", "expected E (3SE)", "ours E (exact)", "seed Var", "expected var_est (3SE)", "ours var_est (exact)",
+		"post_var_mean exp / ours", "coverage_hpd exp / ours", "MH-L E / Var", "printed rule E / Var"}, rows)
+	decE, incV := true, true
+	for i := 1; i < 4; i++ {
+		decE = decE && estE[i] < estE[i-1]
+	}
+	r.printf("- bias grows as ε falls (ε ≤ 2): E = %s → %s: **%s**; ε < 0.5 is badly biased (E(0.1) − 0.3 = %s): **%s**\n",
+		f(estE[3], 4), f(estE[0], 4), r.check(decE), f(estE[0]-0.3, 4), r.check(estE[0]-0.3 > 0.1))
+	for i := 2; i < 5; i++ {
+		incV = incV && vE[i] > vE[i+1]
+	}
+	r.printf("- var_est grows as ε falls from 250 to 0.5 (%s → %s): **%s**. At ε = 0.1 the exact var_est is small again (%s) because every\n",
+		f(vE[5], 5), f(vE[1], 5), r.check(incV && vE[1] > vE[2]), f(vE[0], 5))
+	r.printf("  posterior is shrunk to ≈0.49; the seed's 0.0360 there is MCMC error (our MH-L gives %s).\n", f(vM[0], 5))
+	r.printf("- ε = 250 is close to ε = 3 (|Δ E| = %s) but does not reach the original-data posterior mean 0.3039 (E = %s): **%s**\n",
+		f(math.Abs(estE[5]-estE[4]), 4), f(estE[5], 4), r.check(math.Abs(estE[5]-estE[4]) < 0.005 && estE[5] > 0.3039+0.003))
+	r.printf("- printed rule at ε = 0.1: E = %s (spec 0.404; the seed's 0.4891 is mv2008's).\n\n", f(estP[0], 4))
+	ss := []series{{Name: "exact (mv2008)", X: e4Eps, Y: estE}, {Name: "MH-L (mv2008)", X: e4Eps, Y: estM}, {Name: "exact (printed)", X: e4Eps, Y: estP},
+		{Name: "seed", X: e4Eps, Y: e4SeedE, Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpE, Points: true}}
+	p, err := curvePlot("est_mean vs ε (E4, Table 3.5)", "ε (log scale)", "est_mean (target 0.3)", true, ss)
+	if err != nil {
+		return err
+	}
+	if err := r.save(p, "est_vs_eps", "est_mean vs ε"); err != nil {
+		return err
+	}
+	ss = []series{{Name: "exact (mv2008)", X: e4Eps, Y: vE}, {Name: "MH-L (mv2008)", X: e4Eps, Y: vM}, {Name: "exact (printed)", X: e4Eps, Y: vP},
+		{Name: "seed", X: e4Eps, Y: e4SeedV, Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpV, Points: true}}
+	p, err = curvePlot("var_est vs ε (E4, Table 3.5)", "ε (log scale)", "var_est", true, ss)
+	if err != nil {
+		return err
+	}
+	return r.save(p, "var_vs_eps", "var_est vs ε")
+}
+
+// e5: Table 3.6.
+func e5(r *report, rs *runs) error {
+	r.printf("## E5 `dp-edge`: n, nt and boundary p (Table 3.6)\n\n")
+	r.printf("ε = 2 (not stated by the seed), exact posterior, R = 1000, x = round(n·p) fixed. Criteria: p = 0.5 cells within 3SE of 0.5;\n")
+	r.printf("boundary cells |seed − expected| ≤ 0.025 (the spec's relaxed band: the seed's MCMC error), our run within 3SE of the expected value.\n\n")
+	type cell struct {
+		n, nt, M               int
+		s01, e01, b01, s5, s99 float64
+	}
+	cells := []cell{
+		{100, 100, 1, 0.076, 0.0705, 0.0031, 0.497, 0.925}, {100, 100, 5, 0.097, 0.1202, 0.0052, 0.498, 0.903},
+		{1000, 1000, 1, 0.015, 0.0231, 0.0011, 0.501, 0.986}, {1000, 1000, 5, 0.050, 0.0398, 0.0018, 0.501, 0.949},
+		{1000, 100, 1, 0.029, 0.0264, 0.0012, 0.501, 0.971}, {1000, 100, 5, 0.033, 0.0276, 0.0012, 0.502, 0.967},
+	}
+	var rows [][]string
+	var low []float64 // our est_mean at p = 0.01, in the order of cells
+	for _, c := range cells {
+		ds := func(p float64) string { return "dp_bin_n" + itoa(c.n) + "_x" + itoa(int(math.Round(p*float64(c.n)))) }
+		nt := "0"
+		if c.nt != c.n {
+			nt = itoa(c.nt)
+		}
+		a01 := rs.aggregate(rs.sel("dataset", ds(0.01), "M", itoa(c.M), "nt", nt), 0)
+		a5 := rs.aggregate(rs.sel("dataset", ds(0.5), "M", itoa(c.M), "nt", nt), 0)
+		a99 := rs.aggregate(rs.sel("dataset", ds(0.99), "M", itoa(c.M), "nt", nt), 0)
+		low = append(low, a01.Est)
+		rows = append(rows, []string{"(" + itoa(c.n) + "," + itoa(c.nt) + ")", itoa(c.M),
+			f(c.s01, 3) + " — " + r.seedBand(c.s01, c.e01, 0.025, false), pm(c.e01, c.b01, 4), f(a01.Est, 4) + " — " + r.band(a01.Est, c.e01, c.b01),
+			f(c.s5, 3) + " — " + r.seedBand(c.s5, 0.5, 3*a5.SEEst, false), f(a5.Est, 4) + " — " + r.band(a5.Est, 0.5, 3*a5.SEEst),
+			f(c.s99, 3) + " — " + r.seedBand(c.s99, 1-c.e01, 0.025, false), f(1-c.e01, 4), f(a99.Est, 4) + " — " + r.band(a99.Est, 1-c.e01, c.b01)})
+	}
+	r.table([]string{"(n, nt)", "M", "seed p=0.01", "expected (3SE)", "ours", "seed p=0.5", "ours p=0.5 (3SE of ours)", "seed p=0.99", "expected", "ours"}, rows)
+	r.printf("Qualitative (the seed's claims, judged on our p = 0.01 column):\n\n")
+	r.printf("- estimates are pulled towards 0.5 (every est_mean > 0.01): **%s**\n", r.check(slices.Min(low) > 0.01))
+	r.printf("- larger n is better ((1000,1000) closer to 0.01 than (100,100) at both M): **%s**\n", r.check(low[2] < low[0] && low[3] < low[1]))
+	r.printf("- M = 5 is worse than M = 1 for every (n, nt): **%s**\n\n", r.check(low[1] > low[0] && low[3] > low[2] && low[5] > low[4]))
+	return nil
+}

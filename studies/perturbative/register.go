@@ -1,0 +1,45 @@
+package perturbative
+
+import (
+	"embed"
+
+	"github.com/sdcbench/sdcbench/studies"
+)
+
+//go:embed README.md categorical.md *.toml *.expected.csv
+var files embed.FS
+
+// categoricalExperiment is the experiment of the study's categorical stage (CATEGORICAL.md); the
+// others are of its numeric stage (PERTURBATIVE.md).
+const categoricalExperiment = "perturbative-categorical"
+
+func init() {
+	studies.Register(studies.Study{
+		Name:     "perturbative",
+		Citation: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (numeric stage)",
+		Parts: map[string]string{
+			categoricalExperiment: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (categorical stage; sdcMicro 5.8.1 on testdata as reference)",
+		},
+		Files:   files,
+		Report:  reporter{},
+		Folders: []string{"perturbative-sdcmicro"}, // the sdcMicro agreement (bench/sdcmicro_test.go)
+	})
+}
+
+// reporter is the study report: CATEGORICAL.md for the categorical stage, PERTURBATIVE.md for
+// the numeric experiments (perturbative-analytic, -table28, -restricted, -sweep) and the
+// sdcMicro agreement folder.
+type reporter struct{}
+
+// Write writes CATEGORICAL.md or PERTURBATIVE.md and records its verdicts.
+func (reporter) Write(dir, experiment string, t *studies.Tally) error {
+	write := WriteVerdicts
+	if experiment == categoricalExperiment {
+		write = WriteCategoricalVerdicts
+	}
+	rows, err := write(dir)
+	for _, v := range rows {
+		t.Add(v.Table, v.Item, v.Verdict)
+	}
+	return err
+}

@@ -1,0 +1,90 @@
+package studies
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+)
+
+// The verdicts a report gives a published number or claim: resultsdir's vocabulary
+// (docs/reproducing.md), as strings for the reports' own tables.
+const (
+	Exact         = string(resultsdir.Exact)
+	Tolerance     = string(resultsdir.Tolerance)
+	Pattern       = string(resultsdir.Pattern)
+	NotReproduced = string(resultsdir.NotReproduced)
+	NotPossible   = string(resultsdir.NotPossible)
+)
+
+// Tally collects the verdicts a report computes, in the order it computes them. The zero
+// value is ready to use.
+type Tally struct {
+	rows []resultsdir.VerdictRow
+}
+
+// Add records a verdict and returns it, so that a report can print it in the same breath.
+// A verdict outside resultsdir's vocabulary is a programming error and panics.
+func (t *Tally) Add(table, item, verdict string) string {
+	v, err := resultsdir.ParseVerdict(verdict)
+	if err != nil {
+		panic(fmt.Sprintf("reports: %v", err))
+	}
+	t.rows = append(t.rows, resultsdir.VerdictRow{Table: table, Item: item, Verdict: v})
+	return verdict
+}
+
+// Check records Pattern when ok holds and NotReproduced otherwise, and returns it.
+func (t *Tally) Check(table, item string, ok bool) string {
+	if ok {
+		return t.Add(table, item, Pattern)
+	}
+	return t.Add(table, item, NotReproduced)
+}
+
+// Rows returns the verdicts recorded so far (their Study is left empty).
+func (t *Tally) Rows() []resultsdir.VerdictRow { return t.rows }
+
+// Reporter writes the companion report of a study for one results folder.
+type Reporter interface {
+	// Write writes the report files of the experiment into dir, reading the folder's runs,
+	// and records every verdict it prints in t.
+	Write(dir, experiment string, t *Tally) error
+}
+
+// VerdictsFile is the file in a results folder that holds a report's verdicts.
+const VerdictsFile = resultsdir.VerdictsFile
+
+// ErrNoReporter is returned by Write when no registered study with a Reporter owns the
+// experiment.
+var ErrNoReporter = errors.New("no study report for this experiment")
+
+// Write runs the study report of the results folder dir, found by the experiment name in
+// dir/manifest.json (or the folder's name when it has no manifest: results written by a
+// script rather than by a run), through resultsdir.WriteStudyReport: its verdicts go to
+// dir/verdicts.csv (no file when it gave none) and the Markdown files it wrote are recorded as
+// the folder's companion reports. It returns the study's name, or an error wrapping
+// ErrNoReporter when no study with a Reporter owns the experiment.
+func Write(dir string) (string, error) {
+	exp := filepath.Base(filepath.Clean(dir))
+	if m, err := resultsdir.ReadManifest(dir); err == nil {
+		exp = m.Name
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	st, ok := For(exp)
+	if !ok || st.Report == nil {
+		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, exp, ErrNoReporter)
+	}
+	name := st.Name
+	err := resultsdir.WriteStudyReport(dir, st.Cite(exp), func() ([]resultsdir.VerdictRow, error) {
+		var t Tally
+		if err := st.Report.Write(dir, exp, &t); err != nil {
+			return nil, fmt.Errorf("reports: %s: %w", name, err)
+		}
+		return t.Rows(), nil
+	})
+	return name, err
+}
