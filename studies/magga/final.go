@@ -3,7 +3,9 @@ package magga
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
@@ -124,14 +126,19 @@ func computeFinal(runs []row) *finalData {
 		meth   string
 		il, dr float64
 	}
+	// in sorted key order, so that the points, their mean and SD and the plot are the same on
+	// every run (map order is random)
 	var pts []pt
-	for key, r := range fd.maggaBest {
+	for _, key := range slices.SortedFunc(maps.Keys(fd.maggaBest), func(a, b [3]string) int { return slices.Compare(a[:], b[:]) }) {
 		if key[2] == "fobj3" {
+			r := fd.maggaBest[key]
 			pts = append(pts, pt{"magga", r.f("sse_sst"), r.f("dld")})
 		}
 	}
-	for _, mm := range fd.base {
-		for b, r := range mm {
+	for _, key := range slices.SortedFunc(maps.Keys(fd.base), func(a, b [2]string) int { return slices.Compare(a[:], b[:]) }) {
+		mm := fd.base[key]
+		for _, b := range slices.Sorted(maps.Keys(mm)) {
+			r := mm[b]
 			pts = append(pts, pt{b, r.f("sse_sst"), r.f("dld")})
 		}
 		if m, ok := mm["mdav"]; ok {
