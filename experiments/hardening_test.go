@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // TestSeeds is issue 14 item 2: seeds are uint64; a negative seed is refused, not wrapped; a
@@ -109,12 +110,12 @@ func TestMergeRefuses(t *testing.T) {
 	if _, err := experiments.Execute(ctx, other, experiments.Options{Out: otherDir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(otherDir, experiments.RunsFile))
+	before, _ := os.ReadFile(filepath.Join(otherDir, resultsdir.RunsFile))
 	err = experiments.Merge(otherDir, shards, false)
 	if err == nil || !strings.Contains(err.Error(), `spec "hook"`) || !strings.Contains(err.Error(), "--fresh") {
 		t.Fatalf("merge into another experiment's folder: %v", err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(otherDir, experiments.RunsFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(otherDir, resultsdir.RunsFile)); string(after) != string(before) {
 		t.Fatal("the refused merge changed the folder")
 	}
 	if err := experiments.Merge(otherDir, shards, true); err != nil {

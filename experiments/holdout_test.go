@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 const holdoutSpec = `
@@ -46,7 +47,7 @@ func TestHoldout(t *testing.T) {
 	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := experiments.ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

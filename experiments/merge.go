@@ -28,7 +28,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 	}
 	var spec *Spec
 	for _, dir := range dirs {
-		m, err := ReadManifest(dir)
+		m, err := resultsdir.ReadManifest(dir)
 		if err != nil {
 			return fmt.Errorf("experiments: merge: %w", err)
 		}
@@ -50,7 +50,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 	var rows [][]string
 	var traces bytes.Buffer
 	for _, dir := range dirs {
-		t, err := ReadRuns(dir)
+		t, err := resultsdir.ReadRuns(dir)
 		if err != nil {
 			return fmt.Errorf("experiments: merge: %w", err)
 		}
@@ -130,7 +130,7 @@ func mergeTarget(out string, spec *Spec, fresh bool) (reports []string, err erro
 		}
 		return nil, nil
 	}
-	m, err := ReadManifest(out)
+	m, err := resultsdir.ReadManifest(out)
 	if err == nil {
 		if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
 			return nil, fmt.Errorf("experiments: merge: %s holds results of spec %q, not of this %q; "+

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // mixedCSV is a small mixed-type file: an id, a text region, two numbers, a text key.
@@ -63,14 +64,14 @@ func TestSpecFileDataset(t *testing.T) {
 	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := experiments.ReadManifest(out)
+	m, err := resultsdir.ReadManifest(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h := m.Inputs["mine"]; len(h) != 64 {
 		t.Fatalf("manifest inputs %v, want the file's SHA-256 under mine", m.Inputs)
 	}
-	tab, err := experiments.ReadRuns(out)
+	tab, err := resultsdir.ReadRuns(out)
 	if err != nil {
 		t.Fatal(err)
 	}

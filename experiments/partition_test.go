@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -52,7 +53,7 @@ size = [2, 3, 6]
 	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := experiments.ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

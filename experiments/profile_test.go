@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 const profileSpec = `name = "prof"
@@ -38,7 +39,7 @@ func TestProfileColumns(t *testing.T) {
 		if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: w}); err != nil {
 			t.Fatal(err)
 		}
-		tab, err := experiments.ReadRuns(dir)
+		tab, err := resultsdir.ReadRuns(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

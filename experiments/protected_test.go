@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	_ "github.com/sdcbench/sdcbench/methods/perturb"
 )
 
@@ -30,7 +31,7 @@ name = "revmap(noise_additive)"
 	if _, err := Execute(context.Background(), s, Options{Out: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ type ConfigSummary struct {
 // Summarize groups the ok rows of a runs table by (dataset, method, parameters) in table
 // order and returns the mean and SD of every metric column and of seconds. Non-finite values
 // are left out of the means (metrics.md §0.4).
-func Summarize(t *Table) (cols []string, out []ConfigSummary) {
+func Summarize(t *resultsdir.Table) (cols []string, out []ConfigSummary) {
 	status, ds, me := t.Col("status"), t.Col("dataset"), t.Col("method")
 	sec := t.Col("seconds")
 	var params []int
@@ -105,11 +105,11 @@ func meanSD(x []float64) Cell {
 // folder gets no analysis: for each dataset, a table with one row per method and parameter
 // set and the mean (± SD over replicates) of every metric and of the run time.
 func WriteSummaryReport(dir string) error {
-	t, err := ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return err
 	}
-	man, err := ReadManifest(dir)
+	man, err := resultsdir.ReadManifest(dir)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func WriteSummaryReport(dir string) error {
 	})
 }
 
-func summaryMarkdown(w io.Writer, man *Manifest, cols []string, rows []ConfigSummary) error {
+func summaryMarkdown(w io.Writer, man *resultsdir.Manifest, cols []string, rows []ConfigSummary) error {
 	fmt.Fprintf(w, "# %s\n\n", man.Name)
 	fmt.Fprintf(w, "%d runs; sdcbench %s, %s, %d CPUs (%s/%s); spec SHA-256 `%.12s`.\n\n",
 		man.Runs, man.Tool, man.GoVersion, man.CPUs, man.OS, man.Arch, man.SpecHash)
@@ -131,7 +131,7 @@ func summaryMarkdown(w io.Writer, man *Manifest, cols []string, rows []ConfigSum
 // MeansMarkdown writes the per-dataset tables of Summarize(t) — one row per method and
 // parameter set, the mean (± SD over replicates) of every metric and of the run time — with
 // level-3 headings, for inclusion in a larger report.
-func MeansMarkdown(w io.Writer, t *Table) {
+func MeansMarkdown(w io.Writer, t *resultsdir.Table) {
 	cols, rows := Summarize(t)
 	fmt.Fprintf(w, "Mean over replicates (± sample SD when they differ); `seconds` is the method's wall time per run.\n")
 	meansMarkdown(w, cols, rows, "###")

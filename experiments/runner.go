@@ -84,7 +84,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		return Summary{}, err
 	}
 	man := newManifest(s, opt.Shard, workers, len(mine))
-	if old, err := ReadManifest(opt.Out); err == nil {
+	if old, err := resultsdir.ReadManifest(opt.Out); err == nil {
 		man.Started, man.Cumulative = old.Started, old.Cumulative
 		man.Reports = old.Reports // the companion reports stay in the folder
 		if err := resultsdir.SameDefinitions(old, man); len(done) > 0 && err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/methods"
 	_ "github.com/sdcbench/sdcbench/methods/all"
 )
@@ -52,7 +53,7 @@ func tiny(t *testing.T) *experiments.Spec {
 // rowsNoTiming returns the rows of dir/runs.csv with the seconds column blanked, sorted.
 func rowsNoTiming(t *testing.T, dir string) []string {
 	t.Helper()
-	tab, err := experiments.ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +105,8 @@ func TestDeterminismWorkersShards(t *testing.T) {
 		}
 	}
 	// Grid order is restored in the merged file and the single-machine file.
-	t1, _ := experiments.ReadRuns(filepath.Join(tmp, "w2"))
-	t2, _ := experiments.ReadRuns(merged)
+	t1, _ := resultsdir.ReadRuns(filepath.Join(tmp, "w2"))
+	t2, _ := resultsdir.ReadRuns(merged)
 	for i := range t1.Rows {
 		if t1.Rows[i][0] != t2.Rows[i][0] {
 			t.Fatalf("row %d: run %s vs %s: order not normalized", i, t1.Rows[i][0], t2.Rows[i][0])
@@ -164,7 +165,7 @@ func TestResumeAfterCancel(t *testing.T) {
 
 func checkOnce(t *testing.T, dir string, s *experiments.Spec) {
 	t.Helper()
-	tab, err := experiments.ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,13 +190,13 @@ func TestTornLine(t *testing.T) {
 	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, experiments.RunsFile)
+	path := filepath.Join(dir, resultsdir.RunsFile)
 	data, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(data), "\n")
 	// keep the header, 5 rows and half of the 6th
 	torn := strings.Join(lines[:6], "") + lines[6][:len(lines[6])/2]
 	os.WriteFile(path, []byte(torn), 0o644)
-	if _, err := experiments.ReadRuns(dir); err != nil {
+	if _, err := resultsdir.ReadRuns(dir); err != nil {
 		t.Fatalf("reading a torn file: %v", err)
 	}
 	sum, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 2})
@@ -215,7 +216,7 @@ func TestPanicRecorded(t *testing.T) {
 	if err != nil || sum.Failed != 40 {
 		t.Fatalf("err %v, summary %+v", err, sum)
 	}
-	tab, _ := experiments.ReadRuns(dir)
+	tab, _ := resultsdir.ReadRuns(dir)
 	if r := tab.Rows[0]; r[tab.Col("status")] != "error" || !strings.Contains(r[tab.Col("error")], "boom") {
 		t.Fatalf("row %v", r)
 	}

@@ -18,11 +18,6 @@ import (
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
-// RunsFile is resultsdir.RunsFile. It, Table, Manifest, ReadRuns, ReadTable and ReadManifest
-// forward to resultsdir, which owns the results folder, for the study reports that read
-// through package experiments; new code uses resultsdir.
-const RunsFile = resultsdir.RunsFile
-
 // Version is the sdcbench version written to manifests.
 const Version = "0.1.0"
 
@@ -64,22 +59,6 @@ func (s *Spec) paramNames() []string {
 	return names
 }
 
-// Table is a parsed CSV file of a results folder (resultsdir.Table).
-type Table = resultsdir.Table
-
-// Manifest records where a results folder came from (resultsdir.Manifest).
-type Manifest = resultsdir.Manifest
-
-// ReadRuns reads dir/runs.csv, or dir/runs.csv.gz when only that exists (resultsdir.ReadRuns).
-func ReadRuns(dir string) (*Table, error) { return resultsdir.ReadRuns(dir) }
-
-// ReadTable reads a CSV file of a results folder, or path+".gz" when only that exists
-// (resultsdir.ReadTable).
-func ReadTable(path string) (*Table, error) { return resultsdir.ReadTable(path) }
-
-// ReadManifest reads dir/manifest.json (resultsdir.ReadManifest).
-func ReadManifest(dir string) (*Manifest, error) { return resultsdir.ReadManifest(dir) }
-
 // DatasetHash returns the content hash of a dataset as the runner sees it (after column
 // selection): SHA-256 over the column names, the IEEE-754 bits of every value, row-major,
 // and the category labels of categorical columns, in hex. Two folders with equal hashes ran on identical data.
@@ -104,8 +83,8 @@ func DatasetHash(d *datasets.Dataset) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func newManifest(s *Spec, sh Shard, workers, runs int) *Manifest {
-	m := &Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
+func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
+	m := &resultsdir.Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
 		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{}}
@@ -133,11 +112,11 @@ func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[strin
 			return nil, nil, err
 		}
 	}
-	if m, err := ReadManifest(dir); err == nil && m.SpecHash != s.Hash && m.SpecHash != fileHash(s.Text) {
+	if m, err := resultsdir.ReadManifest(dir); err == nil && m.SpecHash != s.Hash && m.SpecHash != fileHash(s.Text) {
 		return nil, nil, fmt.Errorf("experiments: %s holds results of a different version of spec %q; "+
 			"use --fresh to discard them or another --out", dir, m.Name)
 	}
-	if m, err := ReadManifest(dir); err == nil {
+	if m, err := resultsdir.ReadManifest(dir); err == nil {
 		for label, old := range m.Inputs {
 			if now, ok := s.Inputs[label]; ok && now != old {
 				return nil, nil, fmt.Errorf("experiments: the file of dataset %q changed since the results in %s were made "+

@@ -7,7 +7,6 @@ package attacks
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/metrics"
@@ -32,7 +34,7 @@ type config struct {
 
 // Write reads dir/runs.csv(.gz) and writes dir/ATTACKS.md.
 func Write(dir string) error {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return fmt.Errorf("attacks: %w", err)
 	}
@@ -147,7 +149,7 @@ func boolInt(b bool) int {
 }
 
 // group averages the ok rows per dataset and configuration (method and parameters).
-func group(t *experiments.Table, cols []string) (map[string][]*config, []string) {
+func group(t *resultsdir.Table, cols []string) (map[string][]*config, []string) {
 	status, ds, me := t.Col("status"), t.Col("dataset"), t.Col("method")
 	var params []int
 	for i, h := range t.Header {

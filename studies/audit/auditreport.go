@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // row is one configuration over its replicates.
@@ -26,7 +27,7 @@ type row struct {
 
 // Write reads dir/runs.csv(.gz) and writes dir/AUDIT.md.
 func Write(dir string) error {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 	"github.com/sdcbench/sdcbench/studies"
 )
@@ -24,7 +24,7 @@ type Instance struct {
 }
 
 // ParseHeuristics groups the hmkm runs of runs.csv by (dataset, k, g_pos, start_seed).
-func ParseHeuristics(t *experiments.Table) ([]*Instance, error) {
+func ParseHeuristics(t *resultsdir.Table) ([]*Instance, error) {
 	need := []string{"dataset", "param_k", "param_g_pos", "param_start_seed", "param_surrogate", "sse_sst", "dfo_g", "status"}
 	col := map[string]int{}
 	for _, n := range need {
@@ -107,12 +107,12 @@ func (t Tally) N() int { return t.Better + t.Tied + t.Worse }
 func (t Tally) AtLeast() float64 { return float64(t.Better+t.Tied) / float64(max(t.N(), 1)) }
 
 // HeuristicsMarkdown writes HEURISTICS.md. man may be nil.
-func HeuristicsMarkdown(w io.Writer, ins []*Instance, man *experiments.Manifest) error {
+func HeuristicsMarkdown(w io.Writer, ins []*Instance, man *resultsdir.Manifest) error {
 	return heuristicsMarkdown(w, ins, man, nil)
 }
 
 // heuristicsMarkdown is HeuristicsMarkdown recording its verdicts in t (nil: not recorded).
-func heuristicsMarkdown(w io.Writer, ins []*Instance, man *experiments.Manifest, t *studies.Tally) error {
+func heuristicsMarkdown(w io.Writer, ins []*Instance, man *resultsdir.Manifest, t *studies.Tally) error {
 	fmt.Fprintf(w, "# dfo-heuristics: experiment 1 of the DFO paper (Araújo & Aloise)\n\n")
 	if man != nil {
 		fmt.Fprintf(w, "%d runs; sdcbench %s, %s; spec SHA-256 `%.12s`. ", man.Runs, man.Tool, man.GoVersion, man.SpecHash)

@@ -5,18 +5,18 @@ import (
 	"io"
 	"math"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Markdown writes DFO.md. man may be nil.
-func Markdown(w io.Writer, runs []Run, man *experiments.Manifest) error {
+func Markdown(w io.Writer, runs []Run, man *resultsdir.Manifest) error {
 	return markdown(w, runs, man, nil)
 }
 
 // markdown is Markdown recording its verdicts in t (nil: not recorded): the criterion of each
 // (dataset, k) cell for the paper's method, and the claims.
-func markdown(w io.Writer, runs []Run, man *experiments.Manifest, t *studies.Tally) error {
+func markdown(w io.Writer, runs []Run, man *resultsdir.Manifest, t *studies.Tally) error {
 	fmt.Fprintf(w, "# dfo-benchmarks: Tables 1–3 of the DFO paper (Araújo & Aloise)\n\n")
 	if man != nil {
 		fmt.Fprintf(w, "%d runs; sdcbench %s, %s, %d CPUs (%s/%s); spec SHA-256 `%.12s`. ",

@@ -16,7 +16,7 @@ import (
 	"strconv"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
@@ -152,7 +152,7 @@ func (r Run) Improved() bool { return r.Imp >= ImpTol }
 
 // Parse reads the report's runs from a runs.csv table of dfo runs. Columns of options that a
 // run does not have (older tables) take the value of our first reading (README.md).
-func Parse(t *experiments.Table) ([]Run, error) {
+func Parse(t *resultsdir.Table) ([]Run, error) {
 	need := []string{"dataset", "param_k", "param_gamma0", "param_start", "param_init", "param_polish",
 		"param_restarts", "replicate", "sse_sst", "il_start", "imp", "sse_sst_lb", "dfo_g0", "dfo_g", "dfo_groups",
 		"dfo_evals", "seconds", "status"}
@@ -197,11 +197,11 @@ func Write(dir string) error { return write(dir, nil) }
 
 // write is Write recording the report's verdicts in t (nil: not recorded).
 func write(dir string, tally *studies.Tally) error {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return fmt.Errorf("dfo: %w", err)
 	}
-	man, _ := experiments.ReadManifest(dir)
+	man, _ := resultsdir.ReadManifest(dir)
 	if c := t.Col("method"); c >= 0 && len(t.Rows) > 0 && t.Rows[0][c] == "hmkm" {
 		pairs, err := ParseHeuristics(t)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -54,8 +54,8 @@ func row(ds string, k, g int, start string, il, ilStart, cpu float64, opts ...st
 
 // The 54 paper cells: every cell at its paper IL (so met where the paper's best is), CPU
 // falling with k; Tarragona k = 5 from MDAV improved; a polish extension that beats EIA k = 10.
-func testTable() *experiments.Table {
-	t := &experiments.Table{Header: header}
+func testTable() *resultsdir.Table {
+	t := &resultsdir.Table{Header: header}
 	for _, s := range Seed {
 		for j, ds := range Datasets {
 			start := 30.0
@@ -124,7 +124,7 @@ func grep(s, sub string) string {
 }
 
 func TestHeuristics(t *testing.T) {
-	tb := &experiments.Table{Header: []string{"dataset", "method", "param_k", "param_g_pos", "param_start_seed",
+	tb := &resultsdir.Table{Header: []string{"dataset", "method", "param_k", "param_g_pos", "param_start_seed",
 		"param_surrogate", "sse_sst", "dfo_g", "dfo_cpu", "status"}}
 	// 10 instances; II better than I for both searches in 9, tied in 1; HM+KM better in 7, worse in 3
 	for s := 1; s <= 10; s++ {

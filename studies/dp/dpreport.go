@@ -24,14 +24,14 @@ import (
 	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
 // Write writes dir/DP.md (linked from the analysis REPORT.md) and the plots for the experiment name ("dp-e1" … "dp-e10"),
 // reading dir/runs.csv (or runs.csv.gz) and dir/manifest.json.
 func Write(dir, name string, tally *studies.Tally) error {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return fmt.Errorf("dp: %w", err)
 	}
@@ -47,7 +47,7 @@ func Write(dir, name string, tally *studies.Tally) error {
 	}
 	r := &report{dir: dir, tally: tally}
 	r.printf("# %s: DP study reproduction report\n\n", name)
-	if m, err := experiments.ReadManifest(dir); err == nil {
+	if m, err := resultsdir.ReadManifest(dir); err == nil {
 		wall := m.Finished.Sub(m.Started)
 		r.printf("Runs: %d (%d workers, %d CPUs, %s/%s, %s). Wall time of the whole spec: %s; sum of the per-run\n",
 			m.Runs, m.Workers, m.CPUs, m.OS, m.Arch, m.GoVersion, wall.Round(time.Millisecond))
@@ -178,7 +178,7 @@ func (r *report) check(ok bool) string {
 }
 
 // runs is a runs.csv table with helpers.
-type runs struct{ t *experiments.Table }
+type runs struct{ t *resultsdir.Table }
 
 // sel returns the ok rows whose columns equal the given values (pairs: column, value; a
 // parameter column may be named without its "param_" prefix). An empty cell matches any value:

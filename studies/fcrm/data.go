@@ -2,13 +2,13 @@ package fcrm
 
 import (
 	"fmt"
-	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
 // Run is one ok row of an fcrm-* runs.csv with the fields the report uses.
@@ -34,7 +34,7 @@ func (r Run) Config() string {
 }
 
 // Parse reads the ok rows of a runs table. Rows with another status are counted in bad.
-func Parse(t *experiments.Table) (runs []Run, bad int, err error) {
+func Parse(t *resultsdir.Table) (runs []Run, bad int, err error) {
 	col := func(name string) int { return t.Col(name) }
 	need := []string{"method", "dataset", "pil", "pil_kde", "dr", "score", "score_kde", "dbrl_sets", "prl",
 		"id_rank", "seconds", "status"}

@@ -19,7 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
@@ -30,7 +30,7 @@ func Write(dir string) error { return write(dir, nil) }
 
 // write is Write recording the report's verdicts in tally (nil: not recorded).
 func write(dir string, tally *studies.Tally) error {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func write(dir string, tally *studies.Tally) error {
 	}
 	name := filepath.Base(dir)
 	status := ""
-	if man, err := experiments.ReadManifest(dir); err == nil && man.Name != "" {
+	if man, err := resultsdir.ReadManifest(dir); err == nil && man.Name != "" {
 		name = man.Name
 		if !man.Complete {
 			status = fmt.Sprintf("**Incomplete:** %d of the grid's %d runs are recorded; every number and verdict below "+

@@ -20,7 +20,7 @@ import (
 	"strconv"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 	"github.com/sdcbench/sdcbench/methods/magga"
 	"github.com/sdcbench/sdcbench/studies"
@@ -37,7 +37,7 @@ func (r row) f(c string) float64 {
 }
 
 func readRuns(dir string) ([]row, error) {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // AgreementFile is written by bench.TestSdcMicroAgreement; SpeedFile by
@@ -27,7 +27,7 @@ const ZMax = 3
 // writeAgreement writes dir/PERTURBATIVE.md from dir/agreement.csv (sdcMicro 5.8.1 against
 // sdcbench on census, tarragona, eia, eia10) and, when present, the speed files.
 func writeAgreement(dir string, rv *rec) error {
-	t, err := experiments.ReadTable(filepath.Join(dir, AgreementFile))
+	t, err := resultsdir.ReadTable(filepath.Join(dir, AgreementFile))
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func writeAgreement(dir string, rv *rec) error {
 
 // writeSpeed puts sdcMicro's rankSwap time beside our benchmark when both files exist.
 func writeSpeed(b *bytes.Buffer, dir string) {
-	st, err := experiments.ReadTable(filepath.Join(dir, SpeedFile))
+	st, err := resultsdir.ReadTable(filepath.Join(dir, SpeedFile))
 	if err != nil || len(st.Rows) == 0 {
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // AnalyticMetrics are the metrics checked against their exact expectations.
@@ -114,7 +114,7 @@ func AnalyticChecks(cells []*Cell, load func(string) (*datasets.Dataset, error))
 	return out, nil
 }
 
-func writeAnalytic(w io.Writer, r *rec, t *experiments.Table, load func(string) (*datasets.Dataset, error)) error {
+func writeAnalytic(w io.Writer, r *rec, t *resultsdir.Table, load func(string) (*datasets.Dataset, error)) error {
 	cells, err := Cells(t)
 	if err != nil {
 		return err

@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/methods/categorical"
 	"github.com/sdcbench/sdcbench/studies"
@@ -92,7 +91,7 @@ func mustCategorical() []CategoricalRow {
 }
 
 type table struct {
-	t   *experiments.Table
+	t   *resultsdir.Table
 	col map[string]int
 }
 
@@ -150,7 +149,7 @@ func (c *Counts) add(table, item, verdict string) {
 // WriteCategoricalVerdicts reads dir/runs.csv, writes dir/CATEGORICAL.md and returns every
 // verdict it printed (for the study's Reporter; see register.go).
 func WriteCategoricalVerdicts(dir string) ([]Verdict, error) {
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +165,7 @@ func WriteCategoricalVerdicts(dir string) ([]Verdict, error) {
 }
 
 // Report writes the report and returns the verdict counts of the exact checks.
-func Report(w io.Writer, rt *experiments.Table) (Counts, error) {
+func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 	t := table{t: rt, col: map[string]int{}}
 	for i, h := range rt.Header {
 		t.col[h] = i

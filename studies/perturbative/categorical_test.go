@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	_ "github.com/sdcbench/sdcbench/methods/all"
 	"github.com/sdcbench/sdcbench/studies/perturbative"
 )
@@ -26,7 +27,7 @@ func TestCategoricalReport(t *testing.T) {
 	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := experiments.ReadRuns(dir)
+	tab, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

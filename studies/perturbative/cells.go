@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // Cell is one (dataset, method, parameter set) of an experiment with its replicate values.
@@ -79,7 +80,7 @@ func (c *Cell) Param(name string) float64 {
 }
 
 // Cells groups the ok rows of runs.csv by dataset, method and parameters, in file order.
-func Cells(t *experiments.Table) ([]*Cell, error) {
+func Cells(t *resultsdir.Table) ([]*Cell, error) {
 	ds, me, st := t.Col("dataset"), t.Col("method"), t.Col("status")
 	if ds < 0 || me < 0 || st < 0 {
 		return nil, fmt.Errorf("perturbative: runs.csv lacks dataset, method or status")

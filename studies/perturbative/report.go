@@ -8,6 +8,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // File is the report's name inside the results folder.
@@ -51,7 +52,7 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 		err := writeAgreement(dir, r)
 		return r.vs, err
 	}
-	man, err := experiments.ReadManifest(dir)
+	man, err := resultsdir.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("perturbative: %w", err)
 	}
@@ -59,7 +60,7 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 	if err != nil {
 		return nil, fmt.Errorf("perturbative: %w", err)
 	}
-	t, err := experiments.ReadRuns(dir)
+	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return nil, err
 	}
