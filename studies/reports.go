@@ -22,7 +22,8 @@ const (
 // Tally collects the verdicts a report computes, in the order it computes them. The zero
 // value is ready to use.
 type Tally struct {
-	rows []resultsdir.VerdictRow
+	rows  []resultsdir.VerdictRow
+	files []string
 }
 
 // Add records a verdict and returns it, so that a report can print it in the same breath.
@@ -43,6 +44,18 @@ func (t *Tally) Check(table, item string, ok bool) string {
 	}
 	return t.Add(table, item, NotReproduced)
 }
+
+// Wrote records that the report wrote the file name (a Markdown page in the results folder),
+// so that REPORT.md links it (resultsdir.RecordReports).
+// A nil Tally records nothing.
+func (t *Tally) Wrote(name string) {
+	if t != nil {
+		t.files = append(t.files, name)
+	}
+}
+
+// Files returns the report files recorded by Wrote.
+func (t *Tally) Files() []string { return t.files }
 
 // Rows returns the verdicts recorded so far (their Study is left empty).
 func (t *Tally) Rows() []resultsdir.VerdictRow { return t.rows }
@@ -79,12 +92,12 @@ func Write(dir string) (string, error) {
 		return "", fmt.Errorf("reports: %s (experiment %q): %w", dir, exp, ErrNoReporter)
 	}
 	name := st.Name
-	err := resultsdir.WriteStudyReport(dir, st.Cite(exp), func() ([]resultsdir.VerdictRow, error) {
+	err := resultsdir.WriteStudyReport(dir, st.Cite(exp), func() ([]resultsdir.VerdictRow, []string, error) {
 		var t Tally
 		if err := st.Report.Write(dir, exp, &t); err != nil {
-			return nil, fmt.Errorf("reports: %s: %w", name, err)
+			return nil, nil, fmt.Errorf("reports: %s: %w", name, err)
 		}
-		return t.Rows(), nil
+		return t.Rows(), t.Files(), nil
 	})
 	return name, err
 }

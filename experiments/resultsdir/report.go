@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
 )
@@ -24,62 +22,22 @@ func WriteReport(dir string, write func(io.Writer) error) error {
 }
 
 // WriteStudyReport runs a study report on dir. write writes the report's files into dir and
-// returns the verdicts it gave; the Markdown files it created or changed at the top of dir
-// are recorded as companion reports (RecordReports), and the verdicts are stored in
-// verdicts.csv with study as their Study (no file when there are none). When write fails,
-// nothing is recorded.
-func WriteStudyReport(dir, study string, write func() ([]VerdictRow, error)) error {
-	before, err := markdownFiles(dir)
+// returns the verdicts it gave and the names (in dir) of the report files it wrote; those are
+// recorded as companion reports (RecordReports), and the verdicts are stored in verdicts.csv
+// with study as their Study (no file when there are none). When write fails, nothing is
+// recorded.
+func WriteStudyReport(dir, study string, write func() (rows []VerdictRow, files []string, err error)) error {
+	rows, files, err := write()
 	if err != nil {
 		return err
 	}
-	rows, err := write()
-	if err != nil {
-		return err
-	}
-	after, err := markdownFiles(dir)
-	if err != nil {
-		return err
-	}
-	var wrote []string
-	for name, st := range after {
-		if old, ok := before[name]; !ok || old != st {
-			wrote = append(wrote, name)
-		}
-	}
-	if err := RecordReports(dir, wrote...); err != nil {
+	if err := RecordReports(dir, files...); err != nil {
 		return err
 	}
 	for i := range rows {
 		rows[i].Study = study
 	}
 	return WriteVerdicts(dir, rows)
-}
-
-type fileStamp struct {
-	mod  time.Time
-	size int64
-}
-
-// markdownFiles returns the modification time and size of every Markdown file at the top of
-// dir other than REPORT.md.
-func markdownFiles(dir string) (map[string]fileStamp, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("resultsdir: %w", err)
-	}
-	out := map[string]fileStamp{}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") || e.Name() == ReportFile {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			return nil, fmt.Errorf("resultsdir: %w", err)
-		}
-		out[e.Name()] = fileStamp{fi.ModTime(), fi.Size()}
-	}
-	return out, nil
 }
 
 // RecordReports adds files (names in dir) to the companion reports recorded in

@@ -152,7 +152,7 @@ func TestVerdicts(t *testing.T) {
 }
 
 // TestStudyReport: the Markdown files a study report writes are recorded in the manifest and
-// come back as companion reports; files it leaves alone are not; its verdicts carry the study.
+// come back as companion reports; other files are not; its verdicts carry the study.
 func TestStudyReport(t *testing.T) {
 	dir := t.TempDir()
 	if err := WriteManifest(dir, &Manifest{Name: "x"}); err != nil {
@@ -160,10 +160,10 @@ func TestStudyReport(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "notes.md"), []byte("hand-written"), 0o644)
 	os.WriteFile(filepath.Join(dir, "OLD.md"), []byte("left alone"), 0o644)
-	err := WriteStudyReport(dir, "A study", func() ([]VerdictRow, error) {
+	err := WriteStudyReport(dir, "A study", func() ([]VerdictRow, []string, error) {
 		os.WriteFile(filepath.Join(dir, "STUDY.md"), []byte("report"), 0o644)
 		os.WriteFile(filepath.Join(dir, "figure.csv"), []byte("not a report"), 0o644)
-		return []VerdictRow{{Table: "T", Item: "i", Verdict: Pattern}}, nil
+		return []VerdictRow{{Table: "T", Item: "i", Verdict: Pattern}}, []string{"STUDY.md"}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestStudyReport(t *testing.T) {
 	if got, _ := CompanionReports(dir); !reflect.DeepEqual(got, []string{"reanalysis.md"}) {
 		t.Errorf("companion reports after removing STUDY.md: %v", got)
 	}
-	if err := WriteStudyReport(dir, "A study", func() ([]VerdictRow, error) { return nil, errors.New("boom") }); err == nil {
+	if err := WriteStudyReport(dir, "A study", func() ([]VerdictRow, []string, error) { return nil, nil, errors.New("boom") }); err == nil {
 		t.Error("a failing study report gave no error")
 	}
 }

@@ -24,4 +24,7 @@ func init() {
 type reporter struct{}
 
 // Write writes ATTACKS.md.
-func (reporter) Write(dir, _ string, _ *studies.Tally) error { return Write(dir) }
+func (reporter) Write(dir, _ string, t *studies.Tally) error {
+	t.Wrote("ATTACKS.md")
+	return Write(dir)
+}

@@ -207,6 +207,7 @@ func write(dir string, tally *studies.Tally) error {
 		if err != nil {
 			return err
 		}
+		tally.Wrote("HEURISTICS.md")
 		return datasets.AtomicWrite(filepath.Join(dir, "HEURISTICS.md"), func(w io.Writer) error {
 			return heuristicsMarkdown(w, pairs, man, tally)
 		})
@@ -215,6 +216,7 @@ func write(dir string, tally *studies.Tally) error {
 	if err != nil {
 		return err
 	}
+	tally.Wrote("DFO.md")
 	return datasets.AtomicWrite(filepath.Join(dir, "DFO.md"), func(w io.Writer) error {
 		return markdown(w, runs, man, tally)
 	})

@@ -84,6 +84,7 @@ func Write(dir, name string, tally *studies.Tally) error {
 			}
 		}
 	}
+	tally.Wrote("DP.md")
 	return datasets.AtomicWrite(filepath.Join(dir, "DP.md"), func(w io.Writer) error { _, err := io.WriteString(w, r.b.String()); return err })
 }
 

@@ -76,6 +76,7 @@ func write(dir string, tally *studies.Tally) error {
 		return err
 	}
 	r.verdicts()
+	tally.Wrote("FCRM.md")
 	return os.WriteFile(filepath.Join(dir, "FCRM.md"), b.Bytes(), 0o644)
 }
 

@@ -44,6 +44,7 @@ func (reporter) Write(dir, experiment string, t *studies.Tally) error {
 	if err := Write(&buf, t, kind(experiment), dir); err != nil {
 		return err
 	}
+	t.Wrote("MAGGA.md")
 	return datasets.AtomicWrite(filepath.Join(dir, "MAGGA.md"), func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err

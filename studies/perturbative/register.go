@@ -33,10 +33,11 @@ type reporter struct{}
 
 // Write writes CATEGORICAL.md or PERTURBATIVE.md and records its verdicts.
 func (reporter) Write(dir, experiment string, t *studies.Tally) error {
-	write := WriteVerdicts
+	write, file := WriteVerdicts, File
 	if experiment == categoricalExperiment {
-		write = WriteCategoricalVerdicts
+		write, file = WriteCategoricalVerdicts, "CATEGORICAL.md"
 	}
+	t.Wrote(file)
 	rows, err := write(dir)
 	for _, v := range rows {
 		t.Add(v.Table, v.Item, v.Verdict)

@@ -31,7 +31,8 @@ const MachineFile = "machine.txt"
 type reporter struct{}
 
 // Write writes SCALING.md and its plot, with the machine state of DIR/machine.txt.
-func (reporter) Write(dir, _ string, _ *studies.Tally) error {
+func (reporter) Write(dir, _ string, t *studies.Tally) error {
+	t.Wrote(File)
 	label := "not recorded"
 	data, err := os.ReadFile(filepath.Join(dir, MachineFile))
 	switch {
