@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/metrics"
 )
 
 // randomCat returns an n×p categorical table with L levels per column and about 5% missing.
@@ -138,7 +137,7 @@ func TestLocalSuppProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, r, _ := metrics.KeyFrequencies(d, d.Names)
+		r, _ := keyRisk(d)
 		j := d.ColIndex(key)
 		var th float64
 		switch thr {
