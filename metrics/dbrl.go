@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // Distance-based record linkage of metrics.md §3.5.
@@ -146,7 +147,7 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 		// records in the tree order of their partners, so that consecutive queries share
 		// cached nodes
 		order := trees[t].Order()
-		parallelRows(n, func(lo, hi int) {
+		parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 			srch := trees[t].NewSearcher()
 			var (
 				L, E, EB int32

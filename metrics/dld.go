@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 func init() {
@@ -47,7 +48,7 @@ func DLD(in *Input) Result {
 	hits := make([]bool, G)
 	const chunk = 256
 	hitters := make([]func([]float64, []int32) bool, runtime.GOMAXPROCS(0)) // one per goroutine
-	parallelEach((G+chunk-1)/chunk, func(w, c int) {
+	parallel.Each((G+chunk-1)/chunk, 0, func(w, c int) {
 		if hitters[w] == nil {
 			hitters[w] = newHit()
 		}

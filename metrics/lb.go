@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"math"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // The SSE/SST diagnostics of metrics.md §2.2 and §2.3.
@@ -87,7 +89,7 @@ func SSESSTLowerBound(in *Input) Result {
 	}
 	r := min(2*k-2, n-1) // neighbours needed
 	lb := make([]float64, n)
-	parallelRows(n, func(lo, hi int) {
+	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		best := make([]float64, 0, r+1)
 		for i := lo; i < hi; i++ {
 			best = best[:0]

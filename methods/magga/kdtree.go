@@ -3,6 +3,8 @@ package magga
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // leafSize is the largest number of records in a k-d tree leaf.
@@ -179,36 +181,24 @@ func newNNLists(z []float64, n, d, K, workers int) *nnLists {
 	if K <= 0 {
 		return nl
 	}
-	rows := make(chan int, n)
-	for i := range n {
-		rows <- i
-	}
-	close(rows)
-	done := make(chan struct{})
-	workers = max(1, workers)
-	for range workers {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			cand := make([]candidate, 0, n)
-			for i := range rows {
-				cand = cand[:0]
-				zi := z[i*d : (i+1)*d]
-				for j := range n {
-					if j != i {
-						cand = append(cand, candidate{dist: sqDist(zi, z[j*d:(j+1)*d]), i: int32(j)})
-					}
-				}
-				selectSmallest(cand, K)
-				for t, c := range cand[:K] {
-					nl.idx[i*K+t] = c.i
-					nl.dist[i*K+t] = math.Sqrt(c.dist)
-				}
+	cands := make([][]candidate, parallel.Workers(workers))
+	parallel.Each(n, workers, func(w, i int) {
+		if cands[w] == nil {
+			cands[w] = make([]candidate, 0, n)
+		}
+		cand := cands[w][:0]
+		zi := z[i*d : (i+1)*d]
+		for j := range n {
+			if j != i {
+				cand = append(cand, candidate{dist: sqDist(zi, z[j*d:(j+1)*d]), i: int32(j)})
 			}
-		}()
-	}
-	for range workers {
-		<-done
-	}
+		}
+		selectSmallest(cand, K)
+		for t, c := range cand[:K] {
+			nl.idx[i*K+t] = c.i
+			nl.dist[i*K+t] = math.Sqrt(c.dist)
+		}
+	})
 	return nl
 }
 
