@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/kdtree"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
@@ -105,7 +106,7 @@ func hitFunc(z []float64, n, p int) (func() func(q []float64, mem []int32) bool,
 			}
 			r, ms, beaten = math.Inf(1), -1, false
 			for _, m := range mem { // ascending: the first at the minimum is the smallest
-				if d := kdtree.Dist(z[int(m)*p:(int(m)+1)*p], q); d < r {
+				if d := distance.Sq(z[int(m)*p:(int(m)+1)*p], q); d < r {
 					r, ms = d, m
 				}
 			}

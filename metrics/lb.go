@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
@@ -153,7 +154,7 @@ func SSESSTLowerBound(in *Input) Result {
 
 // sstOf returns Σ_j Σ_{l∈cols} (z_jl − z̄_l)², as SSESST computes it.
 func sstOf(z []float64, n, p int, cols []int) float64 {
-	mean := colMeans(z, n, p)
+	mean := covariance.Means(z, n, p)
 	var sst float64
 	for i := 0; i < n; i++ {
 		for _, l := range cols {

@@ -24,6 +24,7 @@ package kdtree
 import (
 	"math"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
@@ -148,16 +149,9 @@ func (t *Tree) bound(v int32, q []float64, limit float64) float64 {
 	return s
 }
 
-// Dist returns the squared distance of row p to q, accumulated in column order.
-func Dist(p, q []float64) float64 {
-	var s float64
-	q = q[:len(p)]
-	for l, v := range p {
-		t := v - q[l]
-		s += float64(t * t)
-	}
-	return s
-}
+// Dist returns the squared distance of row p to q, accumulated in column order: distance.Sq,
+// the distance every query of the tree computes.
+func Dist(p, q []float64) float64 { return distance.Sq(p, q) }
 
 // Nearest returns the row nearest to q and its squared distance, the smallest row index on
 // exact ties; (−1, +Inf) for an empty tree or when every distance is NaN. q must have d

@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // nearK is the length of the per-record neighbour lists of the DLD test.
@@ -80,54 +82,11 @@ func NewProblem(x *datasets.Dataset, k int, standardize bool) *Problem {
 			pr.c1cnt++
 		}
 	}
-	pr.xcov = covOf(x.Data, n, d, s.Mean)
-	pr.xcor = corOf(pr.xcov, d)
+	pr.xcov = covariance.Around(x.Data, n, d, s.Mean)
+	pr.xcor = covariance.Correlation(pr.xcov, d)
 	pr.tree = newKDTree(pr.Z, n, d)
 	pr.near = newNNLists(pr.Z, n, d, nearK, runtime.GOMAXPROCS(0))
 	return pr
-}
-
-// covOf returns the d×d sample covariance (n−1) of a row-major table with the given means.
-func covOf(x []float64, n, d int, mean []float64) []float64 {
-	c := make([]float64, d*d)
-	dev := make([]float64, d)
-	for i := 0; i < n; i++ {
-		for l := range dev {
-			dev[l] = x[i*d+l] - mean[l]
-		}
-		for h := 0; h < d; h++ {
-			for l := h; l < d; l++ {
-				c[h*d+l] += float64(dev[h] * dev[l])
-			}
-		}
-	}
-	for h := 0; h < d; h++ {
-		for l := h; l < d; l++ {
-			c[h*d+l] /= float64(n - 1)
-			c[l*d+h] = c[h*d+l]
-		}
-	}
-	return c
-}
-
-// corOf writes into a new slice r_hl = c_hl/√(c_hh·c_ll), with a unit diagonal where the
-// variance is positive and NaN where a variance is 0.
-func corOf(c []float64, d int) []float64 {
-	r := make([]float64, d*d)
-	corTo(r, c, d)
-	return r
-}
-
-func corTo(r, c []float64, d int) {
-	for h := 0; h < d; h++ {
-		for l := 0; l < d; l++ {
-			if h == l && c[h*d+h] > 0 {
-				r[h*d+l] = 1
-				continue
-			}
-			r[h*d+l] = c[h*d+l] / math.Sqrt(c[h*d+h]*c[l*d+l])
-		}
-	}
 }
 
 // Scratch is the workspace of one evaluation worker, sized for up to Gmax groups, so that
@@ -255,7 +214,7 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 		q := s.cz[g*d : (g+1)*d]
 		b, jb := math.Inf(1), int32(-1)
 		for _, j := range members {
-			if t := sqDist(q, p.Z[int(j)*d:(int(j)+1)*d]); t < b {
+			if t := distance.Sq(q, p.Z[int(j)*d:(int(j)+1)*d]); t < b {
 				b, jb = t, j
 			}
 		}
@@ -317,7 +276,7 @@ func (p *Problem) il3(labels []int32, G int, s *Scratch) (il3, code float64) {
 			vb[l*d+h] = vb[h*d+l]
 		}
 	}
-	corTo(rb, vb, d)
+	covariance.CorrelationTo(rb, vb, d)
 	var acc [6]struct {
 		sum float64
 		cnt int

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
@@ -152,18 +153,6 @@ func (t *kdTree) beats(node int32, q []float64, b float64, jb, g int32, labels [
 	return lc <= b && t.beats(c, q, b, jb, g, labels)
 }
 
-// sqDist returns Σ_l (a_l − b_l)², accumulated in column order without FMA, the distance of
-// metrics.md §0.5 and of the tree's leaf scan.
-func sqDist(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s float64
-	for l, v := range a {
-		u := b[l] - v
-		s += float64(u * u)
-	}
-	return s
-}
-
 // nnLists holds, for every record, its K nearest other records in ascending (distance,
 // index) order with their true Euclidean distances: the candidate lists of the
 // triangle-inequality test of linkedNear.
@@ -190,7 +179,7 @@ func newNNLists(z []float64, n, d, K, workers int) *nnLists {
 		zi := z[i*d : (i+1)*d]
 		for j := range n {
 			if j != i {
-				cand = append(cand, candidate{dist: sqDist(zi, z[j*d:(j+1)*d]), i: int32(j)})
+				cand = append(cand, candidate{dist: distance.Sq(zi, z[j*d:(j+1)*d]), i: int32(j)})
 			}
 		}
 		selectSmallest(cand, K)
