@@ -308,6 +308,9 @@ func (t *Tree) within(v int32, rd float64, st *search) {
 		for l, x := range row {
 			u := x - q[l]
 			s += float64(u * u)
+			if s > r2 { // the partial sums only grow: the row is outside
+				break
+			}
 		}
 		if s <= r2 && st.fn(t.idx[p], s) {
 			st.stop = true

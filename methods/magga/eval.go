@@ -7,6 +7,7 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/internal/distance"
+	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
 // nearK is the length of the per-record neighbour lists of the DLD test.
@@ -25,7 +26,7 @@ type Problem struct {
 	keep       []int     // non-constant columns
 	sst        float64   // Σ_i Σ_{l∈keep} (z_il − z̄_l)²
 	il1sDen    []float64 // √2·S_l
-	tree       *kdTree
+	tree       *kdtree.Tree
 	near       *nnLists
 
 	// il3 statistics of X (metrics.md §2.6, raw space, il3_zero exclude)
@@ -84,7 +85,9 @@ func NewProblem(x *datasets.Dataset, k int, standardize bool) *Problem {
 	}
 	pr.xcov = covariance.Around(x.Data, n, d, s.Mean)
 	pr.xcor = covariance.Correlation(pr.xcov, d)
-	pr.tree = newKDTree(pr.Z, n, d)
+	if d > 0 {
+		pr.tree = kdtree.New(pr.Z, n, d)
+	}
 	pr.near = newNNLists(pr.Z, n, d, nearK, runtime.GOMAXPROCS(0))
 	return pr
 }
@@ -100,6 +103,7 @@ type Scratch struct {
 	rb, dev  []float64
 	repair   repairScratch
 	canon    []int32
+	link     *linkQuery
 	keyBytes []byte
 	groups   *groupCache // DLD answers per member set
 }
@@ -113,6 +117,7 @@ func (p *Problem) NewScratch() *Scratch {
 		mb: make([]float64, d), vb: make([]float64, d*d), rb: make([]float64, d*d), dev: make([]float64, d),
 		canon: make([]int32, g), keyBytes: make([]byte, 4*p.N),
 		groups: newGroupCache(min(2*p.K-1, 255), min(max(512*p.Gmax, 1<<12), 1<<19)),
+		link:   newLinkQuery(p.tree),
 	}
 }
 
@@ -223,7 +228,7 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 		}
 		linked, ok := p.near.linkedNear(p.Z, d, q, b, jb, int32(g), labels)
 		if !ok {
-			linked = p.tree.linked(q, b, jb, int32(g), labels)
+			linked = s.link.linked(q, b, jb, int32(g), labels)
 		}
 		s.groups.store(slot, key, members, linked)
 		if linked {
@@ -313,4 +318,55 @@ func (p *Problem) il3(labels []int32, G int, s *Scratch) (il3, code float64) {
 	}
 	base := mean(0) + mean(1) + mean(2) + mean(3)
 	return 100 * (base + mean(4)) / 5, 100 * (base + mean(5)) / 5
+}
+
+// linkQuery is dldHits' exact test on the k-d tree over Z (docs/magga.md §2.1 "Static
+// index"): is there a record i outside group g with ‖q − z_i‖² < b, or = b with i < jb? The
+// tree reports every record within b (distances in column order, bit-identical to
+// distance.Sq), so the answer keeps the lowest-index tie rule of metrics.md §3.1 whatever the
+// tree's shape. Its callback is bound once, so that queries do not allocate.
+type linkQuery struct {
+	search *kdtree.Searcher
+	visit  func(row int32, s float64) bool
+	labels []int32
+	g, jb  int32
+	b      float64
+	beaten bool
+}
+
+// newLinkQuery returns the query state of a worker on t (nil for a table without columns).
+func newLinkQuery(t *kdtree.Tree) *linkQuery {
+	l := &linkQuery{}
+	if t != nil {
+		l.search = t.NewSearcher()
+	}
+	l.visit = l.check
+	return l
+}
+
+// check is the tree's callback for a record row at squared distance s ≤ b: it stops the
+// search at the first record that beats group g's nearest member.
+func (l *linkQuery) check(row int32, s float64) bool {
+	if l.labels[row] != l.g && (s < l.b || row < l.jb) {
+		l.beaten = true
+	}
+	return l.beaten
+}
+
+// linked reports whether the nearest record to q (ties: lowest index) has label g, given b,
+// the squared distance from q to the nearest member of group g, and jb, the lowest index of a
+// member at that distance.
+func (l *linkQuery) linked(q []float64, b float64, jb, g int32, labels []int32) bool {
+	l.labels, l.g, l.jb, l.b, l.beaten = labels, g, jb, b, false
+	if l.search == nil { // no columns: every record is at distance 0 = b
+		for i := range labels {
+			if l.check(int32(i), 0) {
+				break
+			}
+		}
+	} else {
+		l.search.Within(q, b, l.visit)
+	}
+	l.labels = nil
+	return !l.beaten
 }
