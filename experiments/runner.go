@@ -342,7 +342,7 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			return nil, nil, err
 		}
 	}
-	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
+	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		t0 := time.Now()

@@ -98,6 +98,8 @@ func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.post.Name(), err)
 	}
-	// The post-processed release no longer is the partition's centroids.
-	return &Release{Masked: out, Info: rel.Info, Trace: rel.Trace}, nil
+	// The post-processed release no longer is the partition's centroids; its diagnostics
+	// still describe the partition.
+	reportPartition(rel)
+	return &Release{Masked: out, Diag: rel.Diag, Info: rel.Info, Trace: rel.Trace}, nil
 }

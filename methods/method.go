@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
@@ -26,7 +27,10 @@ type Release struct {
 	Labels []int32
 	// Trace holds one point per generation or iteration of an iterative method.
 	Trace []TracePoint
-	// Info carries method diagnostics (e.g. "groups": 278).
+	// Diag holds the diagnostics other packages read (the measures of metrics/), typed.
+	Diag diag.Diagnostics
+	// Info carries further method diagnostics for people and tests (e.g. "generations": 300),
+	// and InfoColumns.
 	Info map[string]any
 }
 

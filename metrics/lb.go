@@ -18,13 +18,13 @@ func init() {
 }
 
 // groupSize returns the minimum group size k for sse_sst_lb: Opt.K, else the release's
-// Info["k"], else the smallest group of Labels; 0 if none is known.
+// Diag.Partition.K, else the smallest group of Labels; 0 if none is known.
 func groupSize(in *Input) int {
 	if in.Opt.K > 0 {
 		return in.Opt.K
 	}
-	if v, ok := infoFloat(in.Info, "k"); ok && v >= 1 {
-		return int(v)
+	if p := in.Diag.Partition; p != nil && p.K >= 1 {
+		return p.K
 	}
 	if len(in.Labels) == in.Orig.N && in.Orig.N > 0 {
 		size := map[int32]int{}
@@ -38,23 +38,6 @@ func groupSize(in *Input) int {
 		return k
 	}
 	return 0
-}
-
-// infoFloat returns Info[key] as a float64 if it is a number.
-func infoFloat(info map[string]any, key string) (float64, bool) {
-	switch v := info[key].(type) {
-	case float64:
-		return v, true
-	case float32:
-		return float64(v), true
-	case int:
-		return float64(v), true
-	case int32:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	}
-	return 0, false
 }
 
 // SSESSTLowerBound returns sse_sst_lb, the harness's floor for the sse_sst of any partition
@@ -167,16 +150,13 @@ func sstOf(z []float64, n, p int, cols []int) float64 {
 
 // Imp returns imp = 100·(IL_start − IL_final)/IL_start (metrics.md §2.3, DFO paper), where
 // IL_final is the release's sse_sst and IL_start the sse_sst of the search's starting
-// solution, read from the release's Info["sse_sst_start"] (or Info["il_start"]). NaN if the
-// start is unknown or 0.
+// solution, read from the release's Diag.Search.ILStart. NaN if the start is unknown or 0.
 func Imp(in *Input) Result {
-	start, ok := infoFloat(in.Info, "sse_sst_start")
-	if !ok {
-		start, ok = infoFloat(in.Info, "il_start")
+	s := in.Diag.Search
+	if s == nil || s.ILStart == 0 {
+		return nanNote("imp: the release has no start sse_sst (Diag.Search)")
 	}
-	if !ok || start == 0 {
-		return nanNote("imp: the release has no Info[\"sse_sst_start\"]")
-	}
+	start := s.ILStart
 	final := SSESST(in).Value
 	return Result{Value: ImpOf(start, final)}
 }

@@ -61,7 +61,7 @@ func TestPRAMProperties(t *testing.T) {
 				t.Fatalf("cell %d: %v → %v", i, before[i], v)
 			}
 		}
-		if e := r1.Info["pram_invariance_err"].(float64); e > 1e-12 {
+		if e := r1.Diag.PRAM.InvarianceErr; e > 1e-12 {
 			t.Errorf("invariance error %g", e)
 		}
 		for _, raw := range []map[string]string{{"pd": "1"}, {"alpha": "0"}} {
@@ -76,7 +76,7 @@ func TestPRAMProperties(t *testing.T) {
 	var diff []float64
 	for rep := 0; rep < 100; rep++ {
 		r, _ := PRAM{}.Protect(context.Background(), d, resolve(t, PRAM{}, map[string]string{"pd": "0.5"}), rand.New(rand.NewPCG(uint64(rep), 9)))
-		diff = append(diff, r.Info["pram_changed"].(float64)-r.Info["pram_expected_changed"].(float64))
+		diff = append(diff, r.Info["pram_changed"].(float64)-r.Diag.PRAM.ExpectedChanged)
 	}
 	var m, v float64
 	for _, x := range diff {

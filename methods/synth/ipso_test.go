@@ -61,7 +61,7 @@ func evalY(t *testing.T, d *datasets.Dataset, rel *methods.Release, opt metrics.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &metrics.Input{Orig: o, Masked: m, Info: rel.Info, Opt: opt}
+	return &metrics.Input{Orig: o, Masked: m, Diag: rel.Diag, Opt: opt}
 }
 
 func metric(t *testing.T, id string, in *metrics.Input) metrics.Result {
