@@ -220,8 +220,8 @@ func (pr *Prepared) Validate(m Method, p Params) error {
 // generator (strata in value order), and returns the release of the protected columns and
 // the whole released table. With strata, partitions are merged and renumbered by smallest
 // member, numeric Info values are summed (those whose key ends in "_err" or "_max": the
-// maximum), other Info values and the trace are the first stratum's, and the typed
-// diagnostics are merged alike (diag.Diagnostics.Merge).
+// maximum), other Info values, the protected Columns and the trace are the first stratum's,
+// and the typed diagnostics are merged alike (diag.Diagnostics.Merge).
 func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.Rand) (rel *Release, full *datasets.Dataset, err error) {
 	if pr.strata == nil {
 		rel, err = m.Protect(ctx, pr.Protected, p, rng)
@@ -274,6 +274,9 @@ func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.R
 			merged.Trace = r.Trace
 		}
 		merged.Info = mergeInfo(merged.Info, r.Info)
+		if merged.Columns == nil {
+			merged.Columns = r.Columns
+		}
 		reportPartition(r)
 		merged.Diag.Merge(r.Diag)
 	}

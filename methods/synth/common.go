@@ -122,11 +122,10 @@ func (pr *problem) release(yz []float64, info map[string]any) *methods.Release {
 	if info == nil {
 		info = map[string]any{}
 	}
-	info[methods.InfoColumns] = append([]int(nil), pr.r.y...)
 	if len(pr.notes) > 0 {
 		info["notes"] = pr.notes
 	}
-	return &methods.Release{Masked: out, Info: info}
+	return &methods.Release{Masked: out, Columns: append([]int(nil), pr.r.y...), Info: info}
 }
 
 func isConst(list []int, c int) bool {
