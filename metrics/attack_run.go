@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
@@ -156,12 +157,7 @@ func nearest(dst []int, dist []float64, r []float64, n, m int, q []float64) {
 	k := len(dst)
 	cnt := 0
 	for i := 0; i < n; i++ {
-		row := r[i*m : (i+1)*m : (i+1)*m]
-		s := 0.0
-		for j, v := range q {
-			d := row[j] - v
-			s += d * d
-		}
+		s := distance.Sq(q, r[i*m:(i+1)*m])
 		if cnt == k && !(s < dist[k-1]) {
 			continue
 		}

@@ -123,16 +123,7 @@ func NearestRow(z []float64, n, p int, q []float64) int {
 	best, bi := math.Inf(1), -1
 	q = q[:p]
 	for i := 0; i < n; i++ {
-		row := z[i*p : (i+1)*p : (i+1)*p]
-		var s float64
-		for l, v := range row {
-			t := v - q[l]
-			s += float64(t * t)
-			if s > best {
-				break
-			}
-		}
-		if s < best {
+		if s := distance.SqBound(z[i*p:(i+1)*p], q, best); s < best {
 			best, bi = s, i
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
@@ -86,15 +87,7 @@ func SSESSTLowerBound(in *Input) Result {
 				if len(best) == r {
 					bound = best[r-1]
 				}
-				xj := x[j*q : (j+1)*q]
-				var s float64
-				for c, v := range xi {
-					d := v - xj[c]
-					s += d * d
-					if s >= bound {
-						break
-					}
-				}
+				s := distance.SqBound(xi, x[j*q:(j+1)*q], bound)
 				if s >= bound {
 					continue
 				}
