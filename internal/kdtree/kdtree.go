@@ -17,6 +17,10 @@
 //
 // Ties go to the smallest row index, as in the scans the tree replaces.
 //
+// It is the one general k-d tree of sdcbench: the disclosure-risk measures (dld, dbrl) and
+// MAGGA's exact link test of dld query it. MDAV's index keeps its own tree, specialised for
+// deleting records as groups form.
+//
 // gonum's spatial/kdtree was not used: it has no tie rule, no exact pruning contract and
 // stores points as interfaces (an allocation per point at 10^6 rows).
 package kdtree
