@@ -1,6 +1,6 @@
 // Package diag defines the typed diagnostics a protection method attaches to its release
 // (methods.Release.Diag) and the measures read back (metrics.Input.Diag): the one vocabulary
-// that methods/ and metrics/ share without importing each other. A nil part was not reported.
+// that methods/ and metrics/ share without importing each other; a nil part was not reported.
 package diag
 
 import (
