@@ -321,17 +321,14 @@ func (p *Problem) il3(labels []int32, G int, s *Scratch) (il3, code float64) {
 }
 
 // linkQuery is dldHits' exact test on the k-d tree over Z (docs/magga.md §2.1 "Static
-// index"): is there a record i outside group g with ‖q − z_i‖² < b, or = b with i < jb? The
-// tree reports every record within b (distances in column order, bit-identical to
-// distance.Sq), so the answer keeps the lowest-index tie rule of metrics.md §3.1 whatever the
-// tree's shape. Its callback is bound once, so that queries do not allocate.
+// index"): is the record nearest to q (ties: lowest index, metrics.md §3.1) a member of group
+// g? Given b, the squared distance from q to g's nearest member, and jb, the lowest index of a
+// member at that distance, every other member of g comes after (b, jb) in (distance, index)
+// order, so the nearest record is jb or a record outside g that beats it. The tree computes
+// distances in column order, bit-identical to distance.Sq, so the answer does not depend on
+// its shape; jb starts the search, which prunes with b from the first node.
 type linkQuery struct {
-	search *kdtree.Searcher
-	visit  func(row int32, s float64) bool
-	labels []int32
-	g, jb  int32
-	b      float64
-	beaten bool
+	search *kdtree.Searcher // nil for a table without columns
 }
 
 // newLinkQuery returns the query state of a worker on t (nil for a table without columns).
@@ -340,33 +337,16 @@ func newLinkQuery(t *kdtree.Tree) *linkQuery {
 	if t != nil {
 		l.search = t.NewSearcher()
 	}
-	l.visit = l.check
 	return l
-}
-
-// check is the tree's callback for a record row at squared distance s ≤ b: it stops the
-// search at the first record that beats group g's nearest member.
-func (l *linkQuery) check(row int32, s float64) bool {
-	if l.labels[row] != l.g && (s < l.b || row < l.jb) {
-		l.beaten = true
-	}
-	return l.beaten
 }
 
 // linked reports whether the nearest record to q (ties: lowest index) has label g, given b,
 // the squared distance from q to the nearest member of group g, and jb, the lowest index of a
 // member at that distance.
 func (l *linkQuery) linked(q []float64, b float64, jb, g int32, labels []int32) bool {
-	l.labels, l.g, l.jb, l.b, l.beaten = labels, g, jb, b, false
-	if l.search == nil { // no columns: every record is at distance 0 = b
-		for i := range labels {
-			if l.check(int32(i), 0) {
-				break
-			}
-		}
-	} else {
-		l.search.Within(q, b, l.visit)
+	if l.search == nil { // no columns: every record is at distance 0, record 0 is the nearest
+		return labels[0] == g
 	}
-	l.labels = nil
-	return !l.beaten
+	i, _ := l.search.NearestFrom(q, int(jb), b)
+	return labels[i] == g
 }
