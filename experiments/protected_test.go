@@ -8,8 +8,8 @@ import (
 	_ "github.com/sdcbench/sdcbench/methods/perturb"
 )
 
-// TestProtectedColumnsMeasured: a method that passes predictors through (Release.Info
-// methods.InfoColumns) is measured on its protected columns only.
+// TestProtectedColumnsMeasured: a method that passes predictors through (Release.Columns) is
+// measured on its protected columns only.
 func TestProtectedColumnsMeasured(t *testing.T) {
 	spec := `name = "protected"
 seed = 1

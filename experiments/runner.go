@@ -317,15 +317,15 @@ func (x *executor) metricColumns() []string {
 // the protected columns, full the whole released table, ctl the held-out control rows of the
 // protected columns (nil without holdout). A method that passed some of its columns through
 // (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
-// masked or synthesized in Info[methods.InfoColumns]; only those are measured
+// masked or synthesized in Release.Columns; only those are measured
 // (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true).
 func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, err error) {
 	orig, masked := d, rel.Masked
-	if cols, ok := rel.Info[methods.InfoColumns].([]int); ok {
+	if cols := rel.Columns; cols != nil {
 		names := make([]string, len(cols))
 		for c, j := range cols {
 			if j < 0 || j >= d.P {
-				return nil, nil, fmt.Errorf("experiments: %s index %d out of range", methods.InfoColumns, j)
+				return nil, nil, fmt.Errorf("experiments: protected column index %d out of range", j)
 			}
 			names[c] = d.Names[j]
 		}
@@ -339,7 +339,7 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			return nil, nil, err
 		}
 	}
-	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Info: rel.Info, Opt: opt, Control: ctl}
+	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		t0 := time.Now()

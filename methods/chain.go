@@ -10,12 +10,6 @@ import (
 	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
-// InfoColumns is the Release.Info key under which a method lists the indices ([]int, sorted)
-// of the columns it protected when it passes others through unchanged (e.g. the predictors of
-// data shuffling). Post-processors touch only these columns and the runner evaluates metrics
-// on them only; absent means every column.
-const InfoColumns = "protected_columns"
-
 // PostProcessor maps a release back towards the original after a method has run, e.g. reverse
 // mapping or the restriction to non-negative values (docs/perturbative.md). It is
 // deterministic and sees the original, the release and the protected columns.
@@ -87,7 +81,7 @@ func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng 
 	if err != nil {
 		return nil, err
 	}
-	cols, _ := rel.Info[InfoColumns].([]int)
+	cols := rel.Columns
 	if cols == nil {
 		cols = make([]int, d.P)
 		for j := range cols {
@@ -98,6 +92,8 @@ func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.post.Name(), err)
 	}
-	// The post-processed release no longer is the partition's centroids.
-	return &Release{Masked: out, Info: rel.Info, Trace: rel.Trace}, nil
+	// The post-processed release no longer is the partition's centroids; its diagnostics
+	// still describe the partition.
+	reportPartition(rel)
+	return &Release{Masked: out, Columns: rel.Columns, Diag: rel.Diag, Info: rel.Info, Trace: rel.Trace}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
@@ -26,7 +27,13 @@ type Release struct {
 	Labels []int32
 	// Trace holds one point per generation or iteration of an iterative method.
 	Trace []TracePoint
-	// Info carries method diagnostics (e.g. "groups": 278).
+	// Columns lists the indices (sorted) of the columns the method protected when it passes
+	// others through unchanged (e.g. the predictors of data shuffling). Post-processors touch
+	// only these columns and the runner evaluates metrics on them only; nil means every column.
+	Columns []int
+	// Diag holds the diagnostics other packages read (the measures of metrics/), typed.
+	Diag diag.Diagnostics
+	// Info carries further method diagnostics for people and tests (e.g. "generations": 300).
 	Info map[string]any
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 // Selection says what a method does with the columns of a table (docs/own-data.md): it
@@ -219,7 +220,8 @@ func (pr *Prepared) Validate(m Method, p Params) error {
 // generator (strata in value order), and returns the release of the protected columns and
 // the whole released table. With strata, partitions are merged and renumbered by smallest
 // member, numeric Info values are summed (those whose key ends in "_err" or "_max": the
-// maximum), other Info values and the trace are the first stratum's.
+// maximum), other Info values, the protected Columns and the trace are the first stratum's,
+// and the typed diagnostics are merged alike (diag.Diagnostics.Merge).
 func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.Rand) (rel *Release, full *datasets.Dataset, err error) {
 	if pr.strata == nil {
 		rel, err = m.Protect(ctx, pr.Protected, p, rng)
@@ -229,6 +231,7 @@ func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.R
 		if err := pr.checkShape(m, rel, pr.Protected); err != nil {
 			return nil, nil, err
 		}
+		reportPartition(rel)
 		return rel, pr.merge(rel.Masked), nil
 	}
 	out := pr.Protected.Clone()
@@ -271,6 +274,11 @@ func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.R
 			merged.Trace = r.Trace
 		}
 		merged.Info = mergeInfo(merged.Info, r.Info)
+		if merged.Columns == nil {
+			merged.Columns = r.Columns
+		}
+		reportPartition(r)
+		merged.Diag.Merge(r.Diag)
 	}
 	if labels != nil {
 		merged.Labels = canonical(labels)
@@ -302,6 +310,19 @@ func (pr *Prepared) merge(masked *datasets.Dataset) *datasets.Dataset {
 		}
 	}
 	return full
+}
+
+// reportPartition gives a release with a partition (Labels) that does not describe it in
+// Diag.Partition one with its number of groups.
+func reportPartition(rel *Release) {
+	if rel.Labels == nil || rel.Diag.Partition != nil {
+		return
+	}
+	seen := map[int32]bool{}
+	for _, l := range rel.Labels {
+		seen[l] = true
+	}
+	rel.Diag.Partition = &diag.Partition{Groups: len(seen)}
 }
 
 func mergeInfo(acc, add map[string]any) map[string]any {

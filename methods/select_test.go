@@ -81,6 +81,16 @@ func TestStrataPartition(t *testing.T) {
 	if !slices.Equal(full.Data, full2.Data) {
 		t.Error("not deterministic")
 	}
+	// the partition's diagnostics: its groups over all strata (k is not reported by mdav)
+	if dp := rel.Diag.Partition; dp == nil || dp.Groups != int(next) || dp.K != 0 {
+		t.Errorf("Diag.Partition %+v, want %d groups", dp, next)
+	}
+	// through a post-processor the release loses its labels, not its diagnostics
+	rm, _ := methods.Lookup("restrict(mdav)")
+	if rr, _, err := pr.Protect(context.Background(), rm, p, nil); err != nil || rr.Labels != nil ||
+		rr.Diag.Partition == nil || rr.Diag.Partition.Groups != int(next) {
+		t.Errorf("restrict(mdav): %v, labels %v, Diag.Partition %+v", err, rr.Labels != nil, rr.Diag.Partition)
+	}
 	// k = 4 needs 2k = 8 records per stratum: 10 is enough; k = 6 is not.
 	p6, _ := m.Info().Resolve(map[string]string{"k": "6"})
 	if err := pr.Validate(m, p6); err == nil || !strings.Contains(err.Error(), "stratum region=a (10 records)") {

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/distance"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // pickCols draws m distinct columns of cols by a partial Fisher–Yates shuffle (m draws
@@ -155,12 +157,7 @@ func nearest(dst []int, dist []float64, r []float64, n, m int, q []float64) {
 	k := len(dst)
 	cnt := 0
 	for i := 0; i < n; i++ {
-		row := r[i*m : (i+1)*m : (i+1)*m]
-		s := 0.0
-		for j, v := range q {
-			d := row[j] - v
-			s += d * d
-		}
+		s := distance.Sq(q, r[i*m:(i+1)*m])
 		if cnt == k && !(s < dist[k-1]) {
 			continue
 		}
@@ -203,7 +200,7 @@ func linkability(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) atta
 	mA, mB := len(ac.aux), len(ac.aux2)
 	linked := func(x []float64, rows []int) int {
 		ok := make([]bool, len(rows))
-		parallelRows(len(rows), func(lo, hi int) {
+		parallel.Blocks(len(rows), rowBlock, 0, func(lo, hi int) {
 			n1, n2, dist := make([]int, k), make([]int, k), make([]float64, k)
 			qa, qb := make([]float64, mA), make([]float64, mB)
 			for q := lo; q < hi; q++ {
@@ -284,7 +281,7 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 	rA, mA := gather(r, R.N, p, ac.aux), len(ac.aux)
 	hits := func(x []float64, raw *datasets.Dataset, rows []int) int {
 		ok := make([]bool, len(rows))
-		parallelRows(len(rows), func(lo, hi int) {
+		parallel.Blocks(len(rows), rowBlock, 0, func(lo, hi int) {
 			nb, dist, qa := make([]int, 1), make([]float64, 1), make([]float64, mA)
 			for q := lo; q < hi; q++ {
 				i := rows[q]

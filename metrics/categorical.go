@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
 
 // Disclosure risk of categorical key variables, metrics.md §4.1-§4.5 (Morais (2022); sdcMicro
@@ -66,30 +68,10 @@ type catRisk struct {
 	note string    // why the risk is undefined, if it is
 }
 
-// keyBits returns a hashable form of v: the bit pattern, with −0 as +0 and one NaN.
-func keyBits(v float64) uint64 {
-	if v != v {
-		return 0x7ff8000000000001
-	}
-	return math.Float64bits(v + 0)
-}
-
-// tupleKey appends the key of row i's columns cols to buf.
-func tupleKey(buf []byte, d []float64, p, i int, cols []int) []byte {
-	for _, l := range cols {
-		b := keyBits(d[i*p+l])
-		for t := 0; t < 8; t++ {
-			buf = append(buf, byte(b>>(8*t)))
-		}
-	}
-	return buf
-}
-
 // frequencies returns, for each record j of the release, f(j), the number of records
 // compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
-// sdcMicro freqCalc): i is compatible with j iff on every key x_ik = x_jk or one of them is
-// missing (NaN). With Opt.Weight "" F = f. Cost O(nm + u·c·m) for u distinct key tuples with a
-// missing value and c distinct tuples in all.
+// sdcMicro freqCalc; keyfreq.Count): i is compatible with j iff on every key x_ik = x_jk or
+// one of them is missing (NaN). With Opt.Weight "" F = f.
 func frequencies(in *Input) *catRisk {
 	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
 	cols, note := keyColumns(in)
@@ -110,73 +92,13 @@ func frequencies(in *Input) *catRisk {
 			return &catRisk{note: "missing weights"}
 		}
 	}
-	type tuple struct {
-		row       int // first record with this tuple
-		cnt, wsum float64
-		missing   bool
-	}
-	idx := map[string]int{}
-	var tuples []tuple
-	of := make([]int, n)
-	var buf []byte
+	f, F := keyfreq.Count(d, n, p, cols, w)
+	c := &catRisk{f: f, F: F, r: make([]float64, n)}
 	for i := 0; i < n; i++ {
-		buf = tupleKey(buf[:0], d, p, i, cols)
-		t, ok := idx[string(buf)]
-		if !ok {
-			t = len(tuples)
-			idx[string(buf)] = t
-			miss := false
-			for _, l := range cols {
-				miss = miss || math.IsNaN(d[i*p+l])
-			}
-			tuples = append(tuples, tuple{row: i, missing: miss})
-		}
-		of[i] = t
-		tuples[t].cnt++
-		if w != nil {
-			tuples[t].wsum += w[i]
-		} else {
-			tuples[t].wsum++
-		}
-	}
-	compatible := func(a, b int) bool {
-		ra, rb := d[a*p:(a+1)*p], d[b*p:(b+1)*p]
-		for _, l := range cols {
-			x, y := ra[l], rb[l]
-			if x != y && x == x && y == y {
-				return false
-			}
-		}
-		return true
-	}
-	tf, tF := make([]float64, len(tuples)), make([]float64, len(tuples))
-	for t, tu := range tuples {
-		tf[t], tF[t] = tu.cnt, tu.wsum
-	}
-	for t, tu := range tuples {
-		if !tu.missing {
-			continue
-		}
-		tf[t], tF[t] = 0, 0 // recount everything compatible, itself included
-		for s, su := range tuples {
-			if compatible(tu.row, su.row) {
-				tf[t] += su.cnt
-				tF[t] += su.wsum
-				if !su.missing && s != t {
-					tf[s] += tu.cnt
-					tF[s] += tu.wsum
-				}
-			}
-		}
-	}
-	c := &catRisk{f: make([]float64, n), F: make([]float64, n), r: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		f, F := tf[of[i]], tF[of[i]]
-		c.f[i], c.F[i] = f, F
 		if w == nil {
-			c.r[i] = 1 / f
+			c.r[i] = 1 / f[i]
 		} else {
-			c.r[i] = bfRisk(f, F)
+			c.r[i] = bfRisk(f[i], F[i])
 		}
 	}
 	return c
@@ -277,7 +199,7 @@ func hierRisk(in *Input) ([]float64, string) {
 		if v != v {
 			continue
 		}
-		k := keyBits(v)
+		k := keyfreq.Bits(v)
 		if _, ok := prod[k]; !ok {
 			prod[k] = 1
 		}
@@ -289,7 +211,7 @@ func hierRisk(in *Input) ([]float64, string) {
 			out[i] = c.r[i]
 			continue
 		}
-		out[i] = 1 - prod[keyBits(v)]
+		out[i] = 1 - prod[keyfreq.Bits(v)]
 	}
 	return out, ""
 }
@@ -364,13 +286,13 @@ func lDiversity(in *Input) ([]float64, string) {
 	keys := make([]string, n)
 	var buf []byte
 	for i := 0; i < n; i++ {
-		buf = tupleKey(buf[:0], d, p, i, cols)
+		buf = keyfreq.AppendKey(buf[:0], d, p, i, cols)
 		k := string(buf)
 		keys[i] = k
 		if class[k] == nil {
 			class[k] = map[uint64]bool{}
 		}
-		class[k][keyBits(d[i*p+sc])] = true
+		class[k][keyfreq.Bits(d[i*p+sc])] = true
 	}
 	l := make([]float64, n)
 	for i, k := range keys {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 // Information loss of categorical protection (metrics.md §2.11; Morais 2022, Eqs. 5.4-5.6).
@@ -23,10 +24,24 @@ func init() {
 		PRAMChanged))
 	Register(Func(Info{ID: "pram_expected", Unit: "count", Better: None,
 		Description: "PRAM diagnostic: expected changes Σ_i n_i·(1 − Rs_ii) given the run's transition matrices"},
-		func(in *Input) Result { return infoValue(in, "pram_expected_changed") }))
+		func(in *Input) Result {
+			return diagValue(in, "pram_expected_changed", pramValue(func(p *diag.PRAM) float64 { return p.ExpectedChanged }))
+		}))
 	Register(Func(Info{ID: "pram_invariance_err", Unit: "frac", Better: None,
 		Description: "PRAM diagnostic: max |πᵀRs − πᵀ| of the run's invariant matrices (0 up to rounding)"},
-		func(in *Input) Result { return infoValue(in, "pram_invariance_err") }))
+		func(in *Input) Result {
+			return diagValue(in, "pram_invariance_err", pramValue(func(p *diag.PRAM) float64 { return p.InvarianceErr }))
+		}))
+}
+
+// pramValue reads a value of the release's Diag.PRAM.
+func pramValue(f func(*diag.PRAM) float64) func(diag.Diagnostics) (float64, bool) {
+	return func(d diag.Diagnostics) (float64, bool) {
+		if d.PRAM == nil {
+			return 0, false
+		}
+		return f(d.PRAM), true
+	}
 }
 
 // label returns the label of a cell for comparisons: the category of a categorical column,

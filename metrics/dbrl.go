@@ -4,7 +4,10 @@ import (
 	"math"
 	"sort"
 
+	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // Distance-based record linkage of metrics.md §3.5.
@@ -105,7 +108,7 @@ func linkSpace(in *Input, own bool) (a, b []float64, q int) {
 	var ms, ss []float64 // statistics for X'
 	if own {
 		sc := sampleSDs(in.Masked.Data, n, p)
-		ms, ss = colMeans(in.Masked.Data, n, p), sc
+		ms, ss = covariance.Means(in.Masked.Data, n, p), sc
 	} else {
 		ms, ss = s.Mean, s.SD
 	}
@@ -146,7 +149,7 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 		// records in the tree order of their partners, so that consecutive queries share
 		// cached nodes
 		order := trees[t].Order()
-		parallelRows(n, func(lo, hi int) {
+		parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 			srch := trees[t].NewSearcher()
 			var (
 				L, E, EB int32
@@ -167,7 +170,7 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 			for _, ai := range order[lo:hi] {
 				a = int(ai)
 				ra := za[a*q : a*q+sz]
-				dstar = kdtree.Dist(zb[a*q:a*q+sz], ra)
+				dstar = distance.Sq(zb[a*q:a*q+sz], ra)
 				L, E, EB = 0, 0, 0
 				srch.Within(ra, dstar, visit)
 				i := a*ns + t

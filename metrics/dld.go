@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 func init() {
@@ -47,7 +49,7 @@ func DLD(in *Input) Result {
 	hits := make([]bool, G)
 	const chunk = 256
 	hitters := make([]func([]float64, []int32) bool, runtime.GOMAXPROCS(0)) // one per goroutine
-	parallelEach((G+chunk-1)/chunk, func(w, c int) {
+	parallel.Each((G+chunk-1)/chunk, 0, func(w, c int) {
 		if hitters[w] == nil {
 			hitters[w] = newHit()
 		}
@@ -104,7 +106,7 @@ func hitFunc(z []float64, n, p int) (func() func(q []float64, mem []int32) bool,
 			}
 			r, ms, beaten = math.Inf(1), -1, false
 			for _, m := range mem { // ascending: the first at the minimum is the smallest
-				if d := kdtree.Dist(z[int(m)*p:(int(m)+1)*p], q); d < r {
+				if d := distance.Sq(z[int(m)*p:(int(m)+1)*p], q); d < r {
 					r, ms = d, m
 				}
 			}
@@ -121,16 +123,7 @@ func NearestRow(z []float64, n, p int, q []float64) int {
 	best, bi := math.Inf(1), -1
 	q = q[:p]
 	for i := 0; i < n; i++ {
-		row := z[i*p : (i+1)*p : (i+1)*p]
-		var s float64
-		for l, v := range row {
-			t := v - q[l]
-			s += float64(t * t)
-			if s > best {
-				break
-			}
-		}
-		if s < best {
+		if s := distance.SqBound(z[i*p:(i+1)*p], q, best); s < best {
 			best, bi = s, i
 		}
 	}

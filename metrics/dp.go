@@ -8,23 +8,9 @@ package metrics
 // in %, bias → bias, mse_est → mse_est. var_est is the sample variance of the post_mean
 // column over replicates and is computed by the report.
 //
-// They read the posterior from the release's Info map, as the methods of methods/dp write it:
-//
-//	dp_target  []float64    θ* per parameter (binary: one; categorical: one per category)
-//	dp_mean    []float64    posterior means (point estimates)
-//	dp_var     []float64    posterior variances
-//	dp_level   float64      interval level (default 0.95)
-//	and one posterior form for the intervals:
-//	dp_mix_w   [][]float64  Beta mixtures Σ_v w[v]·Beta(a0+v, ab−a0−v), v = 0..len(w)−1,
-//	dp_mix_a0  []float64    with dp_mix_ab float64 (a + b, the same for every component)
-//	dp_draws   [][]float64  stored MCMC draws (HPD and type-7 quantiles as coda)
-//	dp_normal  bool         mean ± z·√var clipped to [0, 1] (Rubin's rules, Laplace naive)
-//	dp_chain   [][]float64  the chain for ESS (default dp_draws); dp_ess_method "geyer"|"ar_spectrum"
-//	dp_acc_rate float64     MH acceptance rate
-//	dp_memo    *sync.Map    optional: intervals computed by one metric are kept here for the
-//	                        others (coverage_hpd and hpd_width share one HPD computation)
-//
-// A release without these keys gives NaN.
+// They read the posterior from the release's Diag.Posterior (diag.Posterior), as the methods
+// of methods/dp report it. A release without one, or without posterior means for every
+// parameter, gives NaN.
 
 import (
 	"math"
@@ -68,7 +54,7 @@ func init() {
 			Register(Func(info, func(in *Input) Result { return Result{Value: newDPPost(in).ess()} }))
 			continue
 		case "acc_rate":
-			Register(Func(info, func(in *Input) Result { return Result{Value: dpInfoFloat(in.Info, "dp_acc_rate")} }))
+			Register(Func(info, func(in *Input) Result { return Result{Value: accRate(in)} }))
 			continue
 		}
 		Register(Func(info, func(in *Input) Result { return Result{Value: newDPPost(in).at(s.f, 0)} }))
@@ -102,7 +88,7 @@ func init() {
 	}
 }
 
-// dpPost is the posterior of one release as read from Info.
+// dpPost is the posterior of one release as read from Diag.Posterior.
 type dpPost struct {
 	target, mu, v []float64
 	level         float64
@@ -116,35 +102,24 @@ type dpPost struct {
 }
 
 func newDPPost(in *Input) *dpPost {
-	info := in.Info
-	ps := &dpPost{level: 0.95}
-	var ok bool
-	if ps.target, ok = info["dp_target"].([]float64); !ok {
+	p := in.Diag.Posterior
+	if p == nil || p.Mean == nil || len(p.Mean) != len(p.Target) {
 		return nil
 	}
-	if ps.mu, ok = info["dp_mean"].([]float64); !ok || len(ps.mu) != len(ps.target) {
-		return nil
+	ps := &dpPost{target: p.Target, mu: p.Mean, v: p.Var, level: p.Level, mix: p.MixW, a0: p.MixA0,
+		ab: p.MixAB, draws: p.Draws, chain: p.Chain, normal: p.Normal, essMethod: p.ESSMethod, memo: p.Memo}
+	if ps.level == 0 {
+		ps.level = 0.95
 	}
-	ps.v, _ = info["dp_var"].([]float64)
-	if l, ok := info["dp_level"].(float64); ok {
-		ps.level = l
-	}
-	ps.mix, _ = info["dp_mix_w"].([][]float64)
-	ps.a0, _ = info["dp_mix_a0"].([]float64)
-	ps.ab, _ = info["dp_mix_ab"].(float64)
-	ps.draws, _ = info["dp_draws"].([][]float64)
-	ps.chain, _ = info["dp_chain"].([][]float64)
-	ps.normal, _ = info["dp_normal"].(bool)
-	ps.essMethod, _ = info["dp_ess_method"].(string)
-	ps.memo, _ = info["dp_memo"].(*sync.Map)
 	return ps
 }
 
-func dpInfoFloat(info map[string]any, key string) float64 {
-	if v, ok := info[key].(float64); ok {
-		return v
+// accRate returns the release's MH acceptance rate, NaN if it reports none.
+func accRate(in *Input) float64 {
+	if in.Diag.Posterior == nil {
+		return math.NaN()
 	}
-	return math.NaN()
+	return in.Diag.Posterior.AccRate
 }
 
 func (ps *dpPost) at(f func(*dpPost, int) float64, i int) float64 {

@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/gonum/mathext"
+
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 // TestDPBetaPosterior checks metrics.md §7.5: the exact Beta(31, 71) posterior of the base
@@ -134,14 +136,14 @@ func TestDPBiasSUSEP(t *testing.T) {
 	bias := []float64{-0.0052, -0.0004, -0.0078, -0.0083, -0.0012, 0.0150, 0.0005, 0.0075}
 	rel := []float64{-0.0268, -0.0018, -0.0444, -0.0429, -0.0205, 0.6667, 0.0053, 0.1852}
 	for i := range target {
-		in := &Input{Info: map[string]any{"dp_target": target[i : i+1], "dp_mean": est[i : i+1]}}
+		in := &Input{Diag: diag.Diagnostics{Posterior: &diag.Posterior{Target: target[i : i+1], Mean: est[i : i+1]}}}
 		b := mustDP(t, "bias").Eval(in).Value
 		r := mustDP(t, "rel_bias").Eval(in).Value
 		if !scalar.EqualWithinAbs(b, bias[i], 1e-4) || !scalar.EqualWithinAbs(r, rel[i], 5e-4) {
 			t.Errorf("cell %d: bias %.4f rel %.4f, want %.4f %.4f", i, b, r, bias[i], rel[i])
 		}
 	}
-	in := &Input{Info: map[string]any{"dp_target": target, "dp_mean": est}}
+	in := &Input{Diag: diag.Diagnostics{Posterior: &diag.Posterior{Target: target, Mean: est}}}
 	res := mustDP(t, "cat_bias").Eval(in)
 	if !scalar.EqualWithinAbs(res.Aux["c6"], 0.0150, 1e-4) || len(res.Aux) != 8 {
 		t.Errorf("cat_bias components %v", res.Aux)

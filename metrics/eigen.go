@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdcbench/sdcbench/internal/covariance"
 )
 
 // Correlation-matrix eigenvalue difference of metrics.md §2.7.
@@ -74,7 +76,7 @@ func corEigenvalues(x []float64, n, p int, cols []int) (vals []float64, ok bool)
 			sub[i*q+c] = x[i*p+l]
 		}
 	}
-	r := corFromCov(covMatrix(sub, n, q), q)
+	r := covariance.Correlation(covariance.Matrix(sub, n, q), q)
 	if hasNaN(r) {
 		return nil, false
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 func TestEvaluate(t *testing.T) {
@@ -30,8 +31,8 @@ func TestEvaluate(t *testing.T) {
 func TestAuditMetric(t *testing.T) {
 	d := mkTable([]string{"y"}, []float64{0}, []float64{1})
 	m, _ := Lookup("audit_eps_lb")
-	r := m.Eval(&Input{Orig: d, Masked: d, Info: map[string]any{"audit_eps_lb": 0.9, "audit_eps_claimed": 1.0,
-		"audit_eps_pair": 1.0, "audit_eps_hat": 1.02, "audit_tpr": 0.73, "audit_fpr": 0.27, "audit_trials": 500.0}})
+	r := m.Eval(&Input{Orig: d, Masked: d, Diag: diag.Diagnostics{Audit: &diag.Audit{EpsLB: 0.9, EpsClaimed: 1.0,
+		EpsPair: 1.0, EpsHat: 1.02, TPR: 0.73, FPR: 0.27, Trials: 500}}})
 	if r.Value != 0.9 || r.Aux["claimed"] != 1 || r.Aux["fpr"] != 0.27 || r.Aux["trials"] != 500 {
 		t.Errorf("audit_eps_lb = %v", r)
 	}

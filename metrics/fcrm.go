@@ -1,6 +1,10 @@
 package metrics
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/diag"
+)
 
 // The FCRM study's kde variants of pil and score, and the FCRM diagnostics (docs/fcrm.md).
 func init() {
@@ -17,19 +21,20 @@ func init() {
 		func(in *Input) Result {
 			return Result{Value: ScoreOf(value(in, "pil_kde", PILKDE), evalCached(in, "dr", DR).Value)}
 		}))
-	for _, d := range []struct{ id, desc string }{
-		{"fcrm_iters", "FCRM iterations done (max over the per-attribute runs)"},
-		{"fcrm_last_delta", "FCRM's last max |ΔU| (max over runs); ≤ eps means converged"},
-		{"fcrm_objective", "FCRM objective Σ U^m E /(n·t) in z-units (mean over runs)"},
+	for _, d := range []struct {
+		id, desc string
+		get      func(*diag.FCRM) float64
+	}{
+		{"fcrm_iters", "FCRM iterations done (max over the per-attribute runs)", func(f *diag.FCRM) float64 { return f.Iters }},
+		{"fcrm_last_delta", "FCRM's last max |ΔU| (max over runs); ≤ eps means converged", func(f *diag.FCRM) float64 { return f.LastDelta }},
+		{"fcrm_objective", "FCRM objective Σ U^m E /(n·t) in z-units (mean over runs)", func(f *diag.FCRM) float64 { return f.Objective }},
 	} {
-		key := d.id
-		Register(Func(Info{ID: key, Unit: "raw", Better: None, Description: d.desc},
+		Register(Func(Info{ID: d.id, Unit: "raw", Better: None, Description: d.desc},
 			func(in *Input) Result {
-				v, ok := in.Info[key].(float64)
-				if !ok {
+				if in.Diag.FCRM == nil {
 					return Result{Value: math.NaN()}
 				}
-				return Result{Value: v}
+				return Result{Value: d.get(in.Diag.FCRM)}
 			}))
 	}
 }
@@ -38,5 +43,5 @@ func init() {
 func PILKDE(in *Input) Result {
 	opt := in.Opt
 	opt.PILQDensity = "kde"
-	return PIL(&Input{Orig: in.Orig, Masked: in.Masked, Labels: in.Labels, Info: in.Info, Opt: opt})
+	return PIL(&Input{Orig: in.Orig, Masked: in.Masked, Labels: in.Labels, Diag: in.Diag, Opt: opt})
 }

@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 // fcrm-ipso §7.4: the PIL primitive.
@@ -21,7 +23,7 @@ func TestFCRMMetrics(t *testing.T) {
 	for i := range m.Data {
 		m.Data[i] += 0.3 * float64(i%3)
 	}
-	in := &Input{Orig: x, Masked: m, Info: map[string]any{"fcrm_iters": 30.0, "fcrm_last_delta": 0.25}}
+	in := &Input{Orig: x, Masked: m, Diag: diag.Diagnostics{FCRM: &diag.FCRM{Iters: 30, LastDelta: 0.25}}}
 	kde := PIL(&Input{Orig: x, Masked: m, Opt: Options{PILQDensity: "kde"}})
 	lookup := func(id string) Result {
 		mm, err := Lookup(id)
@@ -39,8 +41,11 @@ func TestFCRMMetrics(t *testing.T) {
 	if got := lookup("fcrm_iters").Value; got != 30 {
 		t.Errorf("fcrm_iters %v", got)
 	}
-	if got := lookup("fcrm_objective").Value; !math.IsNaN(got) {
-		t.Errorf("fcrm_objective without Info = %v, want NaN", got)
+	if got := lookup("fcrm_last_delta").Value; got != 0.25 {
+		t.Errorf("fcrm_last_delta %v", got)
+	}
+	if m, _ := Lookup("fcrm_objective"); !math.IsNaN(m.Eval(&Input{Orig: x, Masked: x}).Value) {
+		t.Error("fcrm_objective of a release without FCRM diagnostics is not NaN")
 	}
 	if got, want := lookup("dbrl_sets").Value, lookup("dbrl").Value; got != want {
 		t.Errorf("dbrl_sets %v != dbrl %v", got, want)

@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"sort"
+
+	"github.com/sdcbench/sdcbench/internal/covariance"
 )
 
 // Value-level information-loss measures of metrics.md §2.4, §2.5, §2.8 and §2.10.
@@ -208,68 +210,12 @@ func matErr(in *Input, cor, squared bool) Result {
 	if n < 2 || p == 0 {
 		return nan()
 	}
-	a := covMatrix(in.Orig.Data, n, p)
-	b := covMatrix(in.Masked.Data, n, p)
+	a := covariance.Matrix(in.Orig.Data, n, p)
+	b := covariance.Matrix(in.Masked.Data, n, p)
 	if cor {
-		a, b = corFromCov(a, p), corFromCov(b, p)
+		a, b = covariance.Correlation(a, p), covariance.Correlation(b, p)
 	}
 	return Result{Value: meanErr(a, b, squared)}
-}
-
-// covMatrix returns the full p×p sample covariance matrix (n−1) of a row-major table, with
-// the means computed first (two passes).
-func covMatrix(x []float64, n, p int) []float64 {
-	mean := colMeans(x, n, p)
-	c := make([]float64, p*p)
-	d := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for l := 0; l < p; l++ {
-			d[l] = x[i*p+l] - mean[l]
-		}
-		for h := 0; h < p; h++ {
-			row := c[h*p : (h+1)*p]
-			dh := d[h]
-			for l := h; l < p; l++ {
-				row[l] += dh * d[l]
-			}
-		}
-	}
-	for h := 0; h < p; h++ {
-		for l := h; l < p; l++ {
-			c[h*p+l] /= float64(n - 1)
-			c[l*p+h] = c[h*p+l]
-		}
-	}
-	return c
-}
-
-// corFromCov returns the Pearson correlation matrix r_hl = V_hl/√(V_hh·V_ll), with an exact
-// unit diagonal; entries of a zero-variance column are NaN.
-func corFromCov(c []float64, p int) []float64 {
-	r := make([]float64, p*p)
-	for h := 0; h < p; h++ {
-		for l := 0; l < p; l++ {
-			if h == l && c[h*p+h] > 0 {
-				r[h*p+l] = 1
-				continue
-			}
-			r[h*p+l] = c[h*p+l] / math.Sqrt(c[h*p+h]*c[l*p+l])
-		}
-	}
-	return r
-}
-
-func colMeans(x []float64, n, p int) []float64 {
-	mean := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for l := 0; l < p; l++ {
-			mean[l] += x[i*p+l]
-		}
-	}
-	for l := range mean {
-		mean[l] /= float64(n)
-	}
-	return mean
 }
 
 // GiniDiff returns gini_diff = mean over attributes l of |G(X_l) − G(X'_l)|, in percentage

@@ -1,6 +1,10 @@
 package metrics
 
-import "math"
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/internal/covariance"
+)
 
 // The Domingo-Ferrer–Torra five-component loss of metrics.md §2.6.
 func init() {
@@ -80,9 +84,9 @@ func il3(in *Input, code bool) Result {
 	for i, v := range x {
 		c[0].add(math.Abs(v-xm[i]), math.Abs(v))
 	}
-	ma, mb := colMeans(x, n, p), colMeans(xm, n, p)
-	va, vb := covMatrix(x, n, p), covMatrix(xm, n, p)
-	ra, rb := corFromCov(va, p), corFromCov(vb, p)
+	ma, mb := covariance.Means(x, n, p), covariance.Means(xm, n, p)
+	va, vb := covariance.Matrix(x, n, p), covariance.Matrix(xm, n, p)
+	ra, rb := covariance.Correlation(va, p), covariance.Correlation(vb, p)
 	for l := 0; l < p; l++ {
 		c[1].add(math.Abs(ma[l]-mb[l]), math.Abs(ma[l]))
 		c[3].add(math.Abs(va[l*p+l]-vb[l*p+l]), va[l*p+l])

@@ -2,6 +2,10 @@ package metrics
 
 import (
 	"math"
+
+	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // The SSE/SST diagnostics of metrics.md §2.2 and §2.3.
@@ -15,13 +19,13 @@ func init() {
 }
 
 // groupSize returns the minimum group size k for sse_sst_lb: Opt.K, else the release's
-// Info["k"], else the smallest group of Labels; 0 if none is known.
+// Diag.Partition.K, else the smallest group of Labels; 0 if none is known.
 func groupSize(in *Input) int {
 	if in.Opt.K > 0 {
 		return in.Opt.K
 	}
-	if v, ok := infoFloat(in.Info, "k"); ok && v >= 1 {
-		return int(v)
+	if p := in.Diag.Partition; p != nil && p.K >= 1 {
+		return p.K
 	}
 	if len(in.Labels) == in.Orig.N && in.Orig.N > 0 {
 		size := map[int32]int{}
@@ -35,23 +39,6 @@ func groupSize(in *Input) int {
 		return k
 	}
 	return 0
-}
-
-// infoFloat returns Info[key] as a float64 if it is a number.
-func infoFloat(info map[string]any, key string) (float64, bool) {
-	switch v := info[key].(type) {
-	case float64:
-		return v, true
-	case float32:
-		return float64(v), true
-	case int:
-		return float64(v), true
-	case int32:
-		return float64(v), true
-	case int64:
-		return float64(v), true
-	}
-	return 0, false
 }
 
 // SSESSTLowerBound returns sse_sst_lb, the harness's floor for the sse_sst of any partition
@@ -87,7 +74,7 @@ func SSESSTLowerBound(in *Input) Result {
 	}
 	r := min(2*k-2, n-1) // neighbours needed
 	lb := make([]float64, n)
-	parallelRows(n, func(lo, hi int) {
+	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		best := make([]float64, 0, r+1)
 		for i := lo; i < hi; i++ {
 			best = best[:0]
@@ -100,15 +87,7 @@ func SSESSTLowerBound(in *Input) Result {
 				if len(best) == r {
 					bound = best[r-1]
 				}
-				xj := x[j*q : (j+1)*q]
-				var s float64
-				for c, v := range xi {
-					d := v - xj[c]
-					s += d * d
-					if s >= bound {
-						break
-					}
-				}
+				s := distance.SqBound(xi, x[j*q:(j+1)*q], bound)
 				if s >= bound {
 					continue
 				}
@@ -151,7 +130,7 @@ func SSESSTLowerBound(in *Input) Result {
 
 // sstOf returns Σ_j Σ_{l∈cols} (z_jl − z̄_l)², as SSESST computes it.
 func sstOf(z []float64, n, p int, cols []int) float64 {
-	mean := colMeans(z, n, p)
+	mean := covariance.Means(z, n, p)
 	var sst float64
 	for i := 0; i < n; i++ {
 		for _, l := range cols {
@@ -164,16 +143,13 @@ func sstOf(z []float64, n, p int, cols []int) float64 {
 
 // Imp returns imp = 100·(IL_start − IL_final)/IL_start (metrics.md §2.3, DFO paper), where
 // IL_final is the release's sse_sst and IL_start the sse_sst of the search's starting
-// solution, read from the release's Info["sse_sst_start"] (or Info["il_start"]). NaN if the
-// start is unknown or 0.
+// solution, read from the release's Diag.Search.ILStart. NaN if the start is unknown or 0.
 func Imp(in *Input) Result {
-	start, ok := infoFloat(in.Info, "sse_sst_start")
-	if !ok {
-		start, ok = infoFloat(in.Info, "il_start")
+	s := in.Diag.Search
+	if s == nil || s.ILStart == 0 {
+		return nanNote("imp: the release has no start sse_sst (Diag.Search)")
 	}
-	if !ok || start == 0 {
-		return nanNote("imp: the release has no Info[\"sse_sst_start\"]")
-	}
+	start := s.ILStart
 	final := SSESST(in).Value
 	return Result{Value: ImpOf(start, final)}
 }

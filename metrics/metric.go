@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/internal/registry"
 )
 
@@ -86,7 +87,7 @@ type Options struct {
 	PRLAgree string
 	// PRLDigits is the number of decimals for PRLAgree "exact" (default 0).
 	PRLDigits int
-	// K is the minimum group size for sse_sst_lb (0: Info["k"] of the release).
+	// K is the minimum group size for sse_sst_lb (0: the release's Diag.Partition.K).
 	K int
 	// DRID is "" (dr uses id_rank) or "interval_disclosure".
 	DRID string
@@ -120,8 +121,8 @@ func (o Options) intervalK() float64 {
 type Input struct {
 	Orig   *datasets.Dataset
 	Masked *datasets.Dataset
-	Labels []int32        // optional partition behind Masked (canonical labels)
-	Info   map[string]any // the release's diagnostics (methods.Release.Info), may be nil
+	Labels []int32          // optional partition behind Masked (canonical labels)
+	Diag   diag.Diagnostics // the release's typed diagnostics (methods.Release.Diag)
 	Opt    Options
 	// MaskedAll is the whole release when Masked holds only the protected columns: the
 	// protected and the passed-through columns in file order (docs/own-data.md). The

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 )
 
 // TestGini checks metrics.md §7.4 (R laeken::gini).
@@ -130,7 +131,7 @@ func TestImp(t *testing.T) {
 		t.Errorf("15.44/(1 − 0.0879) = %v, want 16.93 ± 0.01", got)
 	}
 	in := table21()
-	in.Info = map[string]any{"sse_sst_start": 20.0}
+	in.Diag.Search = &diag.Search{ILStart: 20}
 	if got, want := Imp(in).Value, 100*(20-16.4855756738)/20; !near(got, want, 1e-9) {
 		t.Errorf("imp = %v, want %v", got, want)
 	}

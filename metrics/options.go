@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"weak"
 )
 
@@ -92,36 +91,10 @@ func nan() Result { return Result{Value: math.NaN()} }
 
 func nanNote(note string) Result { return Result{Value: math.NaN(), Notes: []string{note}} }
 
-// parallelRows calls fn(lo, hi) for the fixed row blocks [lo, hi) of [0, n), on at most
-// GOMAXPROCS goroutines. The blocks do not depend on the number of workers, and fn must write
-// only to per-row slots, so results are identical for any worker count (metrics.md §0.5).
-func parallelRows(n int, fn func(lo, hi int)) {
-	const block = 64
-	nb := (n + block - 1) / block
-	workers := min(runtime.GOMAXPROCS(0), nb)
-	if workers <= 1 {
-		for b := 0; b < nb; b++ {
-			fn(b*block, min(n, (b+1)*block))
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, nb)
-	for b := 0; b < nb; b++ {
-		next <- b
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for b := range next {
-				fn(b*block, min(n, (b+1)*block))
-			}
-		}()
-	}
-	wg.Wait()
-}
+// rowBlock is the size of the fixed row blocks over which the measures run in parallel
+// (parallel.Blocks): fn writes only per-row slots, so results are identical for any worker
+// count (metrics.md §0.5).
+const rowBlock = 64
 
 // memo caches results per Input so that the combined measures (dr, score, fobj*) and the
 // metrics that share one computation (global_risk_er and _pct, …) do not repeat O(n²) work.
@@ -159,26 +132,4 @@ func evalCached(in *Input, id string, f func(*Input) Result) Result {
 // colIndex returns the index of the named column, or −1.
 func colIndex(names []string, name string) int {
 	return slices.Index(names, name)
-}
-
-// parallelEach calls fn(w, i) for i in [0, k) on at most GOMAXPROCS goroutines, w being the
-// goroutine's number. fn must write only to slots of its own i (or of its own w).
-func parallelEach(k int, fn func(w, i int)) {
-	workers := min(runtime.GOMAXPROCS(0), k)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= k {
-					return
-				}
-				fn(w, i)
-			}
-		}()
-	}
-	wg.Wait()
 }

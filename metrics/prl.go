@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // Probabilistic record linkage of metrics.md §3.6.
@@ -97,7 +99,7 @@ func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options
 		cnt[0] = int64(n)*int64(n) - cnt[1]
 	}
 	var mu sync.Mutex
-	parallelRows(n, func(lo, hi int) {
+	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		if single != nil {
 			return
 		}
@@ -127,7 +129,7 @@ func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options
 		}
 		credit = singleCredit(single, own, fits[0].w, fits[0].tMu, n)
 	}
-	parallelRows(n, func(lo, hi int) {
+	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		if single != nil {
 			return
 		}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // Enumeration of the pairs that agree on three or more attributes, for the scale path of prl
@@ -95,7 +97,7 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 	}
 	if sc.grids == nil { // every grid a triple needs, built in parallel, kept for the second pass
 		sc.grids = make([]*prlGrid, s*(s-1)/2)
-		parallelEach(len(sc.pairs), func(_, p int) {
+		parallel.Each(len(sc.pairs), 0, func(_, p int) {
 			if i, j := sc.pairs[p][0], sc.pairs[p][1]; j < s-1 {
 				sc.grids[p] = sc.grid(i, j)
 			}
@@ -122,7 +124,7 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 			}
 			gr := sc.grids[sc.slot(i, j)]
 			for _, k := range ks {
-				parallelEach(2, func(_, side int) { // the two tables at once
+				parallel.Each(2, 0, func(_, side int) { // the two tables at once
 					if side == 0 {
 						next := append(bnext[:0], gr.bStart[:len(gr.bStart)-1]...)
 						for _, b := range sc.border[k] {
@@ -146,7 +148,7 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 					anext = next
 				})
 				want, low := 1<<i|1<<j|1<<k, 2<<k-1
-				parallelEach(len(gr.chunks)-1, func(w, c int) {
+				parallel.Each(len(gr.chunks)-1, 0, func(w, c int) {
 					if stop.Load() {
 						return
 					}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // The exact scale path of prl (docs/scaling.md, "prl at scale"). The all-pairs loops of
@@ -134,7 +136,7 @@ func (sc *prlScale) intervals() {
 			sc.pairs = append(sc.pairs, [2]int{l, m})
 		}
 	}
-	parallelEach(s, func(_, l int) {
+	parallel.Each(s, 0, func(_, l int) {
 		bo, ao := sortedOn(sc.rb, n, s, l), sortedOn(sc.ra, n, s, l)
 		rank, ys := make([]int32, n), make([]float64, n)
 		for x, b := range bo {
@@ -188,7 +190,7 @@ func cmpFloat(x, y float64) int {
 // hi_m(a)), counted by sweeping rank_l with a Fenwick tree over rank_m.
 func (sc *prlScale) pairCounts() {
 	n, L := sc.n, sc.L
-	parallelEach(len(sc.pairs), func(_, p int) {
+	parallel.Each(len(sc.pairs), 0, func(_, p int) {
 		l, m := sc.pairs[p][0], sc.pairs[p][1]
 		out := sc.low[1+sc.s+p:]
 		fw := make([]int32, n+1)
@@ -286,7 +288,7 @@ func (sc *prlScale) link(fits []prlFit, sizes []int) []float64 {
 	floor := make([]float64, n*ns) // a weight some released record realizes with a
 	own := make([]int, n)
 	// first the patterns of at most two agreements, from the per-record counts
-	parallelRows(n, func(lo, hi int) {
+	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
 			own[a] = pattern(sc.ra[a*s:(a+1)*s], sc.rb[a*s:(a+1)*s], sc.tau)
 			c := sc.low[a*sc.L : (a+1)*sc.L]

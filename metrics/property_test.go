@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
 )
 
 // mine lists the metrics of this file family (everything but the lead's core metrics), by ID.
@@ -183,7 +184,7 @@ func TestDBRLBruteForce(t *testing.T) {
 // pil_var = pil_cov = pil_cor = 0, so pil = 20·pil_q.
 func TestPILMomentsPreserved(t *testing.T) {
 	x, _ := noisy(t, "tarragona", 200)
-	mean := colMeans(x.Data, x.N, x.P)
+	mean := covariance.Means(x.Data, x.N, x.P)
 	m := x.Clone()
 	for i := range m.Data {
 		m.Data[i] = 2*mean[i%x.P] - x.Data[i]

@@ -2,10 +2,10 @@ package metrics
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
-	"sync"
+
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // Interval-type disclosure risk of metrics.md §3.3 and §3.4.
@@ -95,7 +95,7 @@ func IDRank(in *Input) Result {
 	// one column per task: sort (value, index) pairs, so ties keep record order as a stable
 	// sort would; hit counts are integers, so the total does not depend on the schedule
 	colHits := make([]int64, p)
-	parallelColumns(p, func(lo, hi int) {
+	parallel.Blocks(p, 1, 0, func(lo, hi int) {
 		type vi struct {
 			v float64
 			i int32
@@ -138,26 +138,4 @@ func IDRank(in *Input) Result {
 		hits += h
 	}
 	return Result{Value: 100 * float64(hits) / float64(len(ps)*p*n)}
-}
-
-// parallelColumns calls fn on ranges of the p columns, one column at a time per goroutine
-// (at most GOMAXPROCS). fn must write only its own columns' slots.
-func parallelColumns(p int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), p)
-	var wg sync.WaitGroup
-	next := make(chan int, p)
-	for l := 0; l < p; l++ {
-		next <- l
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for l := range next {
-				fn(l, l+1)
-			}
-		}()
-	}
-	wg.Wait()
 }

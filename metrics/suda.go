@@ -3,6 +3,8 @@ package metrics
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
 
 // SUDA2 / DIS-SUDA of metrics.md §4.6 (sdcMicro suda2 semantics).
@@ -60,7 +62,7 @@ func sudaOf(in *Input) *suda {
 	for c, l := range cols {
 		ids := map[uint64]uint32{}
 		for i := 0; i < n; i++ {
-			k := keyBits(d[i*p+l])
+			k := keyfreq.Bits(d[i*p+l])
 			v, ok := ids[k]
 			if !ok {
 				v = uint32(len(ids))

@@ -3,7 +3,7 @@ package metrics
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/sdcbench/sdcbench/internal/binomial"
 )
 
 // Rate is a success rate with its Wilson score interval, as the attack metrics report it.
@@ -18,22 +18,11 @@ func (r Rate) Low() float64  { return r.Value - r.Err }
 func (r Rate) High() float64 { return r.Value + r.Err }
 
 // Wilson returns the Wilson score interval of x successes in n trials at the given two-sided
-// level (Wilson 1927; the interval of R's prop.test(x, n, correct = FALSE)):
-//
-//	centre = (x + z²/2)/(n + z²),  half-width = z/(n + z²)·√(x(n−x)/n + z²/4),  z = Φ⁻¹(1 − (1−level)/2).
-//
-// It returns NaN values when n < 1 or x ∉ [0, n].
+// level (binomial.Wilson: the interval of R's prop.test(x, n, correct = FALSE)). It returns
+// NaN values when n < 1 or x ∉ [0, n].
 func Wilson(x, n int, level float64) Rate {
-	if n < 1 || x < 0 || x > n || !(level > 0 && level < 1) {
-		return Rate{Successes: x, Trials: n, Value: math.NaN(), Err: math.NaN()}
-	}
-	z := distuv.UnitNormal.Quantile(1 - (1-level)/2)
-	z2 := z * z
-	fx, fn := float64(x), float64(n)
-	den := fn + z2
-	return Rate{Successes: x, Trials: n,
-		Value: (fx + z2/2) / den,
-		Err:   z / den * math.Sqrt(fx*(fn-fx)/fn+z2/4)}
+	v, e := binomial.Wilson(x, n, level)
+	return Rate{Successes: x, Trials: n, Value: v, Err: e}
 }
 
 // Risk is an attack's privacy risk (Giomi et al. 2022, Eq. 1) with its propagated interval.
@@ -57,25 +46,4 @@ func ResidualRisk(rt, rc Rate) Risk {
 	v := (rt.Value - rc.Value) / d
 	e := math.Hypot(rt.Err/d, rc.Err*math.Abs(rt.Value-1)/(d*d))
 	return Risk{Value: v, Low: v - e, High: v + e}
-}
-
-// ClopperPearson returns the exact two-sided binomial interval of x successes in n trials at
-// the given level, the interval of R's binom.test(x, n, conf.level = level):
-//
-//	low = Beta⁻¹((1−level)/2; x, n−x+1) (0 if x = 0),  high = Beta⁻¹(1−(1−level)/2; x+1, n−x) (1 if x = n).
-//
-// Each end is also a one-sided bound at 1 − (1−level)/2. NaN values for n < 1 or x ∉ [0, n].
-func ClopperPearson(x, n int, level float64) (low, high float64) {
-	if n < 1 || x < 0 || x > n || !(level > 0 && level < 1) {
-		return math.NaN(), math.NaN()
-	}
-	a := (1 - level) / 2
-	low, high = 0, 1
-	if x > 0 {
-		low = distuv.Beta{Alpha: float64(x), Beta: float64(n - x + 1)}.Quantile(a)
-	}
-	if x < n {
-		high = distuv.Beta{Alpha: float64(x + 1), Beta: float64(n - x)}.Quantile(1 - a)
-	}
-	return low, high
 }

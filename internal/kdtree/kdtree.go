@@ -17,6 +17,10 @@
 //
 // Ties go to the smallest row index, as in the scans the tree replaces.
 //
+// It is the one general k-d tree of sdcbench: the disclosure-risk measures (dld, dbrl) and
+// MAGGA's exact link test of dld query it. MDAV's index keeps its own tree, specialised for
+// deleting records as groups form.
+//
 // gonum's spatial/kdtree was not used: it has no tie rule, no exact pruning contract and
 // stores points as interfaces (an allocation per point at 10^6 rows).
 package kdtree
@@ -24,6 +28,7 @@ package kdtree
 import (
 	"math"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
@@ -148,16 +153,9 @@ func (t *Tree) bound(v int32, q []float64, limit float64) float64 {
 	return s
 }
 
-// Dist returns the squared distance of row p to q, accumulated in column order.
-func Dist(p, q []float64) float64 {
-	var s float64
-	q = q[:len(p)]
-	for l, v := range p {
-		t := v - q[l]
-		s += float64(t * t)
-	}
-	return s
-}
+// Dist returns the squared distance of row p to q, accumulated in column order: distance.Sq,
+// the distance every query of the tree computes.
+func Dist(p, q []float64) float64 { return distance.Sq(p, q) }
 
 // Nearest returns the row nearest to q and its squared distance, the smallest row index on
 // exact ties; (−1, +Inf) for an empty tree or when every distance is NaN. q must have d
@@ -314,6 +312,9 @@ func (t *Tree) within(v int32, rd float64, st *search) {
 		for l, x := range row {
 			u := x - q[l]
 			s += float64(u * u)
+			if s > r2 { // the partial sums only grow: the row is outside
+				break
+			}
 		}
 		if s <= r2 && st.fn(t.idx[p], s) {
 			st.stop = true

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/keyfreq"
 	"github.com/sdcbench/sdcbench/methods"
-	"github.com/sdcbench/sdcbench/metrics"
 )
 
 func init() { methods.Register(LocalSupp{}) }
@@ -91,7 +91,7 @@ func (LocalSupp) Protect(ctx context.Context, d *datasets.Dataset, p methods.Par
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		_, r, err := metrics.KeyFrequencies(out, out.Names)
+		r, err := keyRisk(out)
 		if err != nil {
 			return nil, fmt.Errorf("local_supp: %w", err)
 		}
@@ -108,4 +108,24 @@ func (LocalSupp) Protect(ctx context.Context, d *datasets.Dataset, p methods.Par
 	}
 	info["n_suppressed"] = total
 	return &methods.Release{Masked: out, Info: info}, nil
+}
+
+// keyRisk returns the individual risk r = 1/f of every record of d, f being the sample
+// frequency of its combination of all d's columns with missing values as wildcards
+// (keyfreq.Count; metrics.md §4.1 and §4.3, unweighted): the risk the measure ind_risk_max
+// reports, recomputed after each suppression step.
+func keyRisk(d *datasets.Dataset) ([]float64, error) {
+	if d.N == 0 || d.P == 0 {
+		return nil, fmt.Errorf("no key columns")
+	}
+	cols := make([]int, d.P)
+	for j := range cols {
+		cols[j] = j
+	}
+	f, _ := keyfreq.Count(d.Data, d.N, d.P, cols, nil)
+	r := make([]float64, d.N)
+	for i, v := range f {
+		r[i] = 1 / v
+	}
+	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -170,9 +171,9 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 }
 
 // Protect implements methods.Method. Info: "pram_matrices" ([][][]float64, one per column
-// and stratum in draw order), "pram_changed" (records changed), "pram_expected_changed"
-// (Σ over levels of n_i·(1 − Rs_ii), the expectation given the matrices) and
-// "pram_invariance_err" (max |πᵀRs − πᵀ| of the invariant matrices, 0 for explicit ones).
+// and stratum in draw order) and "pram_changed" (records changed); Diag.PRAM: the expected
+// changes Σ over levels of n_i·(1 − Rs_ii) given the matrices and max |πᵀRs − πᵀ| of the
+// invariant matrices (0 for explicit ones).
 func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	if rng == nil {
 		return nil, fmt.Errorf("pram: nil random generator")
@@ -262,9 +263,9 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 			})
 		}
 	}
-	info := map[string]any{"pram_matrices": mats, "pram_changed": changed,
-		"pram_expected_changed": expected, "pram_invariance_err": invErr}
-	return &methods.Release{Masked: out, Info: info}, nil
+	info := map[string]any{"pram_matrices": mats, "pram_changed": changed}
+	return &methods.Release{Masked: out, Info: info,
+		Diag: diag.Diagnostics{PRAM: &diag.PRAM{ExpectedChanged: expected, InvarianceErr: invErr}}}, nil
 }
 
 // invarianceErr returns max_k |Σ_i π_i Rs_ik − π_k| for proportions π ∝ cnt.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/metrics"
 )
 
 // randomCat returns an n×p categorical table with L levels per column and about 5% missing.
@@ -62,7 +61,7 @@ func TestPRAMProperties(t *testing.T) {
 				t.Fatalf("cell %d: %v → %v", i, before[i], v)
 			}
 		}
-		if e := r1.Info["pram_invariance_err"].(float64); e > 1e-12 {
+		if e := r1.Diag.PRAM.InvarianceErr; e > 1e-12 {
 			t.Errorf("invariance error %g", e)
 		}
 		for _, raw := range []map[string]string{{"pd": "1"}, {"alpha": "0"}} {
@@ -77,7 +76,7 @@ func TestPRAMProperties(t *testing.T) {
 	var diff []float64
 	for rep := 0; rep < 100; rep++ {
 		r, _ := PRAM{}.Protect(context.Background(), d, resolve(t, PRAM{}, map[string]string{"pd": "0.5"}), rand.New(rand.NewPCG(uint64(rep), 9)))
-		diff = append(diff, r.Info["pram_changed"].(float64)-r.Info["pram_expected_changed"].(float64))
+		diff = append(diff, r.Info["pram_changed"].(float64)-r.Diag.PRAM.ExpectedChanged)
 	}
 	var m, v float64
 	for _, x := range diff {
@@ -138,7 +137,7 @@ func TestLocalSuppProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, r, _ := metrics.KeyFrequencies(d, d.Names)
+		r, _ := keyRisk(d)
 		j := d.ColIndex(key)
 		var th float64
 		switch thr {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
@@ -102,7 +103,9 @@ func (m FixedG) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 	return &methods.Release{
 		Masked: microagg.Aggregate(d, labels),
 		Labels: labels,
-		Info: map[string]any{"k": k, "g_best": G, "groups": q.G(), "il_start": ilStart,
-			"sse_sst_start": ilStart, "cpu_s": used.Seconds()},
+		Diag: diag.Diagnostics{
+			Partition: &diag.Partition{K: k, Groups: q.G()},
+			Search:    &diag.Search{ILStart: ilStart, GBest: G, CPU: used.Seconds()},
+		},
 	}, nil
 }

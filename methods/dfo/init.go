@@ -3,6 +3,8 @@ package dfo
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // WarmStart returns the initial partition with G groups built from the incumbent inc by
@@ -38,7 +40,7 @@ func (l *Local) WarmStart(inc *Partition, G, k int) (*Partition, error) {
 // ward returns Ward's merge cost of groups a and b.
 func ward(p *Partition, a, b int) float64 {
 	na, nb := float64(p.Size[a]), float64(p.Size[b])
-	return na * nb / (na + nb) * dist2(p.Centroid(a), p.Centroid(b))
+	return na * nb / (na + nb) * distance.Sq(p.Centroid(a), p.Centroid(b))
 }
 
 // merge merges groups of p down to G by Ward's criterion and returns the relabelled partition.
@@ -149,7 +151,7 @@ func split(p *Partition, G, k int) {
 		for pass := 0; pass < 10; pass++ {
 			changed := false
 			for t, i := range members {
-				if s := dist2(p.Row(i), cv) < dist2(p.Row(i), cu); s != side[t] {
+				if s := distance.Sq(p.Row(i), cv) < distance.Sq(p.Row(i), cu); s != side[t] {
 					side[t], changed = s, true
 				}
 			}
@@ -172,7 +174,7 @@ func split(p *Partition, G, k int) {
 		sse[g], sse[ng] = 0, 0
 		for _, i := range members {
 			lab := int(p.Labels[i])
-			sse[lab] += dist2(p.Row(i), p.Centroid(lab))
+			sse[lab] += distance.Sq(p.Row(i), p.Centroid(lab))
 		}
 	}
 }
@@ -181,7 +183,7 @@ func split(p *Partition, G, k int) {
 func farthest(p *Partition, members []int, q []float64) int {
 	best, bi := -1.0, members[0]
 	for _, i := range members {
-		if v := dist2(p.Row(i), q); v > best {
+		if v := distance.Sq(p.Row(i), q); v > best {
 			best, bi = v, i
 		}
 	}
@@ -228,7 +230,7 @@ func KMeansPP(z []float64, n, d, G int, rng *rand.Rand) []int32 {
 		centres = append(centres, c)
 		var total float64
 		for i := range dmin {
-			dmin[i] = min(dmin[i], dist2(row(i), row(c)))
+			dmin[i] = min(dmin[i], distance.Sq(row(i), row(c)))
 			total += dmin[i]
 		}
 		if len(centres) == G {
@@ -252,7 +254,7 @@ func KMeansPP(z []float64, n, d, G int, rng *rand.Rand) []int32 {
 	for i := range labels {
 		best, bb := math.Inf(1), 0
 		for g, ci := range centres {
-			if v := dist2Bound(row(i), row(ci), best); v < best {
+			if v := distance.SqBound(row(i), row(ci), best); v < best {
 				best, bb = v, g
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // Local runs the base local searches of docs/dfo.md on partitions of one table.
@@ -106,7 +108,7 @@ func (l *Local) BR(p *Partition, minSize, maxIter int) int {
 				continue // may not leave its group: skip the scan
 			}
 			x := p.Row(i)
-			own := dist2(x, l.fc[a*d:(a+1)*d])
+			own := distance.Sq(x, l.fc[a*d:(a+1)*d])
 			best, bb := own-l.Tol, -1
 			// the centroids outwards from x's value in column col; on each side the search
 			// stops once gap² > best, a lower bound of the distance to every centroid beyond
@@ -117,9 +119,9 @@ func (l *Local) BR(p *Partition, minSize, maxIter int) int {
 					return
 				}
 				c := l.fc[b*d : (b+1)*d]
-				v := dist2Bound(x, c, best)
+				v := distance.SqBound(x, c, best)
 				if v == best && b < bb {
-					v = dist2(x, c) // an early exit can stop exactly at best
+					v = distance.Sq(x, c) // an early exit can stop exactly at best
 				}
 				if v < best || (v == best && b < bb) {
 					best, bb = v, b
@@ -195,7 +197,7 @@ func (l *Local) Repair(p *Partition, k int) (int, error) {
 				if nj == 0 {
 					v = -rem[i]
 				} else {
-					dist := dist2Bound(p.Row(i), cj, (best+rem[i])/f*(1+1e-12))
+					dist := distance.SqBound(p.Row(i), cj, (best+rem[i])/f*(1+1e-12))
 					v = f*dist - rem[i]
 				}
 				if v < best {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
@@ -130,9 +131,12 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 		Masked: microagg.Aggregate(d, res.Labels),
 		Labels: res.Labels,
 		Trace:  trace,
-		Info: map[string]any{"k": k, "il_start": res.ILStart, "sse_sst_start": res.ILStart,
-			"g0": res.G0, "g_best": res.G, "gmin": res.Gmin, "gmax": res.Gmax, "groups": res.Groups,
-			"n_evals": res.NEvals, "f_star": res.FStar, "cpu_s": res.CPU.Seconds()},
+		Diag: diag.Diagnostics{
+			Partition: &diag.Partition{K: k, Groups: res.Groups},
+			Search: &diag.Search{ILStart: res.ILStart, GBest: res.G, CPU: res.CPU.Seconds(),
+				Pattern: true, G0: res.G0, Evals: res.NEvals},
+		},
+		Info: map[string]any{"gmin": res.Gmin, "gmax": res.Gmax, "f_star": res.FStar},
 	}, nil
 }
 

@@ -46,10 +46,9 @@ func TestMethodProtect(t *testing.T) {
 	if slices.Min(sizes) < 3 || slices.Max(sizes) > 5 {
 		t.Errorf("group sizes %d..%d", slices.Min(sizes), slices.Max(sizes))
 	}
-	for _, key := range []string{"k", "il_start", "sse_sst_start", "g0", "g_best", "groups", "n_evals"} {
-		if _, ok := rel.Info[key]; !ok {
-			t.Errorf("Info has no %q", key)
-		}
+	if dg := rel.Diag; dg.Partition == nil || dg.Partition.K != 3 || dg.Partition.Groups != len(sizes) ||
+		dg.Search == nil || !dg.Search.Pattern || dg.Search.G0 < 1 || dg.Search.GBest < 1 || dg.Search.Evals < 1 {
+		t.Errorf("diagnostics %+v %+v", dg.Partition, dg.Search)
 	}
 
 	// labels:FILE with MDAV's labels equals start=mdav
@@ -122,14 +121,14 @@ func TestFixedG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", sur, err)
 		}
-		il := rel.Info["il_start"].(float64)
+		il := rel.Diag.Search.ILStart
 		if i == 0 {
 			start = il
 		} else if il != start {
 			t.Errorf("%s: start IL %v, want the shared %v", sur, il, start)
 		}
 		// iris: n = 150, k = 5: G in [16, 30], g_pos 0.5 → 23
-		if g := rel.Info["g_best"]; g != 23 {
+		if g := rel.Diag.Search.GBest; g != 23 {
 			t.Errorf("%s: G = %v, want 23", sur, g)
 		}
 		if sizes := microagg.GroupSizes(rel.Labels); slices.Min(sizes) < 5 {

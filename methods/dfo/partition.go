@@ -3,6 +3,8 @@ package dfo
 import (
 	"fmt"
 	"math"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // Partition is a partition of the N rows of the row-major N×D table Z into G groups labelled
@@ -108,7 +110,7 @@ func (p *Partition) AddCost(i, b int) float64 {
 	if nb == 0 {
 		return 0
 	}
-	return float64(nb) / float64(nb+1) * dist2(p.Row(i), p.Centroid(b))
+	return float64(nb) / float64(nb+1) * distance.Sq(p.Row(i), p.Centroid(b))
 }
 
 // RemoveSaving returns the SSE decrease n_A/(n_A−1)·‖x_i − c_A‖² of removing record i from
@@ -119,7 +121,7 @@ func (p *Partition) RemoveSaving(i int) float64 {
 	if na <= 1 {
 		return math.Inf(1)
 	}
-	return float64(na) / float64(na-1) * dist2(p.Row(i), p.Centroid(a))
+	return float64(na) / float64(na-1) * distance.Sq(p.Row(i), p.Centroid(a))
 }
 
 // MoveCost returns the SSE change of moving record i from its group A to group b ≠ A
@@ -139,7 +141,7 @@ func (p *Partition) SSE() float64 {
 	q.Recompute()
 	var s float64
 	for i, l := range q.Labels {
-		s += dist2(q.Row(i), q.Centroid(int(l)))
+		s += distance.Sq(q.Row(i), q.Centroid(int(l)))
 	}
 	return s
 }
@@ -152,7 +154,7 @@ func (p *Partition) GroupSSE(dst []float64) []float64 {
 	}
 	clear(dst)
 	for i, l := range p.Labels {
-		dst[l] += dist2(p.Row(i), p.Centroid(int(l)))
+		dst[l] += distance.Sq(p.Row(i), p.Centroid(int(l)))
 	}
 	return dst
 }
@@ -186,30 +188,3 @@ func (p *Partition) MaxSize() int {
 
 // Feasible reports whether every group has at least k records (eqs. 1–4 of the paper).
 func (p *Partition) Feasible(k int) bool { return p.MinSize() >= k }
-
-// dist2 returns ‖a − b‖², accumulated in column order without fused multiply-adds.
-func dist2(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s float64
-	for j, v := range a {
-		t := v - b[j]
-		s += float64(t * t)
-	}
-	return s
-}
-
-// dist2Bound returns ‖a − b‖², or any value ≥ bound as soon as the partial sum reaches
-// bound (the partial-distance early exit; columns are summed in order, so a returned value
-// below bound is exact and bit-identical to dist2).
-func dist2Bound(a, b []float64, bound float64) float64 {
-	b = b[:len(a)]
-	var s float64
-	for j, v := range a {
-		t := v - b[j]
-		s += float64(t * t)
-		if s >= bound {
-			return s
-		}
-	}
-	return s
-}

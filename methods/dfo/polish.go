@@ -2,6 +2,8 @@ package dfo
 
 import (
 	"math"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // Neighbours returns the L nearest other records of every record of the n×d table z, in
@@ -23,7 +25,7 @@ func Neighbours(z []float64, n, d, L int) []int32 {
 			if len(dist) == L {
 				bound = dist[L-1]
 			}
-			s := dist2Bound(xi, z[j*d:(j+1)*d], bound)
+			s := distance.SqBound(xi, z[j*d:(j+1)*d], bound)
 			if s >= bound {
 				continue
 			}
@@ -72,7 +74,7 @@ func (l *Local) Polish(p *Partition, k int, nn []int32, maxSweeps int) int {
 			xi := p.Row(i)
 			na := p.Size[a]
 			ca := p.Centroid(a)
-			dia := dist2(xi, ca)
+			dia := distance.Sq(xi, ca)
 			rem := math.Inf(1)
 			if na > 1 {
 				rem = float64(na) / float64(na-1) * dia
@@ -87,14 +89,14 @@ func (l *Local) Polish(p *Partition, k int, nn []int32, maxSweeps int) int {
 				xj := p.Row(j)
 				cb := p.Centroid(b)
 				nb := p.Size[b]
-				dib := dist2(xi, cb)
+				dib := distance.Sq(xi, cb)
 				if na > k && nb < 2*k-1 {
 					if v := float64(nb)/float64(nb+1)*dib - rem; v < best {
 						best, bj, swap = v, j, false
 					}
 				}
-				dij := dist2(xi, xj)
-				v := dist2(xj, ca) - dia - dij/float64(na) + dib - dist2(xj, cb) - dij/float64(nb)
+				dij := distance.Sq(xi, xj)
+				v := distance.Sq(xj, ca) - dia - dij/float64(na) + dib - distance.Sq(xj, cb) - dij/float64(nb)
 				if v < best {
 					best, bj, swap = v, j, true
 				}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
@@ -337,7 +338,7 @@ func totalSS(z []float64, n, d int) float64 {
 	}
 	var s float64
 	for i := 0; i < n; i++ {
-		s += dist2(z[i*d:(i+1)*d], mean)
+		s += distance.Sq(z[i*d:(i+1)*d], mean)
 	}
 	return s
 }

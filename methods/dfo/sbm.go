@@ -3,6 +3,8 @@ package dfo
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // The single best move search of Local (docs/dfo.md) and its per-record cache.
@@ -131,7 +133,7 @@ func (s *sbmState) scan(i int) {
 		bb = int32(t)
 		best = 0
 		if f := s.f[t]; f != 0 {
-			best = f * dist2(x, p.Cent[t*d:(t+1)*d])
+			best = f * distance.Sq(x, p.Cent[t*d:(t+1)*d])
 		}
 	}
 	if s.nEmpty == 0 && !s.plain {
@@ -151,9 +153,9 @@ func (s *sbmState) scan(i int) {
 		}
 		// a value below the bound is exact; one at or above it has f·v > best, unless
 		// best = 0, where the exit can stop at a partial sum of 0: a tie is recomputed
-		v := f * dist2Bound(x, p.Cent[b*d:(b+1)*d], best*s.lim[b])
+		v := f * distance.SqBound(x, p.Cent[b*d:(b+1)*d], best*s.lim[b])
 		if v == best && int32(b) < bb {
-			v = f * dist2(x, p.Cent[b*d:(b+1)*d])
+			v = f * distance.Sq(x, p.Cent[b*d:(b+1)*d])
 		}
 		if v < best || (v == best && int32(b) < bb) {
 			best, bb = v, int32(b)
@@ -176,9 +178,9 @@ func (s *sbmState) scanSorted(i, a int, best float64, bb int32) {
 		if b == a || int32(b) == bb || !s.open(b) {
 			return
 		}
-		v := s.f[b] * dist2Bound(x, p.Cent[b*d:(b+1)*d], best*s.lim[b])
+		v := s.f[b] * distance.SqBound(x, p.Cent[b*d:(b+1)*d], best*s.lim[b])
 		if v == best && int32(b) < bb { // best = 0: the exit can stop at a partial sum of 0
-			v = s.f[b] * dist2(x, p.Cent[b*d:(b+1)*d])
+			v = s.f[b] * distance.Sq(x, p.Cent[b*d:(b+1)*d])
 		}
 		if v < best || (v == best && int32(b) < bb) {
 			best, bb = v, int32(b)
@@ -212,9 +214,9 @@ func (s *sbmState) addCost(j, c int) float64 {
 	d := s.p.D
 	x, cc := s.p.Z[j*d:(j+1)*d], s.p.Cent[c*d:(c+1)*d]
 	if cur := s.add[j]; cur > 0 {
-		return f * dist2Bound(x, cc, cur*s.lim[c])
+		return f * distance.SqBound(x, cc, cur*s.lim[c])
 	}
-	return f * dist2(x, cc)
+	return f * distance.Sq(x, cc)
 }
 
 // best returns the record of the most negative cached move below −tol among the records whose

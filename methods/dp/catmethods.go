@@ -40,8 +40,8 @@ func registerCategorical() {
 				}
 			}
 			s.catMixture(out.Hist)
-			s.info["dp_chain"], s.info["dp_ess_method"] = out.Draws, p.String("ess_method")
-			s.info["dp_acc_rate"] = float64(out.Accepted) / float64(out.Proposed)
+			s.post.Chain, s.post.ESSMethod = out.Draws, p.String("ess_method")
+			s.post.AccRate = float64(out.Accepted) / float64(out.Proposed)
 			return s.release(d, intsToFloats(m.XT[0])), nil
 		})
 	register("dm_alg6", "Dirichlet-Multinomial model, the seed's adaptive independence MH sampler (Alg. 6, with the α and acceptance fixes)",
@@ -68,9 +68,9 @@ func registerCategorical() {
 			for i, dr := range out.Draws {
 				mu[i], v[i] = meanVar(dr)
 			}
-			s.info["dp_mean"], s.info["dp_var"] = mu, v
-			s.info["dp_draws"], s.info["dp_ess_method"] = out.Draws, p.String("ess_method")
-			s.info["dp_acc_rate"] = float64(out.Accepted) / float64(out.Proposed)
+			s.post.Mean, s.post.Var = mu, v
+			s.post.Draws, s.post.ESSMethod = out.Draws, p.String("ess_method")
+			s.post.AccRate = float64(out.Accepted) / float64(out.Proposed)
 			return s.release(d, intsToFloats(m.XT[0])), nil
 		})
 }

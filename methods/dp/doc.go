@@ -22,6 +22,6 @@
 // Every method synthesizes M copies at ε/M each from the dataset's counts (the run's
 // *rand.Rand is the only source of randomness), runs its inference and returns the first
 // copy as records in Release.Masked, scaled to the input's n rows when nt ≠ n. The
-// posterior is handed to the metrics of metrics/dp.go through Release.Info under the keys
-// listed in info.go (posterior means, Beta mixtures or stored draws, the target).
+// posterior is handed to the metrics of metrics/dp.go as Release.Diag.Posterior (posterior
+// means, Beta mixtures or stored draws, the target; diag.Posterior).
 package dp

@@ -128,8 +128,8 @@ func init() {
 
 // setMixture records Beta-mixture posteriors (one per parameter) and their moments.
 func (s *setup) setMixture(w [][]float64, a0 []float64, ab float64, mu, v []float64) {
-	s.info["dp_mix_w"], s.info["dp_mix_a0"], s.info["dp_mix_ab"] = w, a0, ab
-	s.info["dp_mean"], s.info["dp_var"] = mu, v
+	s.post.MixW, s.post.MixA0, s.post.MixAB = w, a0, ab
+	s.post.Mean, s.post.Var = mu, v
 }
 
 func runRubin(s *setup, d *datasets.Dataset, fs bool, rng *rand.Rand) *methods.Release {
@@ -153,7 +153,7 @@ func runRubin(s *setup, d *datasets.Dataset, fs bool, rng *rand.Rand) *methods.R
 		r := CombineRubin(c, s.nt, s.n, fs)
 		mu[i], v[i] = r.QBar, r.T
 	}
-	s.info["dp_mean"], s.info["dp_var"], s.info["dp_normal"] = mu, v, true
+	s.post.Mean, s.post.Var, s.post.Normal = mu, v, true
 	return s.release(d, first)
 }
 
@@ -190,9 +190,9 @@ func runLaplace(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Rand)
 			return s.release(d, first), nil
 		}
 		ph := LaplaceNaive(y, s.n)
-		s.info["dp_mean"] = ph
-		s.info["dp_var"] = []float64{ph[0]*(1-ph[0])/n + 2*lam*lam/(float64(M)*n*n)}
-		s.info["dp_normal"] = true
+		s.post.Mean = ph
+		s.post.Var = []float64{ph[0]*(1-ph[0])/n + 2*lam*lam/(float64(M)*n*n)}
+		s.post.Normal = true
 		return s.release(d, first), nil
 	}
 	ph := LaplaceNaive(y, s.n)
@@ -200,7 +200,7 @@ func runLaplace(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Rand)
 	for i, q := range ph {
 		v[i] = q*(1-q)/n + 2*lam*lam/(float64(M)*n*n)
 	}
-	s.info["dp_mean"], s.info["dp_var"], s.info["dp_normal"] = ph, v, true
+	s.post.Mean, s.post.Var, s.post.Normal = ph, v, true
 	return s.release(d, y[0]), nil
 }
 
@@ -215,7 +215,7 @@ func runBinaryMCMC(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Ra
 			prop = DiscreteExcl
 		}
 		smp.MHL(dr, xt, set, p.Int("mhl_L"), prop, rng)
-		s.info["dp_acc_rate"] = float64(dr.Accepted) / float64(dr.Proposed)
+		s.post.AccRate = float64(dr.Accepted) / float64(dr.Proposed)
 	} else {
 		smp.Gibbs(dr, xt, set, rng)
 	}
@@ -226,7 +226,7 @@ func runBinaryMCMC(s *setup, d *datasets.Dataset, p methods.Params, rng *rand.Ra
 			mu += (s.g1 + float64(x)) / (s.g1 + s.g2 + float64(s.n)) / float64(len(dr.X))
 		}
 	}
-	s.info["dp_mean"], s.info["dp_var"] = []float64{mu}, []float64{v}
-	s.info["dp_draws"], s.info["dp_ess_method"] = [][]float64{dr.P}, p.String("ess_method")
+	s.post.Mean, s.post.Var = []float64{mu}, []float64{v}
+	s.post.Draws, s.post.ESSMethod = [][]float64{dr.P}, p.String("ess_method")
 	return s.release(d, s.binaryCells(xt[0])), nil
 }

@@ -212,7 +212,7 @@ func TestMethodsRun(t *testing.T) {
 		if c.method == "bb_synth" || c.method == "dm_synth" {
 			continue
 		}
-		in := &metrics.Input{Orig: c.d, Masked: rel.Masked, Info: rel.Info}
+		in := &metrics.Input{Orig: c.d, Masked: rel.Masked, Diag: rel.Diag}
 		for _, id := range []string{"post_mean", "coverage_hpd", "hpd_width"} {
 			mt, _ := metrics.Lookup(id)
 			if v := mt.Eval(in).Value; math.IsNaN(v) {

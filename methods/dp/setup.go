@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -61,7 +62,8 @@ type setup struct {
 	gamma    float64 // categorical prior
 	target   []float64
 	level    float64
-	info     map[string]any
+	info     map[string]any  // dp_alpha, dp_x and dp_xt, for people and tests
+	post     *diag.Posterior // what the measures read
 }
 
 // newSetup checks the dataset and parameters and resolves the release. rng is used only
@@ -135,8 +137,9 @@ func newSetup(d *datasets.Dataset, p methods.Params, k kind, rng *rand.Rand) (*s
 			Multinomial(s.x, s.n, pr, rng)
 		}
 	}
-	s.info = map[string]any{"dp_target": s.target, "dp_level": s.level, "dp_alpha": s.alpha, "dp_x": s.x,
-		"dp_memo": new(sync.Map)} // shared by the metrics of metrics/dp.go
+	s.info = map[string]any{"dp_alpha": s.alpha, "dp_x": s.x}
+	s.post = &diag.Posterior{Target: s.target, Level: s.level, AccRate: math.NaN(),
+		Memo: new(sync.Map)} // shared by the metrics of metrics/dp.go
 	return s, nil
 }
 
@@ -161,7 +164,7 @@ func (s *setup) synthCategorical(rng *rand.Rand) [][]int {
 
 // release returns the Release with copy 1 as records.
 func (s *setup) release(d *datasets.Dataset, cells []float64) *methods.Release {
-	return &methods.Release{Masked: records(d, cells), Info: s.info}
+	return &methods.Release{Masked: records(d, cells), Info: s.info, Diag: diag.Diagnostics{Posterior: s.post}}
 }
 
 // binaryCells returns {x̃_1, nt − x̃_1}.

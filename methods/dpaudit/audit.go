@@ -17,9 +17,9 @@ import (
 	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/binomial"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/dp"
-	"github.com/sdcbench/sdcbench/metrics"
 )
 
 // Config sets an audit's size and confidence.
@@ -241,8 +241,8 @@ func count(s []float64, t float64, above bool) int {
 
 // bound is max(0, log(CP_low(tp)/CP_high(fp))).
 func bound(tp, fp, n int, level float64) float64 {
-	lo, _ := metrics.ClopperPearson(tp, n, level)
-	_, hi := metrics.ClopperPearson(fp, n, level)
+	lo, _ := binomial.ClopperPearson(tp, n, level)
+	_, hi := binomial.ClopperPearson(fp, n, level)
 	if lo <= 0 {
 		return 0
 	}

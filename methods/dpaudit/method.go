@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/dp"
 )
@@ -30,8 +31,8 @@ func init() {
 }
 
 // method is `dp_audit`: its "release" is the input unchanged; the audit's findings go to
-// Release.Info (audit_eps_lb, audit_eps_claimed, audit_eps_pair, audit_eps_hat, audit_tpr,
-// audit_fpr, audit_trials), which the metric audit_eps_lb reports.
+// Release.Diag.Audit (the bound, the claimed ε, the pair's ε, the estimate, the rates and the
+// trials), which the metric audit_eps_lb reports.
 type method struct{}
 
 var _ methods.Validator = method{}
@@ -83,11 +84,11 @@ func (m method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 	if err != nil {
 		return nil, err
 	}
-	return &methods.Release{Masked: d.Clone(), Info: res.Info()}, nil
+	return &methods.Release{Masked: d.Clone(), Diag: diag.Diagnostics{Audit: res.Diag()}}, nil
 }
 
-// Info returns the result as the Release.Info keys the metric audit_eps_lb reads.
-func (r Result) Info() map[string]any {
-	return map[string]any{"audit_eps_lb": r.Bound, "audit_eps_claimed": r.Claimed, "audit_eps_pair": r.Pair,
-		"audit_eps_hat": r.Hat, "audit_tpr": r.TPR, "audit_fpr": r.FPR, "audit_trials": float64(r.Trials)}
+// Diag returns the result as the Release.Diag.Audit the metric audit_eps_lb reads.
+func (r Result) Diag() *diag.Audit {
+	return &diag.Audit{EpsLB: r.Bound, EpsClaimed: r.Claimed, EpsPair: r.Pair, EpsHat: r.Hat,
+		TPR: r.TPR, FPR: r.FPR, Trials: float64(r.Trials)}
 }

@@ -5,6 +5,9 @@ import (
 	"runtime"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
+	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
 // nearK is the length of the per-record neighbour lists of the DLD test.
@@ -23,7 +26,7 @@ type Problem struct {
 	keep       []int     // non-constant columns
 	sst        float64   // Σ_i Σ_{l∈keep} (z_il − z̄_l)²
 	il1sDen    []float64 // √2·S_l
-	tree       *kdTree
+	tree       *kdtree.Tree
 	near       *nnLists
 
 	// il3 statistics of X (metrics.md §2.6, raw space, il3_zero exclude)
@@ -80,54 +83,13 @@ func NewProblem(x *datasets.Dataset, k int, standardize bool) *Problem {
 			pr.c1cnt++
 		}
 	}
-	pr.xcov = covOf(x.Data, n, d, s.Mean)
-	pr.xcor = corOf(pr.xcov, d)
-	pr.tree = newKDTree(pr.Z, n, d)
+	pr.xcov = covariance.Around(x.Data, n, d, s.Mean)
+	pr.xcor = covariance.Correlation(pr.xcov, d)
+	if d > 0 {
+		pr.tree = kdtree.New(pr.Z, n, d)
+	}
 	pr.near = newNNLists(pr.Z, n, d, nearK, runtime.GOMAXPROCS(0))
 	return pr
-}
-
-// covOf returns the d×d sample covariance (n−1) of a row-major table with the given means.
-func covOf(x []float64, n, d int, mean []float64) []float64 {
-	c := make([]float64, d*d)
-	dev := make([]float64, d)
-	for i := 0; i < n; i++ {
-		for l := range dev {
-			dev[l] = x[i*d+l] - mean[l]
-		}
-		for h := 0; h < d; h++ {
-			for l := h; l < d; l++ {
-				c[h*d+l] += float64(dev[h] * dev[l])
-			}
-		}
-	}
-	for h := 0; h < d; h++ {
-		for l := h; l < d; l++ {
-			c[h*d+l] /= float64(n - 1)
-			c[l*d+h] = c[h*d+l]
-		}
-	}
-	return c
-}
-
-// corOf writes into a new slice r_hl = c_hl/√(c_hh·c_ll), with a unit diagonal where the
-// variance is positive and NaN where a variance is 0.
-func corOf(c []float64, d int) []float64 {
-	r := make([]float64, d*d)
-	corTo(r, c, d)
-	return r
-}
-
-func corTo(r, c []float64, d int) {
-	for h := 0; h < d; h++ {
-		for l := 0; l < d; l++ {
-			if h == l && c[h*d+h] > 0 {
-				r[h*d+l] = 1
-				continue
-			}
-			r[h*d+l] = c[h*d+l] / math.Sqrt(c[h*d+h]*c[l*d+l])
-		}
-	}
 }
 
 // Scratch is the workspace of one evaluation worker, sized for up to Gmax groups, so that
@@ -141,6 +103,7 @@ type Scratch struct {
 	rb, dev  []float64
 	repair   repairScratch
 	canon    []int32
+	link     *linkQuery
 	keyBytes []byte
 	groups   *groupCache // DLD answers per member set
 }
@@ -154,6 +117,7 @@ func (p *Problem) NewScratch() *Scratch {
 		mb: make([]float64, d), vb: make([]float64, d*d), rb: make([]float64, d*d), dev: make([]float64, d),
 		canon: make([]int32, g), keyBytes: make([]byte, 4*p.N),
 		groups: newGroupCache(min(2*p.K-1, 255), min(max(512*p.Gmax, 1<<12), 1<<19)),
+		link:   newLinkQuery(p.tree),
 	}
 }
 
@@ -255,7 +219,7 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 		q := s.cz[g*d : (g+1)*d]
 		b, jb := math.Inf(1), int32(-1)
 		for _, j := range members {
-			if t := sqDist(q, p.Z[int(j)*d:(int(j)+1)*d]); t < b {
+			if t := distance.Sq(q, p.Z[int(j)*d:(int(j)+1)*d]); t < b {
 				b, jb = t, j
 			}
 		}
@@ -264,7 +228,7 @@ func (p *Problem) dldHits(labels []int32, G int, s *Scratch) int {
 		}
 		linked, ok := p.near.linkedNear(p.Z, d, q, b, jb, int32(g), labels)
 		if !ok {
-			linked = p.tree.linked(q, b, jb, int32(g), labels)
+			linked = s.link.linked(q, b, jb, int32(g), labels)
 		}
 		s.groups.store(slot, key, members, linked)
 		if linked {
@@ -317,7 +281,7 @@ func (p *Problem) il3(labels []int32, G int, s *Scratch) (il3, code float64) {
 			vb[l*d+h] = vb[h*d+l]
 		}
 	}
-	corTo(rb, vb, d)
+	covariance.CorrelationTo(rb, vb, d)
 	var acc [6]struct {
 		sum float64
 		cnt int
@@ -354,4 +318,35 @@ func (p *Problem) il3(labels []int32, G int, s *Scratch) (il3, code float64) {
 	}
 	base := mean(0) + mean(1) + mean(2) + mean(3)
 	return 100 * (base + mean(4)) / 5, 100 * (base + mean(5)) / 5
+}
+
+// linkQuery is dldHits' exact test on the k-d tree over Z (docs/magga.md §2.1 "Static
+// index"): is the record nearest to q (ties: lowest index, metrics.md §3.1) a member of group
+// g? Given b, the squared distance from q to g's nearest member, and jb, the lowest index of a
+// member at that distance, every other member of g comes after (b, jb) in (distance, index)
+// order, so the nearest record is jb or a record outside g that beats it. The tree computes
+// distances in column order, bit-identical to distance.Sq, so the answer does not depend on
+// its shape; jb starts the search, which prunes with b from the first node.
+type linkQuery struct {
+	search *kdtree.Searcher // nil for a table without columns
+}
+
+// newLinkQuery returns the query state of a worker on t (nil for a table without columns).
+func newLinkQuery(t *kdtree.Tree) *linkQuery {
+	l := &linkQuery{}
+	if t != nil {
+		l.search = t.NewSearcher()
+	}
+	return l
+}
+
+// linked reports whether the nearest record to q (ties: lowest index) has label g, given b,
+// the squared distance from q to the nearest member of group g, and jb, the lowest index of a
+// member at that distance.
+func (l *linkQuery) linked(q []float64, b float64, jb, g int32, labels []int32) bool {
+	if l.search == nil { // no columns: every record is at distance 0, record 0 is the nearest
+		return labels[0] == g
+	}
+	i, _ := l.search.NearestFrom(q, int(jb), b)
+	return labels[i] == g
 }

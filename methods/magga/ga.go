@@ -10,10 +10,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/sdcbench/sdcbench/internal/parallel"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
@@ -355,32 +354,10 @@ func (r *run) evaluate(xs []*indiv) {
 	}
 }
 
-// parallel calls f(w, i) for i = 0..count−1 on the workers; each worker handles whole
-// individuals and writes only their slots.
+// parallel calls f(w, i) for i = 0..count−1 on the workers (parallel.Each); each worker
+// handles whole individuals and writes only their slots.
 func (r *run) parallel(count int, f func(w *worker, i int)) {
-	nw := min(len(r.workers), count)
-	if nw <= 1 {
-		for i := range count {
-			f(r.workers[0], i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for _, w := range r.workers[:nw] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= count {
-					return
-				}
-				f(w, i)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(count, len(r.workers), func(w, i int) { f(r.workers[w], i) })
 }
 
 // canonicalKey returns the first 16 bytes of SHA-256 of the canonical labels (groups numbered

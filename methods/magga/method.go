@@ -12,6 +12,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/datasets"
 	_ "github.com/sdcbench/sdcbench/datasets/synth" // the benchmark's substitute instances
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/methods/microagg"
 )
@@ -140,8 +141,9 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 	rel := &methods.Release{
 		Masked: microagg.Aggregate(d, res.Labels),
 		Labels: res.Labels,
+		Diag:   diag.Diagnostics{Partition: &diag.Partition{K: p.Int("k"), Groups: res.G}},
 		Info: map[string]any{
-			"k": p.Int("k"), "f": res.F, "groups": res.G, "generations": res.Generations,
+			"f": res.F, "generations": res.Generations,
 			"evals": res.Evals, "cache_hits": res.CacheHits, "status": string(res.Status),
 			"seconds": res.Seconds,
 		},

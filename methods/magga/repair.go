@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // Pick says which donor members the repair moves (spec §6).
@@ -166,14 +168,14 @@ func (s *repairScratch) pickMembers(receptor, donor []int32, z []float64, d, q i
 		// the donor member farthest from the donor's centroid becomes the reference point
 		f, fd := donor[0], math.Inf(-1)
 		for _, i := range donor {
-			if t := sqDist(c, z[int(i)*d:(int(i)+1)*d]); t > fd {
+			if t := distance.Sq(c, z[int(i)*d:(int(i)+1)*d]); t > fd {
 				f, fd = i, t
 			}
 		}
 		copy(c, z[int(f)*d:(int(f)+1)*d])
 	}
 	for _, i := range donor {
-		s.cand = append(s.cand, candidate{dist: sqDist(c, z[int(i)*d:(int(i)+1)*d]), i: i})
+		s.cand = append(s.cand, candidate{dist: distance.Sq(c, z[int(i)*d:(int(i)+1)*d]), i: i})
 	}
 	slices.SortFunc(s.cand, func(a, b candidate) int {
 		if c := cmp.Compare(a.dist, b.dist); c != 0 {

@@ -127,10 +127,11 @@ func release(out *datasets.Dataset, cols []int, info map[string]any) *methods.Re
 	if info == nil {
 		info = map[string]any{}
 	}
+	rel := &methods.Release{Masked: out, Info: info}
 	if len(cols) < out.P {
-		info[methods.InfoColumns] = cols
+		rel.Columns = cols
 	}
-	return &methods.Release{Masked: out, Info: info}
+	return rel
 }
 
 // checkData rejects tables a numeric masking cannot handle.

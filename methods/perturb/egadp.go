@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/methods"
 	"gonum.org/v1/gonum/mat"
 )
@@ -143,7 +144,7 @@ func (e EGADPSdcMicro) protect(ctx context.Context, d *datasets.Dataset, p metho
 	fit := residualize(res, n, px, sp.design, q)
 	cs := covMat(rankTable(res, n, px), n, px)
 	cx := covMat(rankTable(x, n, px), n, px)
-	mu := colMeans(x, n, px)
+	mu := covariance.Means(x, n, px)
 	v := make([]float64, n*px)
 	for i := 0; i < n; i++ {
 		copy(v[i*px:], mu)

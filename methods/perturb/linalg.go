@@ -5,51 +5,16 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sdcbench/sdcbench/internal/covariance"
 )
 
 // Dense helpers on row-major n×p []float64 tables (the layout of datasets.Dataset), wrapped
 // without copying into gonum matrices.
 
-// colMeans returns the column means of x (n×p).
-func colMeans(x []float64, n, p int) []float64 {
-	m := make([]float64, p)
-	for i := 0; i < n; i++ {
-		row := x[i*p : i*p+p]
-		for j, v := range row {
-			m[j] += v
-		}
-	}
-	for j := range m {
-		m[j] /= float64(n)
-	}
-	return m
-}
-
-// covMat returns the sample covariance (divisor n−1) of x (n×p), two-pass.
+// covMat returns the sample covariance (divisor n−1) of x (n×p), two-pass (covariance.Matrix).
 func covMat(x []float64, n, p int) *mat.SymDense {
-	mu := colMeans(x, n, p)
-	c := make([]float64, p*p)
-	d := make([]float64, p)
-	for i := 0; i < n; i++ {
-		row := x[i*p : i*p+p]
-		for j := range d {
-			d[j] = row[j] - mu[j]
-		}
-		for j := 0; j < p; j++ {
-			dj := d[j]
-			cr := c[j*p : j*p+p]
-			for l := j; l < p; l++ {
-				cr[l] += dj * d[l]
-			}
-		}
-	}
-	s := mat.NewSymDense(p, nil)
-	for j := 0; j < p; j++ {
-		for l := j; l < p; l++ {
-			s.SetSym(j, l, c[j*p+l]/float64(n-1))
-		}
-	}
-	return s
+	return mat.NewSymDense(p, covariance.Matrix(x, n, p))
 }
 
 // symFunc returns V·diag(f(λ))·Vᵀ for the eigendecomposition of the symmetric s. λ below
@@ -123,7 +88,7 @@ func mvnFactor(s *mat.SymDense) *mat.Dense {
 func residualize(y []float64, n, m int, D []float64, k int) (fitted []float64) {
 	fitted = make([]float64, n*m)
 	for pass := 0; pass < 2; pass++ {
-		mu := colMeans(y, n, m)
+		mu := covariance.Means(y, n, m)
 		for i := 0; i < n; i++ {
 			for j := 0; j < m; j++ {
 				y[i*m+j] -= mu[j]
@@ -162,7 +127,7 @@ func residualize(y []float64, n, m int, D []float64, k int) (fitted []float64) {
 // constant columns become 0.
 func standardizeCols(D []float64, n, k int) []float64 {
 	out := slices.Clone(D)
-	mu := colMeans(D, n, k)
+	mu := covariance.Means(D, n, k)
 	ss := make([]float64, k)
 	for i := 0; i < n; i++ {
 		for j := 0; j < k; j++ {

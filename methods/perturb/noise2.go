@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/methods"
 	"gonum.org/v1/gonum/mat"
 )
@@ -177,7 +178,7 @@ func (r Restr) Protect(ctx context.Context, d *datasets.Dataset, p methods.Param
 		return nil, err
 	}
 	cc := RestrFactor(d.N, p.Float("noise_pct")/100)
-	mu := colMeans(d.Data, d.N, d.P)
+	mu := covariance.Means(d.Data, d.N, d.P)
 	out := d.Clone()
 	for i := 0; i < d.N; i++ {
 		for j := 0; j < d.P; j++ {

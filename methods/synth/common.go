@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -121,11 +122,10 @@ func (pr *problem) release(yz []float64, info map[string]any) *methods.Release {
 	if info == nil {
 		info = map[string]any{}
 	}
-	info[methods.InfoColumns] = append([]int(nil), pr.r.y...)
 	if len(pr.notes) > 0 {
 		info["notes"] = pr.notes
 	}
-	return &methods.Release{Masked: out, Info: info}
+	return &methods.Release{Masked: out, Columns: append([]int(nil), pr.r.y...), Info: info}
 }
 
 func isConst(list []int, c int) bool {
@@ -152,28 +152,10 @@ func ols(a []float64, n, q int, rhs []float64, t int, g Ginv) (fit, res []float6
 	return fit, res, s.pinvs
 }
 
-// covOf returns the sample covariance (divisor n−1) of the columns of a (n×t row-major).
+// covOf returns the sample covariance (divisor n−1) of the columns of a (n×t row-major),
+// two-pass (covariance.Matrix).
 func covOf(a []float64, n, t int) *mat.SymDense {
-	c := mat.NewSymDense(t, nil)
-	mean := make([]float64, t)
-	for i := range n {
-		for l := range t {
-			mean[l] += a[i*t+l]
-		}
-	}
-	for l := range t {
-		mean[l] /= float64(n)
-	}
-	for h := range t {
-		for l := h; l < t; l++ {
-			var s float64
-			for i := range n {
-				s += (a[i*t+h] - mean[h]) * (a[i*t+l] - mean[l])
-			}
-			c.SetSym(h, l, s/float64(n-1))
-		}
-	}
-	return c
+	return mat.NewSymDense(t, covariance.Matrix(a, n, t))
 }
 
 // sqrtFactor returns F with F·Fᵀ = s: the lower Cholesky factor, or (symmetric, or when

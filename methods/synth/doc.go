@@ -6,7 +6,7 @@
 // The methods follow a 2009 final-degree project on synthetic microdata by fuzzy
 // c-regression (the document does not name its author); docs/fcrm.md explains every
 // decision. X is released unchanged; only the Y columns change, and a release lists them in
-// Info[methods.InfoColumns] so that the measures can be computed on the synthesized columns only.
+// Release.Columns so that the measures can be computed on the synthesized columns only.
 //
 // Which columns are X and which are Y comes from the parameters `preds` (X) and `targets`
 // (Y), or, when both are empty, from the split registered with the dataset (census_s1,

@@ -3,6 +3,8 @@ package synth
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // FCMConfig holds the fuzzy c-means settings (docs/fcrm.md "FCM").
@@ -80,12 +82,7 @@ func FCM(a []float64, n, k int, cfg FCMConfig, rng *rand.Rand) (u []float64, ite
 			ai := a[i*k : (i+1)*k]
 			zeros := 0
 			for j := range c {
-				pj := p[j*k : j*k+len(ai)]
-				var s float64
-				for l, v := range ai {
-					t := v - pj[l]
-					s += t * t
-				}
+				s := distance.Sq(ai, p[j*k:j*k+len(ai)])
 				d[j] = s
 				if s == 0 {
 					zeros++

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -164,8 +165,8 @@ func FCRM(x []float64, s int, y []float64, t, n int, cfg FCRMConfig, rng *rand.R
 // FCRMMethod is the `fcrm` method: synthetic Y by fuzzy c-regression on the released X
 // (docs/fcrm.md). Per attribute (default) each target gets its own run, in Y's column order,
 // from one random stream (only the FCM initial memberships are drawn); joint fits all targets
-// with shared memberships. Diagnostics: Info fcrm_iters (max over runs), fcrm_last_delta
-// (max), fcrm_objective (mean over runs, z-units).
+// with shared memberships. Diagnostics: Diag.FCRM, its iterations (max over runs), last
+// max |ΔU| (max) and objective (mean over runs, z-units).
 type FCRMMethod struct{}
 
 var _ methods.Validator = FCRMMethod{}
@@ -278,9 +279,9 @@ func (f FCRMMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if runs > 0 {
 		obj /= float64(runs)
 	}
-	info := map[string]any{"fcrm_iters": float64(iters), "fcrm_last_delta": delta,
-		"fcrm_objective": obj, "ginv_solves": ginv}
-	return pr.release(out, info), nil
+	rel := pr.release(out, map[string]any{"ginv_solves": ginv})
+	rel.Diag.FCRM = &diag.FCRM{Iters: float64(iters), LastDelta: delta, Objective: obj}
+	return rel, nil
 }
 
 // FCMMethod is the `fcm` method: fuzzy c-means on the z-scored [X | Y] (the FCRM

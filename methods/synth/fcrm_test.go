@@ -142,10 +142,8 @@ func TestFCRMDeterministicAndDegenerate(t *testing.T) {
 			t.Fatal("same seed, different release")
 		}
 	}
-	for _, key := range []string{"fcrm_iters", "fcrm_last_delta", "fcrm_objective"} {
-		if v, ok := a.Info[key].(float64); !ok || math.IsNaN(v) {
-			t.Errorf("Info[%s] = %v", key, a.Info[key])
-		}
+	if f := a.Diag.FCRM; f == nil || math.IsNaN(f.Iters) || math.IsNaN(f.LastDelta) || math.IsNaN(f.Objective) {
+		t.Errorf("Diag.FCRM = %+v", f)
 	}
 	// A constant target is released unchanged; collinear predictors go through the g-inverse.
 	cy := datasets.New("cy", []string{"x", "x2", "y", "k"}, 8, 4, []float64{

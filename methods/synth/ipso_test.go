@@ -48,7 +48,7 @@ func load(t *testing.T, name string) *datasets.Dataset {
 // evalY returns the metrics input restricted to the release's synthesized columns.
 func evalY(t *testing.T, d *datasets.Dataset, rel *methods.Release, opt metrics.Options) *metrics.Input {
 	t.Helper()
-	cols := rel.Info[methods.InfoColumns].([]int)
+	cols := rel.Columns
 	names := make([]string, len(cols))
 	for i, j := range cols {
 		names[i] = d.Names[j]
@@ -61,7 +61,7 @@ func evalY(t *testing.T, d *datasets.Dataset, rel *methods.Release, opt metrics.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &metrics.Input{Orig: o, Masked: m, Info: rel.Info, Opt: opt}
+	return &metrics.Input{Orig: o, Masked: m, Diag: rel.Diag, Opt: opt}
 }
 
 func metric(t *testing.T, id string, in *metrics.Input) metrics.Result {
@@ -173,7 +173,7 @@ func TestIPSOAHand(t *testing.T) {
 				t.Errorf("x changed at %d", i)
 			}
 		}
-		if cols := rel.Info[methods.InfoColumns].([]int); len(cols) != 1 || cols[0] != 1 {
+		if cols := rel.Columns; len(cols) != 1 || cols[0] != 1 {
 			t.Errorf("eval_columns = %v, want [1]", cols)
 		}
 	}
@@ -318,7 +318,7 @@ func TestIPSOInvariants(t *testing.T) {
 	}
 	for ci, c := range cases {
 		base := protect(t, "ipso_a", c.d, c.raw, 1)
-		ycols := base.Info[methods.InfoColumns].([]int)
+		ycols := base.Columns
 		var xcols []int
 		for j := range c.d.P {
 			if !isConst(ycols, j) {
@@ -466,7 +466,7 @@ func TestCensusOrder(t *testing.T) {
 	d := load(t, "census_s1")
 	rel := protect(t, "ipso_a", d, map[string]string{"census_order": "table4"}, 1)
 	var got []string
-	for _, j := range rel.Info[methods.InfoColumns].([]int) {
+	for _, j := range rel.Columns {
 		got = append(got, d.Names[j])
 	}
 	want := "AFNLWGT,EMCONTRB,STATETAX,TAXINC,POTHVAL,INTVAL,FICA,WSALVAL,ERNVAL" // CSV order inside the block

@@ -1,0 +1,47 @@
+package diag
+
+import (
+	"math"
+	"testing"
+)
+
+// TestMerge checks the strata rule: numbers add up (the PRAM invariance error: the maximum),
+// everything else is the first stratum's, and a part missing so far is copied.
+func TestMerge(t *testing.T) {
+	var d Diagnostics
+	first := Diagnostics{
+		Partition: &Partition{K: 3, Groups: 10},
+		Search:    &Search{ILStart: 1.5, GBest: 4, CPU: 0.25, Pattern: true, G0: 5, Evals: 7},
+		Posterior: &Posterior{Target: []float64{0.5}, Mean: []float64{0.4}, Level: 0.95, AccRate: math.NaN(), ESSMethod: "geyer"},
+		PRAM:      &PRAM{ExpectedChanged: 2, InvarianceErr: 1e-3},
+	}
+	d.Merge(first)
+	if d.Partition == first.Partition {
+		t.Error("Merge into an empty part must copy, not share")
+	}
+	d.Merge(Diagnostics{
+		Partition: &Partition{K: 3, Groups: 12},
+		Search:    &Search{ILStart: 2, GBest: 6, CPU: 0.5, Pattern: true, G0: 1, Evals: 3},
+		Posterior: &Posterior{Target: []float64{0.7}, Mean: []float64{0.6}, Level: 0.95, AccRate: math.NaN(), ESSMethod: "ar_spectrum"},
+		FCRM:      &FCRM{Iters: 30},
+		PRAM:      &PRAM{ExpectedChanged: 3, InvarianceErr: 1e-4},
+	})
+	if *d.Partition != (Partition{K: 6, Groups: 22}) {
+		t.Errorf("Partition %+v", *d.Partition)
+	}
+	if *d.Search != (Search{ILStart: 3.5, GBest: 10, CPU: 0.75, Pattern: true, G0: 6, Evals: 10}) {
+		t.Errorf("Search %+v", *d.Search)
+	}
+	if p := d.Posterior; p.Target[0] != 0.5 || p.Mean[0] != 0.4 || p.Level != 1.9 || !math.IsNaN(p.AccRate) || p.ESSMethod != "geyer" {
+		t.Errorf("Posterior %+v", *p)
+	}
+	if d.FCRM == nil || d.FCRM.Iters != 30 || d.Audit != nil {
+		t.Errorf("FCRM %+v, Audit %+v", d.FCRM, d.Audit)
+	}
+	if *d.PRAM != (PRAM{ExpectedChanged: 5, InvarianceErr: 1e-3}) {
+		t.Errorf("PRAM %+v", *d.PRAM)
+	}
+	if *first.Partition != (Partition{K: 3, Groups: 10}) {
+		t.Error("Merge modified its first argument's parts")
+	}
+}

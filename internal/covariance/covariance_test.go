@@ -1,0 +1,53 @@
+package covariance
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMatrixSmall checks a hand-computed 4×2 table: means (2.5, 5), variances 5/3 and 20/3,
+// covariance 10/3 (the second column is twice the first), correlation 1.
+func TestMatrixSmall(t *testing.T) {
+	x := []float64{1, 2, 2, 4, 3, 6, 4, 8}
+	if m := Means(x, 4, 2); m[0] != 2.5 || m[1] != 5 {
+		t.Errorf("Means = %v", m)
+	}
+	c := Matrix(x, 4, 2)
+	want := []float64{5.0 / 3, 10.0 / 3, 10.0 / 3, 20.0 / 3}
+	for i := range want {
+		if c[i] != want[i] {
+			t.Errorf("Matrix[%d] = %.17g, want %.17g", i, c[i], want[i])
+		}
+	}
+	r := Correlation(c, 2)
+	if r[0] != 1 || r[3] != 1 || math.Abs(r[1]-1) > 1e-15 || r[1] != r[2] {
+		t.Errorf("Correlation = %v", r)
+	}
+	if r := Correlation([]float64{0, 0, 0, 1}, 2); !math.IsNaN(r[0]) || !math.IsNaN(r[1]) || r[3] != 1 {
+		t.Errorf("Correlation with a constant column = %v", r)
+	}
+}
+
+// TestMatrixOrder checks bit-identity with the per-entry definition summed in row order.
+func TestMatrixOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n, p := 57, 4
+	x := make([]float64, n*p)
+	for i := range x {
+		x[i] = rng.NormFloat64() * 1e3
+	}
+	m := Means(x, n, p)
+	c := Matrix(x, n, p)
+	for h := 0; h < p; h++ {
+		for l := 0; l < p; l++ {
+			var s float64
+			for i := 0; i < n; i++ {
+				s += float64((x[i*p+h] - m[h]) * (x[i*p+l] - m[l]))
+			}
+			if math.Float64bits(c[h*p+l]) != math.Float64bits(s/float64(n-1)) {
+				t.Errorf("C[%d,%d] = %.17g, want %.17g", h, l, c[h*p+l], s/float64(n-1))
+			}
+		}
+	}
+}
