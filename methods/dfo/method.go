@@ -89,8 +89,9 @@ func (Method) Validate(d *datasets.Dataset, p methods.Params) error {
 	return nil
 }
 
-// Protect runs DFO. The release's Info holds k, il_start (= sse_sst_start), g0, g_best,
-// gmin, gmax, groups, n_evals and f_star; the trace has one point per probe (Best = F′ of the
+// Protect runs DFO. The release's Diag holds the partition (k, groups) and the search
+// (il_start = sse_sst_start, g0, g_best, n_evals, CPU time) that the dfo measures read; its
+// Info holds gmin, gmax and f_star for people; the trace has one point per probe (Best = F′ of the
 // centre, Mean = F′ of the probe, NaN when out of range).
 func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	if err := m.Validate(d, p); err != nil {
