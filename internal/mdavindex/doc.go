@@ -1,7 +1,10 @@
-// Package mdavindex answers the exact queries of MDAV and its relatives (VMDAV, CBFS, GSMS,
-// RMDM) over a shrinking set of records: the live record farthest from a point, the k live
-// records nearest to a point, and bounded nearest and radius queries, each returning what a
-// scan over the live records returns, bit for bit and ties to the lowest record index.
+// Package mdavindex answers the nearest- and farthest-record queries of MDAV and its
+// relatives over a shrinking set of records exactly as a scan over the live records would.
+//
+// Index answers MDAV's queries (the live record farthest from a point, the k live records
+// nearest to a record, with deletion); its Tree, or a Tree of its own, answers the k-nearest,
+// bounded nearest and radius queries of VMDAV, CBFS, GSMS and RMDM. Every answer is the
+// scan's bit for bit, ties to the lowest record index.
 //
 // It exists beside the general exact k-d tree of internal/kdtree because MDAV's loop needs
 // what that tree does not hold:

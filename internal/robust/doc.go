@@ -1,4 +1,4 @@
-// Package robust estimates multivariate location and scatter robustly: FastMCD returns the
+// Package robust estimates multivariate location and scatter robustly. FastMCD returns the
 // reweighted minimum covariance determinant estimate of a table and every row's squared
 // Mahalanobis distance under it, as robustbase::covMcd (which sdcMicro calls) computes them.
 //
