@@ -109,6 +109,9 @@ func New(z []float64, n, d int, opt Options) *Index {
 		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, max(walkBlock, d)),
 		ordRho: make([]float64, n), glo: make([]float64, d), ginv: make([]float64, d),
 		gstep: make([]float32, d), prm: make([]float32, 3*d)}
+	for i := range x.lpos {
+		x.lpos[i] = -1 // no list yet
+	}
 	x.rebuildTree()
 	return x
 }
@@ -142,8 +145,9 @@ func (x *Index) Tree() *Tree { return x.tree }
 func (x *Index) Delete(i int) {
 	x.dead[i] = true
 	x.alive--
-	if !x.stale && x.lpos[i] >= 0 {
-		x.ldead[x.lpos[i]] = true
+	// flagged in the list even when it is stale: FarthestFrom walks a stale list
+	if p := x.lpos[i]; p >= 0 {
+		x.ldead[p] = true
 		x.killed++
 		if 8*x.killed > x.m {
 			x.stale = true
