@@ -18,8 +18,8 @@ type Options struct {
 	// fit the peeled cloud again. 0 means 4096.
 	TreeRebuildMin int
 	// CodedMinRows is the index size (tree records at build, pivot-list rows) from which the
-	// coded filters are used; 0 means 65,536 (see codedMinRows). Tests set 1 (always) or
-	// math.MaxInt (never).
+	// coded filters are used; 0 means 65,536. 1 codes every index, math.MaxInt none
+	// (tests use both).
 	CodedMinRows int
 	// BigGroups (for groups of more than 16 records) rebuilds the tree once half of its
 	// records are deleted instead of a quarter: with small groups the k-NN searches dominate

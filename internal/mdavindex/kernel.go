@@ -20,7 +20,9 @@ func BroadcastQuery(qb, q []float64) {
 }
 
 // DistLanes writes to out[4g … 4g+3] the squared distances of the four rows of each lane group
-// g of rows (groups·4·d values) to the point broadcast in qb.
+// g of rows (groups·4·d values in the lane layout of LaneOffset) to the point broadcast in qb
+// (BroadcastQuery), each rounded as the scalar column-order loop above rounds it, with the
+// AVX2 kernel where there is one and the portable loop otherwise.
 func DistLanes(out, rows, qb []float64, d, groups int) {
 	if groups == 0 {
 		return
