@@ -16,7 +16,7 @@ run: build
 ASM_PKGS = $(sort $(dir $(shell find . -name '*.s' -not -path './.git/*')))
 
 ## test: go vet + every test (the command .ci/run calls), then vet and the tests of the
-## packages with assembly again with the portable Go kernels (-tags purego, about 10 s more)
+## packages with assembly again with the portable Go kernels (-tags purego, about 15 s more)
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
@@ -35,7 +35,7 @@ bench:
 
 ## bench-asm: what the assembly kernels buy: BenchmarkKernels built as is and with -tags purego
 ## (the portable Go kernels), run alternately 6 times each, compared with benchstat
-## (docs/scaling.md; about 2 minutes)
+## (docs/scaling.md; about 3 minutes)
 bench-asm:
 	$(GO) test -c -o bench/asm.test ./bench/
 	$(GO) test -c -tags purego -o bench/purego.test ./bench/
