@@ -44,6 +44,7 @@ bench-asm:
 		./asm.test -test.run '^$$' -test.bench '^BenchmarkKernels$$' >> asm.txt || exit 1; \
 		./purego.test -test.run '^$$' -test.bench '^BenchmarkKernels$$' >> purego.txt || exit 1; \
 	done
+	rm -f bench/asm.test bench/purego.test
 	$(GO) run golang.org/x/perf/cmd/benchstat@latest asm=bench/asm.txt purego=bench/purego.txt | tee bench/asm-vs-purego.txt
 
 ## fuzz: a short fuzzing session of the CSV reader and the spec parser
