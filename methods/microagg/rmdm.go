@@ -32,7 +32,7 @@ func init() {
 				StrictSingular: p.String("singular") == "error",
 				Workers:        methods.Threads(ctx),
 			}
-			labels, mcd, err := RMDM(ctx, z, n, d, k, opt, rng)
+			labels, mcd, err := rmdm(ctx, z, n, d, k, opt, rng)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -41,11 +41,11 @@ func init() {
 	})
 }
 
-// rmdmTreeMaxDims is the largest number of columns for which RMDM's groups come from the k-d
+// rmdmTreeMaxDims is the largest number of columns for which rmdm's groups come from the k-d
 // tree (above it the scan is faster, docs/scaling.md).
 const rmdmTreeMaxDims = 6
 
-// RMDM returns the canonical labels of robust Mahalanobis-distance microaggregation on the
+// rmdm returns the canonical labels of robust Mahalanobis-distance microaggregation on the
 // n×d row-major table z, as sdcMicro's rmd does it (docs/microaggregation.md §3.3,
 // MAGGA study L1142-1148), and the MCD estimate it used:
 //
@@ -60,9 +60,9 @@ const rmdmTreeMaxDims = 6
 // every md_i is 0 (seeds in index order). ctx is checked once per group. z is not modified;
 // it panics if k < 1, n < k or len(z) != n·d. Errors wrap robust.ErrSingularCovariance when
 // opt.StrictSingular meets a singular covariance. Cost: FastMCD plus about n²·d/(2k).
-func RMDM(ctx context.Context, z []float64, n, d, k int, opt robust.MCDOptions, rng *rand.Rand) ([]int32, *robust.MCDResult, error) {
+func rmdm(ctx context.Context, z []float64, n, d, k int, opt robust.MCDOptions, rng *rand.Rand) ([]int32, *robust.MCDResult, error) {
 	if k < 1 || n < k || len(z) != n*d {
-		panic("microagg: RMDM: bad shape or k")
+		panic("microagg: rmdm: bad shape or k")
 	}
 	// the k-d tree of the grouping does not depend on the MCD: build it meanwhile
 	var trees chan *mdavindex.Tree
@@ -88,7 +88,7 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt robust.MCDOptions, 
 	return labels, mcd, nil
 }
 
-// rmdmGroups is RMDM's grouping given the seed distances md: by scans over the remaining
+// rmdmGroups is rmdm's grouping given the seed distances md: by scans over the remaining
 // records, or, with tree (a fresh k-d tree of z), the seeds from one sort of md (descending, lowest index on
 // ties) and each group's k-NN from MDAV's k-d tree with deletion (mdavindex.Tree), whose
 // distances are the scan's bit for bit, so the partition is the same (TestRMDMIndexedSame).

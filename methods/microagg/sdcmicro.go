@@ -43,7 +43,7 @@ func init() {
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, rng *rand.Rand) ([]int32, map[string]any, error) {
 			opt := robust.MCDOptions{Starts: sdcMCDStarts, Workers: methods.Threads(ctx), Robustbase: true}
-			labels, mcd, err := RMDM(ctx, z, n, d, k, opt, rng)
+			labels, mcd, err := rmdm(ctx, z, n, d, k, opt, rng)
 			if err != nil {
 				return nil, nil, err
 			}
