@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/sdcbench
 
-.PHONY: run test test-slurm bench reproduce build fuzz lint clean
+.PHONY: run test test-slurm bench bench-asm reproduce build fuzz lint clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sdcbench
@@ -12,10 +12,16 @@ build:
 run: build
 	$(BIN) run --out results/quickstart --fresh quickstart
 
-## test: go vet + every test (the command .ci/run calls)
+# ASM_PKGS: the packages with assembly (their portable kernels are built with -tags purego)
+ASM_PKGS = $(sort $(dir $(shell find . -name '*.s' -not -path './.git/*')))
+
+## test: go vet + every test (the command .ci/run calls), then vet and the tests of the
+## packages with assembly again with the portable Go kernels (-tags purego, about 15 s more)
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(GO) vet -tags purego $(ASM_PKGS)
+	$(GO) test -tags purego $(ASM_PKGS)
 
 ## test-slurm: submit a generated Slurm script to a real cluster and compare with a local run.
 ## Without a cluster (no sinfo answer) it starts a one-node one as root: scripts/slurm-single-node.sh
@@ -26,6 +32,20 @@ test-slurm:
 ## bench: the benchmarks of bench/ (compare runs with benchstat)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./bench/ | tee bench/latest.txt
+
+## bench-asm: what the assembly kernels buy: BenchmarkKernels built as is and with -tags purego
+## (the portable Go kernels), run alternately 6 times each, compared with benchstat
+## (docs/scaling.md; about 3 minutes)
+bench-asm:
+	$(GO) test -c -o bench/asm.test ./bench/
+	$(GO) test -c -tags purego -o bench/purego.test ./bench/
+	rm -f bench/asm.txt bench/purego.txt
+	cd bench && for i in 1 2 3 4 5 6; do \
+		./asm.test -test.run '^$$' -test.bench '^BenchmarkKernels$$' >> asm.txt || exit 1; \
+		./purego.test -test.run '^$$' -test.bench '^BenchmarkKernels$$' >> purego.txt || exit 1; \
+	done
+	rm -f bench/asm.test bench/purego.test
+	$(GO) run golang.org/x/perf/cmd/benchstat@latest asm=bench/asm.txt purego=bench/purego.txt | tee bench/asm-vs-purego.txt
 
 ## fuzz: a short fuzzing session of the CSV reader and the spec parser
 fuzz:

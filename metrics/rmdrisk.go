@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sdcbench/sdcbench/methods/microagg"
+	"github.com/sdcbench/sdcbench/internal/robust"
 )
 
 // Robust-Mahalanobis outlier risk of metrics.md §3.8 (sdcMicro dRiskRMD).
@@ -34,7 +34,7 @@ const (
 // RMDRisk returns rmd_risk1 and rmd_risk2 (metrics.md §3.8), sdcMicro's dRiskRMD with k = 0.01
 // and k2 = 0.05, in %. X and X' are each z-scored with their own means and sample SDs
 // (x_s, x'_s); rmd_j = 0.05·√(MD_j), MD_j the squared Mahalanobis distance of x_s,j from the
-// column means of x_s under robustbase's reweighted MCD covariance of x_s (microagg.FastMCD
+// column means of x_s under robustbase's reweighted MCD covariance of x_s (robust.FastMCD
 // with MCDOptions.Robustbase, 500 starts from the fixed seed 123). Record j is in set 1 if some
 // attribute l has x_s,jl − k·rmd_j < x'_s,jl < x_s,jl + k·rmd_j, and in set 2 if moreover its
 // nearest other released record (Euclidean on x'_s) is farther than k2; the values are 100·|set|/n.
@@ -74,8 +74,8 @@ func rmdRisk(in *Input) [2]float64 {
 	for l := range cent {
 		cent[l] /= float64(n)
 	}
-	mcd, err := microagg.FastMCD(context.Background(), xs, n, p,
-		microagg.MCDOptions{Starts: 500, Robustbase: true}, rand.New(rand.NewPCG(rmdSeed, rmdSeed)))
+	mcd, err := robust.FastMCD(context.Background(), xs, n, p,
+		robust.MCDOptions{Starts: 500, Robustbase: true}, rand.New(rand.NewPCG(rmdSeed, rmdSeed)))
 	if err != nil {
 		return undef
 	}
@@ -144,7 +144,7 @@ func ownScale(x []float64, n, p int) (z []float64, ok bool) {
 
 // mahalanobisAll returns every row's squared Mahalanobis distance from cent under the MCD
 // scatter, in the MCD's coordinates (its Basis when it dropped null directions).
-func mahalanobisAll(z []float64, n, d int, cent []float64, m *microagg.MCDResult) ([]float64, bool) {
+func mahalanobisAll(z []float64, n, d int, cent []float64, m *robust.MCDResult) ([]float64, bool) {
 	q := m.Scatter.SymmetricDim()
 	var ch mat.Cholesky
 	if !ch.Factorize(m.Scatter) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -49,7 +50,7 @@ func CBFS(ctx context.Context, z []float64, n, d, k int, global bool) ([]int32, 
 	return cbfs(ctx, z, n, d, k, global, useIndex(n, d))
 }
 
-// cbfs is CBFS; with indexed, the queries come from an mdavIndex.
+// cbfs is CBFS; with indexed, the queries come from an mdavindex.Index.
 func cbfs(ctx context.Context, z []float64, n, d, k int, global, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: CBFS: bad shape or k")
@@ -103,26 +104,26 @@ func cbfs(ctx context.Context, z []float64, n, d, k int, global, indexed bool) (
 }
 
 // cbfsIndexed is CBFS's loop with the farthest-from-centroid query (remaining centroid) and
-// the k-NN query answered by an mdavIndex over the live records. The centroid is R.mean over
+// the k-NN query answered by an mdavindex.Index over the live records. The centroid is R.mean over
 // the live records in ascending order, as in the scan; seeds is the global seed order.
 func cbfsIndexed(ctx context.Context, R *activeSet, k int, global bool, seeds []int) ([]int32, error) {
 	n, d := len(R.idx), R.d
-	ix := newMdavIndex(R.z, n, d)
+	ix := mdavindex.New(R.z, n, d, indexOptions)
 	live := newLiveRows(R.z, n, d)
 	labels := make([]int32, n)
 	c := make([]float64, d)
 	var near []int
 	var g int32
-	for ix.alive >= 2*k {
+	for ix.Alive() >= 2*k {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r := nextSeed(global, &seeds, live, ix, c)
-		near = append(near[:0], ix.nearest(r, k)...)
+		near = append(near[:0], ix.Nearest(r, k)...)
 		for _, i := range near {
 			labels[i] = g
 			live.kill(i)
-			ix.delete(i)
+			ix.Delete(i)
 		}
 		g++
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -55,7 +56,7 @@ func GSMS(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, erro
 	return gsms(ctx, z, n, d, k, workers, useIndex(n, d))
 }
 
-// gsms is GSMS; with indexed, the neighbour lists come from an mdavIndex's tree.
+// gsms is GSMS; with indexed, the neighbour lists come from an mdavindex.Index's tree.
 func gsms(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: GSMS: bad shape or k")
@@ -82,7 +83,7 @@ func gsms(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 	labels := make([]int32, n)
 	loop := s.loop
 	if indexed {
-		s.ix = newMdavIndex(z, n, d)
+		s.ix = mdavindex.New(z, n, d, indexOptions)
 		loop = s.loopIndexed
 	}
 	g, err := loop(ctx, labels, workers)
@@ -118,16 +119,16 @@ func gsms(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 type gsmsState struct {
 	z       []float64
 	d, k, L int
-	R       []int      // live records, ascending
-	dead    []bool     // record was grouped
-	nb      []int      // nb[i*L : i*L+nbLen[i]]: i's nearest records when its list was built
-	nbLen   []int      //
-	full    []bool     // i's list held every live record when it was built
-	C       []int      // C[i*k : (i+1)*k]: i's current k nearest live records, in list order
-	S       []float64  // S[i*d : (i+1)*d]: Σ_{x∈C_i} z_x
-	Q       []float64  // Q[i] = Σ_{x∈C_i} ‖z_x‖²
-	q       []float64  // q[x] = ‖z_x‖²
-	ix      *mdavIndex // when indexed: its tree holds R
+	R       []int            // live records, ascending
+	dead    []bool           // record was grouped
+	nb      []int            // nb[i*L : i*L+nbLen[i]]: i's nearest records when its list was built
+	nbLen   []int            //
+	full    []bool           // i's list held every live record when it was built
+	C       []int            // C[i*k : (i+1)*k]: i's current k nearest live records, in list order
+	S       []float64        // S[i*d : (i+1)*d]: Σ_{x∈C_i} z_x
+	Q       []float64        // Q[i] = Σ_{x∈C_i} ‖z_x‖²
+	q       []float64        // q[x] = ‖z_x‖²
+	ix      *mdavindex.Index // when indexed: its tree holds R
 }
 
 // lostMember reports whether a member of C_i has been grouped.

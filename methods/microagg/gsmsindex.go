@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
 // loopIndexed is GSMS's main loop at scale, with the scan loop's result (docs/scaling.md):
@@ -42,7 +44,7 @@ func (s *gsmsState) loopIndexed(ctx context.Context, labels []int32, workers int
 		}
 		parallelFor(len(stale), workers, func(lo, hi int) {
 			var pos []int
-			var qs laneQuery
+			var qs mdavindex.Query
 			for _, i := range stale[lo:hi] {
 				if !s.rebuildC(i) {
 					pos = s.treeList(i, &qs, pos)
@@ -63,7 +65,7 @@ func (s *gsmsState) loopIndexed(ctx context.Context, labels []int32, workers int
 		for _, x := range s.C[bi*k : (bi+1)*k] {
 			labels[x] = g
 			s.dead[x] = true
-			s.ix.delete(x)
+			s.ix.Delete(x)
 			rows.kill(x)
 			first = min(first, x)
 			for _, i := range rev[x] {
@@ -142,8 +144,8 @@ var argminRows = 8192
 // treeList is rebuildList from the tree of s.ix (the L nearest live records in (distance,
 // index) order, as the scan's positions follow record order), with the query state qs; it
 // returns buf for reuse. Concurrent calls are safe: the tree is not modified meanwhile.
-func (s *gsmsState) treeList(i int, qs *laneQuery, buf []int) []int {
-	buf = s.ix.tree.nearest(qs, buf[:0], s.z[i*s.d:(i+1)*s.d], s.L)
+func (s *gsmsState) treeList(i int, qs *mdavindex.Query, buf []int) []int {
+	buf = s.ix.Tree().Nearest(qs, buf[:0], s.z[i*s.d:(i+1)*s.d], s.L)
 	copy(s.nb[i*s.L:], buf)
 	s.nbLen[i] = len(buf)
 	s.full[i] = len(buf) == len(s.R)

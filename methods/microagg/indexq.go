@@ -1,63 +1,19 @@
 package microagg
 
-import "math"
+import (
+	"math"
 
-// Queries on the indexes of mdavindex.go used by VMDAV, CBFS and GSMS at scale
-// (docs/scaling.md, "vmdav, cbfs and gsms at scale"). Like the MDAV indexes they return the
-// scans' answers bit for bit: distances are the column-order sums of separately rounded
-// squares, and every tie goes to the lowest record index.
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
+)
+
+// What VMDAV, CBFS and GSMS add at scale to the queries of internal/mdavindex
+// (docs/scaling.md, "vmdav, cbfs and gsms at scale"): the live rows' centroid as the scan
+// computes it, the next seed, and the square-root ties of VMDAV. Like the index they keep the
+// scans' answers bit for bit.
 
 // useIndex reports whether the methods built on MDAV's queries answer them from indexes for
 // an n×d table (the threshold of MDAV itself).
 func useIndex(n, d int) bool { return n >= indexMinRows && d <= indexMaxDims }
-
-// prepare sets up qs for a query at q on t (the set-up of laneTree.nearest).
-func (t *laneTree) prepare(qs *laneQuery, q []float64) {
-	qs.q = q[:t.d]
-	if len(qs.qb) != 4*t.d {
-		qs.qb = make([]float64, 4*t.d)
-	}
-	if len(qs.dist) < t.maxLeaf {
-		qs.dist = make([]float64, t.maxLeaf)
-	}
-	broadcastQ(qs.qb, q)
-}
-
-// lowestWithin returns the lowest-index live record whose squared distance to q is at most
-// r2, or −1 if there is none. A subtree is skipped when its box bound, which never exceeds the
-// rounded distance of a point inside the box, is strictly above r2; so the answer is that of
-// a scan over the live records.
-func (t *laneTree) lowestWithin(qs *laneQuery, q []float64, r2 float64) int {
-	t.prepare(qs, q)
-	best := -1
-	if len(t.nodes) > 0 && t.cnt[0] > 0 {
-		t.within(qs, 0, r2, &best)
-	}
-	return best
-}
-
-func (t *laneTree) within(qs *laneQuery, v int32, r2 float64, best *int) {
-	if t.bound(v, qs.q, r2) > r2 {
-		return
-	}
-	nd := &t.nodes[v]
-	if nd.left < 0 {
-		dist, dead, lo := t.leafDists(qs, nd)
-		for u, s := range dist {
-			if s <= r2 && !dead[u] {
-				if r := int(t.rec[lo+u]); *best < 0 || r < *best {
-					*best = r
-				}
-			}
-		}
-		return
-	}
-	for _, c := range [2]int32{nd.left, nd.right} {
-		if t.cnt[c] > 0 {
-			t.within(qs, c, r2, best)
-		}
-	}
-}
 
 // sqrtTies returns the largest float64 s' ≥ s with √s' = √s (both rounded): the squared
 // distances whose rounded square roots tie with √s.
@@ -142,7 +98,7 @@ func (l *liveRows) records() []int {
 // global centroid, the first live record of seeds (records by decreasing distance to it,
 // consumed as they die); otherwise the live record farthest from the live records' mean, c
 // (which it overwrites) computed as the scan computes it.
-func nextSeed(global bool, seeds *[]int, live *liveRows, ix *mdavIndex, c []float64) int {
+func nextSeed(global bool, seeds *[]int, live *liveRows, ix *mdavindex.Index, c []float64) int {
 	if global {
 		for live.dead[(*seeds)[0]] {
 			*seeds = (*seeds)[1:]
@@ -150,7 +106,7 @@ func nextSeed(global bool, seeds *[]int, live *liveRows, ix *mdavIndex, c []floa
 		return (*seeds)[0]
 	}
 	live.mean(c) // = R.mean over the live records
-	return ix.farthest(c)
+	return ix.Farthest(c)
 }
 
 // colSums sets out[j] to the sum of column j of the row-major table t (d columns) added in
@@ -210,48 +166,5 @@ func colSums(out, t []float64, d int) {
 			a0 += t[b*d+j]
 		}
 		out[j] = a0
-	}
-}
-
-// nearestBelow returns a live record nearest to q among those whose squared distance to q is
-// below the bound below, and that distance; or (−1, below) if there is none, which proves that
-// every live record is at least below away. A subtree is skipped when its box bound is not
-// below the best distance found.
-func (t *laneTree) nearestBelow(qs *laneQuery, q []float64, below float64) (int, float64) {
-	t.prepare(qs, q)
-	best, bi := below, -1
-	if len(t.nodes) > 0 && t.cnt[0] > 0 {
-		t.below(qs, 0, &best, &bi)
-	}
-	return bi, best
-}
-
-func (t *laneTree) below(qs *laneQuery, v int32, best *float64, bi *int) {
-	nd := &t.nodes[v]
-	if nd.left < 0 {
-		dist, dead, lo := t.leafDists(qs, nd)
-		for u, s := range dist {
-			if s < *best && !dead[u] {
-				*best, *bi = s, int(t.rec[lo+u])
-			}
-		}
-		return
-	}
-	a, b := nd.left, nd.right
-	ba, bb := math.Inf(1), math.Inf(1)
-	if t.cnt[a] > 0 {
-		ba = t.bound(a, qs.q, math.Inf(1))
-	}
-	if t.cnt[b] > 0 {
-		bb = t.bound(b, qs.q, math.Inf(1))
-	}
-	if bb < ba {
-		a, b, ba, bb = b, a, bb, ba
-	}
-	if t.cnt[a] > 0 && ba < *best {
-		t.below(qs, a, best, bi)
-	}
-	if t.cnt[b] > 0 && bb < *best {
-		t.below(qs, b, best, bi)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
 // nearTieTable returns an n×d integer grid whose values are moved by 0..3 ulps: squared
@@ -60,46 +62,6 @@ func TestSqrtTies(t *testing.T) {
 	}
 }
 
-// TestLowestWithin compares the tree's radius query and its bounded nearest query with scans
-// over the live records.
-func TestLowestWithin(t *testing.T) {
-	const n, d = 3000, 3
-	for name, z := range indexTables(n, d, 5) {
-		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(7, 7))
-			ix := newMdavIndex(z, n, d)
-			var qs laneQuery
-			for it := 0; it < 300; it++ {
-				ix.delete(r.IntN(n)) // repeated deletes are no-ops of the tree
-				q := z[r.IntN(n)*d:][:d]
-				r2 := []float64{0, 0.5, 2, 1e-300}[it%4]
-				want := -1
-				for i := 0; i < n; i++ {
-					if !ix.dead[i] && dist2(z[i*d:(i+1)*d], q) <= r2 {
-						want = i
-						break
-					}
-				}
-				if got := ix.tree.lowestWithin(&qs, q, r2); got != want {
-					t.Fatalf("query %d: got %d, want %d", it, got, want)
-				}
-				// nearestBelow: the smallest distance below the bound, or a miss
-				below := []float64{math.Inf(1), 0.3, 1e-300, 0}[it%4]
-				wantD := below
-				for i := 0; i < n; i++ {
-					if s := dist2(z[i*d:(i+1)*d], q); !ix.dead[i] && s < wantD {
-						wantD = s
-					}
-				}
-				u, s := ix.tree.nearestBelow(&qs, q, below)
-				if s != wantD || (u < 0) != (wantD == below) || (u >= 0 && (ix.dead[u] || dist2(z[u*d:(u+1)*d], q) != s)) {
-					t.Fatalf("query %d: nearestBelow(%g) = (%d, %g), want distance %g", it, below, u, s, wantD)
-				}
-			}
-		})
-	}
-}
-
 type idxCase struct{ n, d, k int }
 
 func idxCases(long ...idxCase) []idxCase {
@@ -117,8 +79,8 @@ func sameLabels(t *testing.T, n int, f func(indexed bool) ([]int32, error)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(v, w, c int) { treeRebuildMin, argminRows, codedMinRows = v, w, c }(treeRebuildMin, argminRows, codedMinRows)
-	treeRebuildMin, argminRows, codedMinRows = 64, 64, 0
+	defer func(o mdavindex.Options, w int) { indexOptions, argminRows = o, w }(indexOptions, argminRows)
+	indexOptions, argminRows = mdavindex.Options{TreeRebuildMin: 64, CodedMinRows: 1}, 64
 	b, err := f(true)
 	if err != nil {
 		t.Fatal(err)

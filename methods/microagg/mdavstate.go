@@ -3,6 +3,8 @@ package microagg
 import (
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
 // The working set of MDAV (mdav.go): the live records in a buffer, the block sums of the
@@ -23,7 +25,7 @@ type mdavState struct {
 	alive   int       // live rows
 	z       []float64 // the table
 	act     []int32   // record index of buffer row t
-	rows    []float64 // buffer rows in the lane layout of kernel.go (nil until materialize)
+	rows    []float64 // buffer rows in the lane layout of mdavindex.LaneOffset (nil until materialize)
 	dead    []bool    // buffer row t was emitted
 	deadPos []int     // dead rows not yet compacted away
 	dirty   []int     // sum blocks that lost a row since the last centroid
@@ -144,7 +146,7 @@ func (s *mdavState) sumBlock(b int) {
 			}
 			continue
 		}
-		base := at(t, 0, d)
+		base := mdavindex.LaneOffset(t, 0, d)
 		for j := range sum {
 			sum[j] += s.rows[base+4*j]
 		}
@@ -182,7 +184,7 @@ func (s *mdavState) materialize() {
 	s.rows = make([]float64, ((s.m+3)&^3)*d)
 	for t, i := range s.act[:s.m] {
 		for j, v := range s.z[int(i)*d : int(i)*d+d] {
-			s.rows[at(t, j, d)] = v
+			s.rows[mdavindex.LaneOffset(t, j, d)] = v
 		}
 	}
 }
@@ -201,7 +203,7 @@ func (s *mdavState) maintain() {
 		}
 		if s.rows != nil {
 			for j := 0; j < d; j++ {
-				s.rows[at(w, j, d)] = s.rows[at(t, j, d)]
+				s.rows[mdavindex.LaneOffset(w, j, d)] = s.rows[mdavindex.LaneOffset(t, j, d)]
 			}
 		}
 		s.act[w] = s.act[t]
@@ -220,12 +222,12 @@ func (s *mdavState) maintain() {
 // point in s.qb (lo is a multiple of 4; the lanes past hi in the last group are scratch).
 func (s *mdavState) distBlock(lo, hi int) {
 	groups := (hi - lo + 3) / 4
-	distLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
+	mdavindex.DistLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
 }
 
 // farthestFrom returns the live buffer row farthest from q (lowest index on ties).
 func (s *mdavState) farthestFrom(q []float64) int {
-	broadcastQ(s.qb, q)
+	mdavindex.BroadcastQuery(s.qb, q)
 	s.pass = passFarthest
 	s.forBlocks()
 	return s.mergeArg()
@@ -266,9 +268,9 @@ func (s *mdavState) mergeArg() int {
 // pass block, the k nearest live rows and the farthest live row.
 func (s *mdavState) distTo(r int) {
 	for j := range s.pt {
-		s.pt[j] = s.rows[at(r, j, s.d)]
+		s.pt[j] = s.rows[mdavindex.LaneOffset(r, j, s.d)]
 	}
-	broadcastQ(s.qb, s.pt)
+	mdavindex.BroadcastQuery(s.qb, s.pt)
 	s.pass = passNearest
 	s.forBlocks()
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
+	"github.com/sdcbench/sdcbench/internal/robust"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -25,12 +27,12 @@ func init() {
 			BoundedGroups: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error) {
-			opt := MCDOptions{
+			opt := robust.MCDOptions{
 				Starts:         p.Int("mcd_starts"),
 				StrictSingular: p.String("singular") == "error",
 				Workers:        methods.Threads(ctx),
 			}
-			labels, mcd, err := RMDM(ctx, z, n, d, k, opt, rng)
+			labels, mcd, err := rmdm(ctx, z, n, d, k, opt, rng)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -39,11 +41,15 @@ func init() {
 	})
 }
 
-// RMDM returns the canonical labels of robust Mahalanobis-distance microaggregation on the
+// rmdmTreeMaxDims is the largest number of columns for which rmdm's groups come from the k-d
+// tree (above it the scan is faster, docs/scaling.md).
+const rmdmTreeMaxDims = 6
+
+// rmdm returns the canonical labels of robust Mahalanobis-distance microaggregation on the
 // n×d row-major table z, as sdcMicro's rmd does it (docs/microaggregation.md §3.3,
 // MAGGA study L1142-1148), and the MCD estimate it used:
 //
-//	md_i = squared Mahalanobis distance of z_i under FastMCD(z)   (computed once)
+//	md_i = squared Mahalanobis distance of z_i under robust.FastMCD(z)   (computed once)
 //	repeat ⌊n/k⌋ − 1 times:
 //	    s = argmax_{i∈R} md_i                 (ties: lowest index)
 //	    emit the k nearest to z_s within R    (Euclidean on z, then index; s comes first)
@@ -52,30 +58,26 @@ func init() {
 // Every group has k records except the last. The Mahalanobis distance only orders the seed
 // records. Randomness (the MCD starts) comes only from rng. When n ≤ d, MCD is undefined and
 // every md_i is 0 (seeds in index order). ctx is checked once per group. z is not modified;
-// it panics if k < 1, n < k or len(z) != n·d. Errors wrap ErrSingularCovariance when
+// it panics if k < 1, n < k or len(z) != n·d. Errors wrap robust.ErrSingularCovariance when
 // opt.StrictSingular meets a singular covariance. Cost: FastMCD plus about n²·d/(2k).
-// rmdmTreeMaxDims is the largest number of columns for which RMDM's groups come from the k-d
-// tree (above it the scan is faster, docs/scaling.md).
-const rmdmTreeMaxDims = 6
-
-func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *rand.Rand) ([]int32, *MCDResult, error) {
+func rmdm(ctx context.Context, z []float64, n, d, k int, opt robust.MCDOptions, rng *rand.Rand) ([]int32, *robust.MCDResult, error) {
 	if k < 1 || n < k || len(z) != n*d {
-		panic("microagg: RMDM: bad shape or k")
+		panic("microagg: rmdm: bad shape or k")
 	}
 	// the k-d tree of the grouping does not depend on the MCD: build it meanwhile
-	var trees chan *laneTree
+	var trees chan *mdavindex.Tree
 	if n >= indexMinRows && d <= rmdmTreeMaxDims {
-		trees = make(chan *laneTree, 1)
-		go func() { trees <- allRecordsTree(z, n, d) }()
+		trees = make(chan *mdavindex.Tree, 1)
+		go func() { trees <- mdavindex.NewTree(z, n, d) }()
 	}
-	mcd := &MCDResult{Distances: make([]float64, n)}
+	mcd := &robust.MCDResult{Distances: make([]float64, n)}
 	if n > d {
 		var err error
-		if mcd, err = FastMCD(ctx, z, n, d, opt, rng); err != nil {
+		if mcd, err = robust.FastMCD(ctx, z, n, d, opt, rng); err != nil {
 			return nil, nil, err
 		}
 	}
-	var tree *laneTree
+	var tree *mdavindex.Tree
 	if trees != nil {
 		tree = <-trees
 	}
@@ -86,12 +88,12 @@ func RMDM(ctx context.Context, z []float64, n, d, k int, opt MCDOptions, rng *ra
 	return labels, mcd, nil
 }
 
-// rmdmGroups is RMDM's grouping given the seed distances md: by scans over the remaining
+// rmdmGroups is rmdm's grouping given the seed distances md: by scans over the remaining
 // records, or, with tree (a fresh k-d tree of z), the seeds from one sort of md (descending, lowest index on
-// ties) and each group's k-NN from MDAV's k-d tree with deletion (laneTree), whose
+// ties) and each group's k-NN from MDAV's k-d tree with deletion (mdavindex.Tree), whose
 // distances are the scan's bit for bit, so the partition is the same (TestRMDMIndexedSame).
 // The indexed path costs O(n log n) plus the k-NN queries instead of about n²·d/(2k).
-func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tree *laneTree) ([]int32, error) {
+func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tree *mdavindex.Tree) ([]int32, error) {
 	labels := make([]int32, n)
 	var g int32
 	if tree != nil {
@@ -107,7 +109,7 @@ func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tre
 		})
 		done := make([]bool, n)
 		var near []int
-		var qs laneQuery
+		var qs mdavindex.Query
 		next := 0
 		for iter := 0; iter < n/k-1; iter++ {
 			if err := ctx.Err(); err != nil {
@@ -117,11 +119,11 @@ func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tre
 				next++
 			}
 			s := int(order[next])
-			near = tree.nearest(&qs, near[:0], z[s*d:(s+1)*d], k)
+			near = tree.Nearest(&qs, near[:0], z[s*d:(s+1)*d], k)
 			for _, i := range near {
 				labels[i] = g
 				done[i] = true
-				tree.delete(i)
+				tree.Delete(i)
 			}
 			g++
 		}

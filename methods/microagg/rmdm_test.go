@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/robust"
 	"github.com/sdcbench/sdcbench/methods"
-	"github.com/sdcbench/sdcbench/methods/microagg"
 )
 
 // TestRMDMTarragona checks docs/microaggregation.md §6.2: the median sse_sst over 5 rng
@@ -54,7 +54,7 @@ func TestRMDMSingular(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = m.Protect(t.Context(), d, p, rand.New(rand.NewPCG(1, 1)))
-			if !errors.Is(err, microagg.ErrSingularCovariance) {
+			if !errors.Is(err, robust.ErrSingularCovariance) {
 				t.Fatalf("singular=error: err = %v, want ErrSingularCovariance", err)
 			}
 			t.Logf("singular=error: %v", err)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/robust"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -41,8 +42,8 @@ func init() {
 			Partitions: true,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, rng *rand.Rand) ([]int32, map[string]any, error) {
-			opt := MCDOptions{Starts: sdcMCDStarts, Workers: methods.Threads(ctx), Robustbase: true}
-			labels, mcd, err := RMDM(ctx, z, n, d, k, opt, rng)
+			opt := robust.MCDOptions{Starts: sdcMCDStarts, Workers: methods.Threads(ctx), Robustbase: true}
+			labels, mcd, err := rmdm(ctx, z, n, d, k, opt, rng)
 			if err != nil {
 				return nil, nil, err
 			}

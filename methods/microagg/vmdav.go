@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -51,7 +52,7 @@ func VMDAV(ctx context.Context, z []float64, n, d, k int, gamma float64, global 
 	return vmdav(ctx, z, n, d, k, gamma, global, useIndex(n, d))
 }
 
-// vmdav is VMDAV; with indexed, the queries come from an mdavIndex.
+// vmdav is VMDAV; with indexed, the queries come from an mdavindex.Index.
 func vmdav(ctx context.Context, z []float64, n, d, k int, gamma float64, global, indexed bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: VMDAV: bad shape or k")
@@ -138,7 +139,7 @@ func vmdav(ctx context.Context, z []float64, n, d, k int, gamma float64, global,
 	return Canonical(labels), nil
 }
 
-// vmdavIndexed is VMDAV's loop with every query answered by an mdavIndex over the live
+// vmdavIndexed is VMDAV's loop with every query answered by an mdavindex.Index over the live
 // records R (c is the global centroid when global). The scan's din[x] is √ of the minimum
 // squared distance from x to a member y of g (√ is monotone, so the minimum of the roots is
 // the root of the minimum). Its argmin is found as follows. Each member y keeps its nearest
@@ -152,7 +153,7 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 	n, d := len(R.idx), R.d
 	z := R.z
 	row := R.row
-	ix := newMdavIndex(z, n, d)
+	ix := mdavindex.New(z, n, d, indexOptions)
 	live := newLiveRows(R.z, n, d)
 	var seeds []int // global: records by decreasing distance to c, ties by index
 	if global {
@@ -169,28 +170,28 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 	// record lives); −2 with a lower bound of D_y; −1 unknown
 	nnRec := make([]int, 0, 2*k)
 	nnD := make([]float64, 0, 2*k)
-	var qs laneQuery
+	var qs mdavindex.Query
 	var buf []int
 	add := func(i int, g int32) {
 		labels[i] = g
 		live.kill(i)
-		ix.delete(i)
+		ix.Delete(i)
 		members = append(members, i)
 		nnRec = append(nnRec, -1)
 		nnD = append(nnD, 0)
 	}
 	var g int32
-	for ix.alive >= 2*k {
+	for ix.Alive() >= 2*k {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r := nextSeed(global, &seeds, live, ix, c)
 		members, nnRec, nnD = members[:0], nnRec[:0], nnD[:0]
-		buf = append(buf[:0], ix.nearest(r, k)...)
+		buf = append(buf[:0], ix.Nearest(r, k)...)
 		for _, i := range buf {
 			add(i, g)
 		}
-		for len(members) < 2*k-1 && ix.alive-1 >= k {
+		for len(members) < 2*k-1 && ix.Alive()-1 >= k {
 			// D = min_y D_y: exact cached values first, then the other members with a
 			// query bounded by the best so far (a miss leaves a lower bound of D_y)
 			best := math.Inf(1)
@@ -209,7 +210,7 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 						continue
 					}
 				}
-				u, s := ix.tree.nearestBelow(&qs, row(y), best)
+				u, s := ix.Tree().NearestBelow(&qs, row(y), best)
 				if u >= 0 {
 					nnRec[j], nnD[j], best = u, s, s
 				} else {
@@ -220,13 +221,13 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 			x := -1
 			for j, y := range members {
 				if nnD[j] <= hi {
-					if u := ix.tree.lowestWithin(&qs, row(y), hi); u >= 0 && (x < 0 || u < x) {
+					if u := ix.Tree().LowestWithin(&qs, row(y), hi); u >= 0 && (x < 0 || u < x) {
 						x = u
 					}
 				}
 			}
 			dout := math.Inf(1)
-			for _, u := range ix.tree.nearest(&qs, buf[:0], row(x), 2) {
+			for _, u := range ix.Tree().Nearest(&qs, buf[:0], row(x), 2) {
 				if u != x {
 					dout = dist2(row(u), row(x))
 					break

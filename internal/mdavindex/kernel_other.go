@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package microagg
+package mdavindex
 
 const useAVX2 = false
 

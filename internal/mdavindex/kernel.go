@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 // The MDAV buffer stores the active rows four at a time, column-interleaved ("lanes = rows"):
 // row t, column j is at rows[(t/4)*4*d + 4*j + t%4]. A distance pass then reads four rows'
@@ -9,19 +9,21 @@ package microagg
 // with separate rounding of the product and the sum (no FMA), so the SIMD kernel and the
 // portable one return bit-identical distances.
 
-// at returns the index of row t, column j in a lane buffer of d columns.
-func at(t, j, d int) int { return (t>>2)*4*d + 4*j + t&3 }
+// LaneOffset returns the index of row t, column j in a lane buffer of d columns.
+func LaneOffset(t, j, d int) int { return (t>>2)*4*d + 4*j + t&3 }
 
-// broadcastQ fills qb (len 4·d) with four copies of each q_j, the layout the kernels read.
-func broadcastQ(qb, q []float64) {
+// BroadcastQuery fills qb (len 4·d) with four copies of each q_j, the layout the kernels read.
+func BroadcastQuery(qb, q []float64) {
 	for j, v := range q {
 		qb[4*j], qb[4*j+1], qb[4*j+2], qb[4*j+3] = v, v, v, v
 	}
 }
 
-// distLanes writes to out[4g … 4g+3] the squared distances of the four rows of each lane group
-// g of rows (groups·4·d values) to the point broadcast in qb.
-func distLanes(out, rows, qb []float64, d, groups int) {
+// DistLanes writes to out[4g … 4g+3] the squared distances of the four rows of each lane group
+// g of rows (groups·4·d values in the lane layout of LaneOffset) to the point broadcast in qb
+// (BroadcastQuery), each rounded as the scalar column-order loop above rounds it, with the
+// AVX2 kernel where there is one and the portable loop otherwise.
+func DistLanes(out, rows, qb []float64, d, groups int) {
 	if groups == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 import (
 	"math"
@@ -23,9 +23,9 @@ import (
 // codedMinRows is the index size (tree records at build, pivot-list rows) from which the
 // coded filters are used: below it the rows stay in cache and the filters cost more than they
 // save. At 20,000 × 10 MDAV took 0.28–0.34 s without them and 0.31–0.38 s with them; at
-// 100,000 × 10, 3.3–3.5 s without and 2.8–3.1 s with (side by side, one core each). A variable
-// so that tests can force the filters on or off.
-var codedMinRows = 1 << 16
+// 100,000 × 10, 3.3–3.5 s without and 2.8–3.1 s with (side by side, one core each). It is the
+// default of Options.CodedMinRows.
+const codedMinRows = 1 << 16
 
 // quantGroup is the number of rows whose codes of one column are contiguous (one 8-byte load).
 const quantGroup = 8

@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 import (
 	"math"
@@ -8,21 +8,22 @@ import (
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
-// laneLeaf is the largest number of records in a leaf of a laneTree.
+// laneLeaf is the largest number of records in a leaf of a Tree.
 const laneLeaf = 64
 
-// laneTree is the k-d tree of MDAV's k-nearest queries at scale (docs/scaling.md): the
+// Tree is the k-d tree of MDAV's k-nearest queries at scale (docs/scaling.md): the
 // records live when it was built, split at the median of the widest column, with each leaf's
-// rows stored in the lane layout of kernel.go so that a leaf is scanned by the SIMD distance
+// rows stored in the lane layout (LaneOffset) so that a leaf is scanned by the SIMD distance
 // kernel. Deleted records are flagged and counted out of their nodes. A subtree is skipped
 // when it has no live record, when its incremental cell bound (the squared gaps to the
 // splitting planes crossed, with a relative margin of cellMargin) is above the k-th best
 // distance, or, for a leaf, when the lower bound of its tight box (the column-order sum of the
 // squared gaps, which rounding cannot push above the rounded distance of a point in the box)
 // is strictly above it; so the answer is the scan's, ties included. A tree of at least
-// codedMinRows records also codes its leaves in 8 bits (quant.go): once k candidates are
-// kept, a leaf's rows whose coded lower bound exceeds the k-th best are not computed.
-type laneTree struct {
+// codedMinRows records (Options.CodedMinRows in an Index) also codes its leaves in 8 bits
+// (quant.go): once k candidates are kept, a leaf's rows whose coded lower bound exceeds the
+// k-th best are not computed.
+type Tree struct {
 	d     int
 	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
 	rec   []int32   // tree position → record, −1 for padding
@@ -32,22 +33,23 @@ type laneTree struct {
 	// per node, from laneNode.off, one run of words, so that a leaf visit reads one place:
 	// the box (lo, hi: d float64 bits each); for a leaf, its grid's 1/Δ and Δ rounded down to
 	// float32 (d float64 bits each), then its rows' 8-bit codes (quant.go), 8 per word
-	slab    []uint64
-	lo, hi  []float64 // scratch of the build
-	inv     []float64
-	cnt     []int32 // live records per node
-	parent  []int32
-	leafOf  []int32 // tree position → leaf node
-	built   int     // records at build time
-	live    int
-	maxLeaf int           // the most rows of a leaf, padding included
-	sel     []radix.Keyed // scratch of the median selections
-	idx     []int32       // scratch of the build
+	slab     []uint64
+	lo, hi   []float64 // scratch of the build
+	inv      []float64
+	cnt      []int32 // live records per node
+	parent   []int32
+	leafOf   []int32 // tree position → leaf node
+	built    int     // records at build time
+	live     int
+	maxLeaf  int           // the most rows of a leaf, padding included
+	codedMin int           // the tree size from which leaves are coded
+	sel      []radix.Keyed // scratch of the median selections
+	idx      []int32       // scratch of the build
 }
 
-// laneQuery is the state of one k-nearest query; queries with their own laneQuery may run
-// concurrently on a tree that is not being modified.
-type laneQuery struct {
+// Query is the scratch state of one query on a Tree; the zero value is ready to use. Queries
+// with their own Query may run concurrently on a tree that is not being modified.
+type Query struct {
 	heap knnHeap
 	dist []float64 // scratch of a leaf's distances
 	qb   []float64
@@ -60,33 +62,34 @@ type laneNode struct {
 	start, end  int32   // tree positions [start, end), start a multiple of 4
 	left, right int32   // children, −1 for a leaf
 	dim         int32   // splitting column
-	off         int32   // the node's run in laneTree.slab
+	off         int32   // the node's run in Tree.slab
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 	coded       bool    // a leaf whose codes may be used
 }
 
-// allRecordsTree builds the tree of all n records of z.
-func allRecordsTree(z []float64, n, d int) *laneTree {
+// NewTree returns the tree of all n records of the row-major n×d table z, all live, its
+// leaves coded from codedMinRows records. z must not be modified while the tree is in use.
+func NewTree(z []float64, n, d int) *Tree {
 	recs := make([]int32, n)
 	for i := range recs {
 		recs[i] = int32(i)
 	}
-	return rebuildLaneTree(nil, z, d, recs, n)
+	return buildTree(nil, z, d, recs, n, codedMinRows)
 }
 
-// rebuildLaneTree builds the tree of the records recs (ascending) of the n×d table z (nrec
-// records in all), reusing the buffers of old (which it overwrites) when old is not nil and
+// buildTree builds the tree of the records recs (ascending) of the n×d table z (nrec
+// records in all), coding its leaves when it holds at least codedMin records, reusing the buffers of old (which it overwrites) when old is not nil and
 // was built with at least as many records: a rebuild then allocates nothing.
-func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) *laneTree {
+func buildTree(old *Tree, z []float64, d int, recs []int32, nrec, codedMin int) *Tree {
 	// tree positions: each leaf padded to a multiple of quantGroup rows; at most 7 padding
 	// rows per leaf
 	capRows := len(recs) + (quantGroup-1)*(2*len(recs)/laneLeaf+2)
 	t := old
 	if t == nil || t.d != d || len(t.pos) != nrec || cap(t.rec) < capRows {
-		t = &laneTree{d: d, pos: make([]int32, nrec), rows: make([]float64, 0, capRows*d),
+		t = &Tree{d: d, pos: make([]int32, nrec), rows: make([]float64, 0, capRows*d),
 			rec: make([]int32, 0, capRows)}
 	}
-	*t = laneTree{d: d, built: len(recs), live: len(recs), pos: t.pos,
+	*t = Tree{d: d, built: len(recs), live: len(recs), pos: t.pos, codedMin: codedMin,
 		rows: t.rows[:0], rec: t.rec[:0], dead: t.dead[:0], leafOf: t.leafOf[:0],
 		slab: t.slab[:0], lo: t.lo, hi: t.hi, inv: t.inv,
 		nodes: t.nodes[:0], cnt: t.cnt[:0], parent: t.parent[:0],
@@ -115,7 +118,7 @@ func rebuildLaneTree(old *laneTree, z []float64, d int, recs []int32, nrec int) 
 }
 
 // build adds the node of the records idx (reordered in place) and its subtree.
-func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
+func (t *Tree) build(z []float64, idx []int32, parent int32) int32 {
 	d := t.d
 	id := int32(len(t.nodes))
 	off := len(t.slab)
@@ -193,12 +196,12 @@ func (t *laneTree) build(z []float64, idx []int32, parent int32) int32 {
 }
 
 // quantize appends the grid and the 8-bit codes of leaf id, whose records idx span the box
-// [lo, hi], to the slab when the tree has at least codedMinRows records, the leaf at most 64
+// [lo, hi], to the slab when the tree has at least t.codedMin records, the leaf at most 64
 // rows and every column's cell width can be coded (quant.go).
-func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
+func (t *Tree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
 	d := t.d
 	nd := &t.nodes[id]
-	if len(idx) > 64 || t.built < codedMinRows {
+	if len(idx) > 64 || t.built < t.codedMin {
 		return
 	}
 	o := len(t.slab)
@@ -222,8 +225,8 @@ func (t *laneTree) quantize(z []float64, idx []int32, id int32, lo, hi []float64
 	nd.coded = true
 }
 
-// delete removes record i (once).
-func (t *laneTree) delete(i int) {
+// Delete removes record i, if live.
+func (t *Tree) Delete(i int) {
 	p := t.pos[i]
 	if t.dead[p] {
 		return
@@ -237,7 +240,7 @@ func (t *laneTree) delete(i int) {
 
 // bound is the lower bound of node v's box for the query q, or a partial sum of it once that
 // exceeds limit (the terms are non-negative, so the bound does too).
-func (t *laneTree) bound(v int32, q []float64, limit float64) float64 {
+func (t *Tree) bound(v int32, q []float64, limit float64) float64 {
 	d := t.d
 	o := int(t.nodes[v].off)
 	lo, hi := t.slab[o:o+d], t.slab[o+d:o+2*d]
@@ -262,9 +265,9 @@ func (h *knnHeap) worst() float64 {
 	return h.d[0]
 }
 
-// nearest appends to dst the k live records nearest to q in (distance, record) order, using
+// Nearest appends to dst the k live records nearest to q in (distance, record) order, using
 // the query state qs.
-func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
+func (t *Tree) Nearest(qs *Query, dst []int, q []float64, k int) []int {
 	qs.heap.reset(k)
 	qs.q = q[:t.d]
 	if len(qs.qb) != 4*t.d {
@@ -278,7 +281,7 @@ func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
 		qs.prm = make([]float32, 3*t.d)
 	}
 	clear(qs.off)
-	broadcastQ(qs.qb, q)
+	BroadcastQuery(qs.qb, q)
 	if len(t.nodes) > 0 && t.cnt[0] > 0 {
 		t.knn(qs, 0, 0)
 	}
@@ -287,11 +290,11 @@ func (t *laneTree) nearest(qs *laneQuery, dst []int, q []float64, k int) []int {
 
 // leafDists computes, with the SIMD kernel, the squared distances of the query to the rows
 // of leaf nd; it returns them with the rows' dead flags and the leaf's first tree position.
-func (t *laneTree) leafDists(qs *laneQuery, nd *laneNode) (dist []float64, dead []bool, lo int) {
+func (t *Tree) leafDists(qs *Query, nd *laneNode) (dist []float64, dead []bool, lo int) {
 	d := t.d
 	lo, hi := int(nd.start), int(nd.end)
 	groups := (hi - lo) / 4
-	distLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
+	DistLanes(qs.dist[:4*groups], t.rows[lo*d:hi*d], qs.qb, d, groups)
 	return qs.dist[:hi-lo], t.dead[lo:hi], lo
 }
 
@@ -299,7 +302,7 @@ func (t *laneTree) leafDists(qs *laneQuery, nd *laneNode) (dist []float64, dead 
 // not exceed the threshold tq (of the k-th best distance) get their exact distance. It
 // returns false, having scanned nothing, when more than a quarter of the rows are
 // candidates.
-func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) bool {
+func (t *Tree) knnCoded(qs *Query, v int32, tq float32) bool {
 	d := t.d
 	nd := &t.nodes[v]
 	lo, hi := int(nd.start), int(nd.end)
@@ -327,7 +330,7 @@ func (t *laneTree) knnCoded(qs *laneQuery, v int32, tq float32) bool {
 }
 
 // rowDist is the squared distance of tree row p to q, rounded as the kernels round it.
-func (t *laneTree) rowDist(p int, q []float64) float64 {
+func (t *Tree) rowDist(p int, q []float64) float64 {
 	d := t.d
 	r := t.rows[(p>>2)*4*d+p&3:]
 	var s float64
@@ -346,7 +349,7 @@ const cellMargin = 1e-10
 // knn visits node v, whose cell is at squared distance at least rd from the query: the child
 // on the query's side of the split first, the other only if its cell bound does not exceed
 // the k-th best; a leaf is scanned only if its tight box bound does not exceed it either.
-func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
+func (t *Tree) knn(qs *Query, v int32, rd float64) {
 	nd := &t.nodes[v]
 	h := &qs.heap
 	if nd.left < 0 {
@@ -391,4 +394,95 @@ func (t *laneTree) knn(qs *laneQuery, v int32, rd float64) {
 	qs.off[nd.dim] = max(gap, old)
 	t.knn(qs, far, rf)
 	qs.off[nd.dim] = old
+}
+
+// prepare sets up qs for a query at q on t (the set-up of Tree.nearest).
+func (t *Tree) prepare(qs *Query, q []float64) {
+	qs.q = q[:t.d]
+	if len(qs.qb) != 4*t.d {
+		qs.qb = make([]float64, 4*t.d)
+	}
+	if len(qs.dist) < t.maxLeaf {
+		qs.dist = make([]float64, t.maxLeaf)
+	}
+	BroadcastQuery(qs.qb, q)
+}
+
+// LowestWithin returns the lowest-index live record whose squared distance to q is at most
+// r2, or −1 if there is none. A subtree is skipped when its box bound, which never exceeds the
+// rounded distance of a point inside the box, is strictly above r2; so the answer is that of
+// a scan over the live records.
+func (t *Tree) LowestWithin(qs *Query, q []float64, r2 float64) int {
+	t.prepare(qs, q)
+	best := -1
+	if len(t.nodes) > 0 && t.cnt[0] > 0 {
+		t.within(qs, 0, r2, &best)
+	}
+	return best
+}
+
+func (t *Tree) within(qs *Query, v int32, r2 float64, best *int) {
+	if t.bound(v, qs.q, r2) > r2 {
+		return
+	}
+	nd := &t.nodes[v]
+	if nd.left < 0 {
+		dist, dead, lo := t.leafDists(qs, nd)
+		for u, s := range dist {
+			if s <= r2 && !dead[u] {
+				if r := int(t.rec[lo+u]); *best < 0 || r < *best {
+					*best = r
+				}
+			}
+		}
+		return
+	}
+	for _, c := range [2]int32{nd.left, nd.right} {
+		if t.cnt[c] > 0 {
+			t.within(qs, c, r2, best)
+		}
+	}
+}
+
+// NearestBelow returns a live record nearest to q among those whose squared distance to q is
+// below the bound below, and that distance; or (−1, below) if there is none, which proves that
+// every live record is at least below away. A subtree is skipped when its box bound is not
+// below the best distance found.
+func (t *Tree) NearestBelow(qs *Query, q []float64, below float64) (int, float64) {
+	t.prepare(qs, q)
+	best, bi := below, -1
+	if len(t.nodes) > 0 && t.cnt[0] > 0 {
+		t.below(qs, 0, &best, &bi)
+	}
+	return bi, best
+}
+
+func (t *Tree) below(qs *Query, v int32, best *float64, bi *int) {
+	nd := &t.nodes[v]
+	if nd.left < 0 {
+		dist, dead, lo := t.leafDists(qs, nd)
+		for u, s := range dist {
+			if s < *best && !dead[u] {
+				*best, *bi = s, int(t.rec[lo+u])
+			}
+		}
+		return
+	}
+	a, b := nd.left, nd.right
+	ba, bb := math.Inf(1), math.Inf(1)
+	if t.cnt[a] > 0 {
+		ba = t.bound(a, qs.q, math.Inf(1))
+	}
+	if t.cnt[b] > 0 {
+		bb = t.bound(b, qs.q, math.Inf(1))
+	}
+	if bb < ba {
+		a, b, ba, bb = b, a, bb, ba
+	}
+	if t.cnt[a] > 0 && ba < *best {
+		t.below(qs, a, best, bi)
+	}
+	if t.cnt[b] > 0 && bb < *best {
+		t.below(qs, b, best, bi)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
 // mdavTables returns z-scored-like test tables of n rows and d columns: normal, clustered,
@@ -48,11 +50,10 @@ func TestIndexedMDAVSameLabels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer func(v, w int) { treeRebuildMin, codedMinRows = v, w }(treeRebuildMin, codedMinRows)
-				treeRebuildMin = 64
-				// the coded filters (quant.go) on and off
-				for _, cm := range []int{0, math.MaxInt} {
-					codedMinRows = cm
+				defer func(o mdavindex.Options) { indexOptions = o }(indexOptions)
+				// the coded filters (internal/mdavindex/quant.go) on and off
+				for _, cm := range []int{1, math.MaxInt} {
+					indexOptions = mdavindex.Options{TreeRebuildMin: 64, CodedMinRows: cm}
 					b, err := mdav(context.Background(), z, c.n, c.d, c.k, 2, true)
 					if err != nil {
 						t.Fatal(err)

@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 import (
 	"math/rand/v2"
@@ -8,13 +8,13 @@ import (
 	"github.com/sdcbench/sdcbench/internal/kdtree"
 )
 
-// TestLaneTreeKNearest deletes rows at random and checks laneTree.nearest against sorting the live
+// TestLaneTreeKNearest deletes rows at random and checks Tree.nearest against sorting the live
 // rows by (distance, row), on tables with and without ties.
 func TestLaneTreeKNearest(t *testing.T) {
 	const n, d = 800, 4
-	for name, z := range mdavTables(n, d, 3) {
-		tr := allRecordsTree(z, n, d)
-		var qs laneQuery
+	for name, z := range testTables(n, d, 3) {
+		tr := NewTree(z, n, d)
+		var qs Query
 		live := make([]bool, n)
 		for i := range live {
 			live[i] = true
@@ -22,11 +22,11 @@ func TestLaneTreeKNearest(t *testing.T) {
 		r := rand.New(rand.NewPCG(4, 4))
 		for step := 0; step < 300; step++ {
 			i := r.IntN(n)
-			tr.delete(i)
+			tr.Delete(i)
 			live[i] = false
 			q := z[r.IntN(n)*d:][:d]
 			for _, k := range []int{1, 3, 7} {
-				got := tr.nearest(&qs, nil, q, k)
+				got := tr.Nearest(&qs, nil, q, k)
 				var want []int
 				for j := 0; j < n; j++ {
 					if live[j] {

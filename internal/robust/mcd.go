@@ -1,4 +1,4 @@
-package microagg
+package robust
 
 import (
 	"cmp"
@@ -92,7 +92,7 @@ type MCDResult struct {
 // Cost O(Starts·n_s·p²) for the starts (n_s = min(n, Subsample)) plus O(C-steps·n·p²).
 func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *rand.Rand) (*MCDResult, error) {
 	if n <= d || d < 1 || len(z) != n*d {
-		panic("microagg: FastMCD: bad shape")
+		panic("robust: FastMCD: bad shape")
 	}
 	starts, subN := cmp.Or(opt.Starts, 500), cmp.Or(opt.Subsample, 1500)
 	res := &MCDResult{}
@@ -375,4 +375,24 @@ func mcdSmallSample(p, n int, rew bool) float64 {
 		fp = 1 - math.Exp(0.262024211897096)/math.Pow(float64(n), 0.604756680630497)
 	}
 	return 1 / fp
+}
+
+// parallelFor runs f over contiguous chunks [lo, hi) that cover [0, n), one chunk per
+// goroutine, with at most workers goroutines (0 means GOMAXPROCS). f must only write state
+// owned by its chunk, so results do not depend on workers.
+func parallelFor(n, workers int, f func(lo, hi int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, n/64))
+	if workers == 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		wg.Go(func() { f(lo, hi) })
+	}
+	wg.Wait()
 }

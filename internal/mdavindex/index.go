@@ -1,6 +1,7 @@
-package microagg
+package mdavindex
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -9,22 +10,26 @@ import (
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
-// indexMinRows is the number of records from which MDAV answers its queries from indexes
-// instead of passes over the active records (docs/scaling.md); the partition is the same
-// either way.
-const indexMinRows = 8192
+// Options tunes when an Index rebuilds its tree and codes its lists. The zero value is the
+// default. The answers of the queries do not depend on the options, only their cost.
+type Options struct {
+	// TreeRebuildMin is the tree size from which the k-d tree is rebuilt over the live
+	// records once a quarter of its records are deleted (half with BigGroups): the boxes then
+	// fit the peeled cloud again. 0 means 4096.
+	TreeRebuildMin int
+	// CodedMinRows is the index size (tree records at build, pivot-list rows) from which the
+	// coded filters are used; 0 means 65,536. 1 codes every index, math.MaxInt none
+	// (tests use both).
+	CodedMinRows int
+	// BigGroups (for groups of more than 16 records) rebuilds the tree once half of its
+	// records are deleted instead of a quarter: with small groups the k-NN searches dominate
+	// and tight boxes pay; with large ones the builds do.
+	BigGroups bool
+}
 
-// indexMaxDims is the largest number of columns for which the indexes are used. Above it the
-// k-d tree prunes too little on unstructured data and the parallel passes are faster: on
-// 30,000 i.i.d. normal rows, one worker, indexed vs scan took 0.99 vs 1.25 s at 12 columns,
-// 1.88 vs 1.98 s at 16, 4.38 vs 2.29 s at 20 and 8.34 vs 4.29 s at 32 (loaded machine).
-const indexMaxDims = 16
-
-// treeRebuildMin is the tree size from which the k-d tree is rebuilt over the live records
-// once a quarter of its records are deleted (half with groups of more than 16): the boxes
-// then fit the peeled cloud again. A variable so that tests reach the rebuild with small
-// tables.
-var treeRebuildMin = indexMinRows / 2
+// treeRebuildMin is the default of Options.TreeRebuildMin, half the table size from which
+// MDAV uses the index.
+const treeRebuildMin = 4096
 
 // pivotSlack is the relative slack of the triangle-inequality bounds: it covers the rounding
 // of the square roots and of the distance sums (about 1e-15 relative).
@@ -34,37 +39,39 @@ const pivotSlack = 1e-9
 // computes at once: one 64-bit candidate mask.
 const walkBlock = 64
 
-// mdavIndex answers MDAV's queries without a pass over the active records, with the results
-// of the scans bit for bit (docs/scaling.md):
+// Index answers MDAV's queries over a shrinking set of live records without a pass over
+// them, with the results of the scans bit for bit (docs/scaling.md):
 //
-//   - the live record farthest from a point q (the centroid, or the record r just chosen),
-//     ties to the lowest index, from a pivot list: the live records sorted by
-//     ρ_x = √d²(x, c₀) for a pivot c₀ (an earlier centroid), their rows copied in that order in
-//     the lane layout of kernel.go (below codedMinRows rows). By the triangle inequality d(x, q) ≤ ρ_x + ‖q − c₀‖, so
-//     the walk down the list stops once (ρ_x + ‖q − c₀‖)²·(1 + pivotSlack) is below the best
-//     squared distance found. The list is rebuilt around the current centroid when a
-//     centroid walk examines more than 1/32 of the live records, or when an eighth of its
-//     rows have been deleted. From codedMinRows rows the list keeps 16-bit codes instead of
-//     the rows, and once a best is known a block's rows whose coded upper bound is below it
-//     are skipped; the others' distances are computed from z (quant.go);
-//   - the k live records nearest to a record (ties: lowest index), from a laneTree (with
-//     8-bit coded leaves from codedMinRows records), rebuilt over the live records once a
-//     quarter of its records have been deleted (half when bigGroups).
+//   - Farthest and FarthestFrom: the live record farthest from a point q (the centroid, or
+//     the record r just chosen), ties to the lowest index, from a pivot list: the live
+//     records sorted by ρ_x = √d²(x, c₀) for a pivot c₀ (an earlier centroid), their rows
+//     copied in that order in the lane layout (below Options.CodedMinRows rows). By the
+//     triangle inequality d(x, q) ≤ ρ_x + ‖q − c₀‖, so the walk down the list stops once
+//     (ρ_x + ‖q − c₀‖)²·(1 + pivotSlack) is below the best squared distance found. The list
+//     is rebuilt around the current centroid when a centroid walk examines more than 1/32 of
+//     the live records, or when an eighth of its rows have been deleted. From
+//     Options.CodedMinRows rows the list keeps 16-bit codes instead of the rows, and once a
+//     best is known a block's rows whose coded upper bound is below it are skipped; the
+//     others' distances are computed from z (quant.go);
+//   - Nearest: the k live records nearest to a record (ties: lowest index), from a Tree
+//     (with 8-bit coded leaves from Options.CodedMinRows records), rebuilt over the live
+//     records once a quarter of its records have been deleted (half with
+//     Options.BigGroups).
 //
 // Distances are computed as the scan kernels compute them (column order, separately rounded
-// products); the coded bounds only decide which distances are computed.
-type mdavIndex struct {
+// products); the coded bounds only decide which distances are computed. An Index is not
+// safe for concurrent use, except for concurrent queries on its Tree, each with its own
+// Query, while nothing is deleted.
+type Index struct {
 	z     []float64
 	n, d  int
 	dead  []bool // by record
 	alive int
-	tree  *laneTree
+	tree  *Tree
 	buf   []int
 	recs  []int32 // scratch: live records, ascending
-	qa    laneQuery
-	// bigGroups (k > 16) rebuilds the tree once half of its records are deleted instead of a
-	// quarter
-	bigGroups bool
+	qa    Query
+	opt   Options // defaults filled in
 
 	// the pivot list
 	c0     []float64
@@ -93,19 +100,26 @@ type mdavIndex struct {
 	sortKeys, sortKeys2  []uint64
 }
 
-func newMdavIndex(z []float64, n, d int) *mdavIndex {
-	x := &mdavIndex{z: z, n: n, d: d, dead: make([]bool, n), alive: n, stale: true,
+// New returns the index of the n records of the row-major n×d table z, all live. z must not
+// be modified while the index is in use.
+func New(z []float64, n, d int, opt Options) *Index {
+	opt.TreeRebuildMin = cmp.Or(opt.TreeRebuildMin, treeRebuildMin)
+	opt.CodedMinRows = cmp.Or(opt.CodedMinRows, codedMinRows)
+	x := &Index{z: z, n: n, d: d, opt: opt, dead: make([]bool, n), alive: n, stale: true,
 		lpos: make([]int32, n), qb: make([]float64, 4*d), dist: make([]float64, max(walkBlock, d)),
 		ordRho: make([]float64, n), glo: make([]float64, d), ginv: make([]float64, d),
 		gstep: make([]float32, d), prm: make([]float32, 3*d)}
+	for i := range x.lpos {
+		x.lpos[i] = -1 // no list yet
+	}
 	x.rebuildTree()
 	return x
 }
 
-func (x *mdavIndex) row(i int) []float64 { return x.z[i*x.d : (i+1)*x.d] }
+func (x *Index) row(i int) []float64 { return x.z[i*x.d : (i+1)*x.d] }
 
 // liveRecords returns the live records in ascending order (in a reused buffer).
-func (x *mdavIndex) liveRecords() []int32 {
+func (x *Index) liveRecords() []int32 {
 	x.recs = x.recs[:0]
 	for i, dead := range x.dead {
 		if !dead {
@@ -115,34 +129,42 @@ func (x *mdavIndex) liveRecords() []int32 {
 	return x.recs
 }
 
-func (x *mdavIndex) rebuildTree() {
-	x.tree = rebuildLaneTree(x.tree, x.z, x.d, x.liveRecords(), x.n)
+func (x *Index) rebuildTree() {
+	x.tree = buildTree(x.tree, x.z, x.d, x.liveRecords(), x.n, x.opt.CodedMinRows)
 }
 
-func (x *mdavIndex) delete(i int) {
+// Alive returns the number of live records.
+func (x *Index) Alive() int { return x.alive }
+
+// Tree returns the index's k-d tree of the live records, for the queries of Tree. It is
+// replaced when the index rebuilds it (after Delete), so it must be fetched again after a
+// Delete.
+func (x *Index) Tree() *Tree { return x.tree }
+
+// Delete removes the live record i.
+func (x *Index) Delete(i int) {
 	x.dead[i] = true
 	x.alive--
-	if !x.stale && x.lpos[i] >= 0 {
-		x.ldead[x.lpos[i]] = true
+	// flagged in the list even when it is stale: FarthestFrom walks a stale list
+	if p := x.lpos[i]; p >= 0 {
+		x.ldead[p] = true
 		x.killed++
 		if 8*x.killed > x.m {
 			x.stale = true
 		}
 	}
-	x.tree.delete(i)
-	// with small groups the k-NN searches dominate and tight boxes pay; with large ones the
-	// builds do
+	x.tree.Delete(i)
 	frac := 3
-	if x.bigGroups {
+	if x.opt.BigGroups {
 		frac = 2
 	}
-	if x.tree.built >= treeRebuildMin && 4*x.tree.live <= frac*x.tree.built {
+	if x.tree.built >= x.opt.TreeRebuildMin && 4*x.tree.live <= frac*x.tree.built {
 		x.rebuildTree()
 	}
 }
 
 // repivot rebuilds the pivot list around c.
-func (x *mdavIndex) repivot(c []float64) {
+func (x *Index) repivot(c []float64) {
 	d := x.d
 	x.c0 = append(x.c0[:0], c...)
 	recs := x.liveRecords()
@@ -206,17 +228,17 @@ func (x *mdavIndex) repivot(c []float64) {
 			if t < x.m {
 				v = x.z[int(x.lrec[t])*d+j]
 			}
-			x.lrows[at(t, j, d)] = v
+			x.lrows[LaneOffset(t, j, d)] = v
 		}
 	}
 }
 
 // code writes the 16-bit codes of the list's rows on a grid per column over the list (from
-// x.glo to hi), when it has at least codedMinRows rows and every column can be coded; it
+// x.glo to hi), when it has at least Options.CodedMinRows rows and every column can be coded; it
 // reports whether it did.
-func (x *mdavIndex) code(hi []float64) bool {
+func (x *Index) code(hi []float64) bool {
 	d := x.d
-	x.coded = x.m >= codedMinRows
+	x.coded = x.m >= x.opt.CodedMinRows
 	if !x.coded {
 		return false
 	}
@@ -245,32 +267,40 @@ func (x *mdavIndex) code(hi []float64) bool {
 	return true
 }
 
-// farthest returns the live record farthest from the centroid c, the lowest index on ties.
+// Farthest returns the live record farthest from the centroid c, the lowest index on ties.
 // A walk that examines more than 1/32 of the live records moves the pivot to c before the
 // next one.
-func (x *mdavIndex) farthest(c []float64) int {
+func (x *Index) Farthest(c []float64) int {
 	if x.stale {
 		x.repivot(c)
 	}
-	bi, examined := x.farthestFrom(c)
+	bi, examined := x.walk(c)
 	if examined > max(64, x.alive/32) {
 		x.stale = true
 	}
 	return bi
 }
 
-// farthestFrom returns the live record farthest from q (lowest index on ties) and the number
+// FarthestFrom returns the live record farthest from q, the lowest index on ties, from the
+// pivot list the last Farthest left (MDAV's record farthest from the one just chosen). It
+// must follow a Farthest.
+func (x *Index) FarthestFrom(q []float64) int {
+	bi, _ := x.walk(q)
+	return bi
+}
+
+// walk returns the live record farthest from q (lowest index on ties) and the number
 // of list rows it walked. It walks the pivot list down from the largest ρ, walkBlock rows at a
 // time, and stops at the triangle-inequality bound; the list must be current (not stale).
 // On a coded list, once a best is known, a block keeps only the rows whose coded upper bound
 // is not below it (quant.go), and their exact distances are computed from z.
-func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
+func (x *Index) walk(q []float64) (int, int) {
 	delta := math.Sqrt(kdtree.Dist(q, x.c0))
 	filter := false
 	if x.coded {
 		filter = quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
 	} else {
-		broadcastQ(x.qb, q)
+		BroadcastQuery(x.qb, q)
 	}
 	best, bi := -1.0, int32(-1)
 	t := 0
@@ -292,10 +322,10 @@ func (x *mdavIndex) farthestFrom(q []float64) (int, int) {
 
 // laneBlock updates the farthest (best, bi) with list rows [t, hi) of an uncoded list, their
 // distances to the query in x.qb computed by the SIMD kernel.
-func (x *mdavIndex) laneBlock(t, hi int, best float64, bi int32) (float64, int32) {
+func (x *Index) laneBlock(t, hi int, best float64, bi int32) (float64, int32) {
 	d := x.d
 	groups := (hi - t + 3) / 4
-	distLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
+	DistLanes(x.dist[:4*groups], x.lrows[t*d:(t+4*groups)*d], x.qb, d, groups)
 	for u, s := range x.dist[:hi-t] {
 		if s < best || x.ldead[t+u] {
 			continue
@@ -310,7 +340,7 @@ func (x *mdavIndex) laneBlock(t, hi int, best float64, bi int32) (float64, int32
 // codedBlock updates the farthest (best, bi) with list rows [t, hi) of a coded list: with
 // filter and a best known, only the rows whose coded upper bound (parameters in x.prm) is not
 // below it get their exact distance to q, from z.
-func (x *mdavIndex) codedBlock(q []float64, t, hi int, filter bool, best float64, bi int32) (float64, int32) {
+func (x *Index) codedBlock(q []float64, t, hi int, filter bool, best float64, bi int32) (float64, int32) {
 	d := x.d
 	mask := uint64(1)<<(hi-t) - 1 // all ones for a whole block
 	if filter && bi >= 0 {
@@ -332,9 +362,10 @@ func (x *mdavIndex) codedBlock(q []float64, t, hi int, filter bool, best float64
 	return best, bi
 }
 
-// nearest returns the k live records nearest to record i in (distance, index) order.
-func (x *mdavIndex) nearest(i, k int) []int {
-	x.buf = x.tree.nearest(&x.qa, x.buf[:0], x.row(i), k)
+// Nearest returns the k live records nearest to record i in (distance, index) order, in a
+// buffer that the next call reuses.
+func (x *Index) Nearest(i, k int) []int {
+	x.buf = x.tree.Nearest(&x.qa, x.buf[:0], x.row(i), k)
 	return x.buf
 }
 

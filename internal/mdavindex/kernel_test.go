@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 import (
 	"math"
@@ -24,14 +24,14 @@ func TestDistLanes(t *testing.T) {
 			lanes := make([]float64, n*d)
 			for i := 0; i < n; i++ {
 				for j := 0; j < d; j++ {
-					lanes[at(i, j, d)] = rows[i*d+j]
+					lanes[LaneOffset(i, j, d)] = rows[i*d+j]
 				}
 			}
 			qb := make([]float64, 4*d)
-			broadcastQ(qb, q)
+			BroadcastQuery(qb, q)
 			got := make([]float64, n)
 			goGot := make([]float64, n)
-			distLanes(got, lanes, qb, d, groups)
+			DistLanes(got, lanes, qb, d, groups)
 			distLanesGo(goGot, lanes, qb, d, groups)
 			for i := 0; i < n; i++ {
 				want := sqDist(rows[i*d:(i+1)*d], q)

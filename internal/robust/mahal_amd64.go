@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package microagg
+package robust
 
 // hasMahalPairs reports that mahalPairsSSE2 exists (SSE2 is part of every amd64 CPU).
 const hasMahalPairs = true

@@ -1,4 +1,4 @@
-package microagg
+package robust
 
 import (
 	"fmt"

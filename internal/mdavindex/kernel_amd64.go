@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package microagg
+package mdavindex
 
 import "golang.org/x/sys/cpu"
 

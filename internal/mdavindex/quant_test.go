@@ -1,4 +1,4 @@
-package microagg
+package mdavindex
 
 import (
 	"math"

@@ -1,0 +1,49 @@
+package mdavindex
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// testTables returns z-scored-like test tables of n rows and d columns: normal, clustered,
+// integer grid (exact distance ties everywhere) and rows repeated three times.
+func testTables(n, d int, seed uint64) map[string][]float64 {
+	r := rand.New(rand.NewPCG(seed, 11))
+	norm, grid, clus, dup := make([]float64, n*d), make([]float64, n*d), make([]float64, n*d), make([]float64, n*d)
+	cent := make([]float64, 8*d)
+	for i := range cent {
+		cent[i] = 10 * r.NormFloat64()
+	}
+	for i := 0; i < n; i++ {
+		c := r.IntN(8)
+		for j := 0; j < d; j++ {
+			norm[i*d+j] = r.NormFloat64()
+			grid[i*d+j] = float64(r.IntN(5))
+			clus[i*d+j] = cent[c*d+j] + r.NormFloat64()
+		}
+	}
+	for i := 0; i < n; i++ {
+		copy(dup[i*d:(i+1)*d], norm[(i/3)*d:(i/3+1)*d])
+	}
+	return map[string][]float64{"normal": norm, "grid": grid, "clustered": clus, "dup": dup}
+}
+
+// nearTieTable returns an n×d integer grid whose values are moved by 0..3 ulps: squared
+// distances then differ by a few ulps, and many distinct ones share a rounded square root
+// (the din ties of VMDAV).
+func nearTieTable(n, d int, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 13))
+	z := make([]float64, n*d)
+	for i := range z {
+		v := float64(1 + r.IntN(4))
+		z[i] = v + float64(r.IntN(4))*(math.Nextafter(v, 5)-v)
+	}
+	return z
+}
+
+// indexTables is testTables plus the near-tie table.
+func indexTables(n, d int, seed uint64) map[string][]float64 {
+	tabs := testTables(n, d, seed)
+	tabs["neartie"] = nearTieTable(n, d, seed)
+	return tabs
+}
