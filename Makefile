@@ -35,7 +35,7 @@ bench:
 
 ## bench-asm: what the assembly kernels buy: BenchmarkKernels built as is and with -tags purego
 ## (the portable Go kernels), run alternately 6 times each, compared with benchstat
-## (docs/scaling.md; about 3 minutes)
+## (docs/scaling.md, "What the assembly buys"; about 3 minutes)
 bench-asm:
 	$(GO) test -c -o bench/asm.test ./bench/
 	$(GO) test -c -tags purego -o bench/purego.test ./bench/
