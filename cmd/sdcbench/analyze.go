@@ -53,7 +53,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	noGaps := fs.Bool("no-gaps", false, "skip gaps.csv")
 	noFriedman := fs.Bool("no-friedman", false, "skip friedman.csv")
 	noMeans := fs.Bool("no-means", false, "leave REPORT.md's per-dataset means table out")
-	seed := fs.String("seed", "", "CSV of the seed's published numbers (default: DIR/seed.csv or the study's NAME.expected.csv)")
+	seed := fs.String("seed", "", "CSV of the study's published numbers (default: DIR/seed.csv or the study's NAME.expected.csv)")
 	spec := fs.String("spec", "", "read the [analysis] table from this spec `FILE` instead of DIR/manifest.json")
 	out := fs.String("out", "", "write the tables, plots and REPORT.md here (default DIR)")
 	quiet := fs.Bool("quiet", false, "print nothing on success")
