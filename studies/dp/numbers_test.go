@@ -14,7 +14,7 @@ func TestPublishedNumbers(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rows int
-	}{{"dissertation.expected.csv", 140}, {"spec.reference.csv", 122}} {
+	}{{"dissertation.expected.csv", 146}, {"spec.reference.csv", 154}} {
 		if _, rows, err := studies.ReadCSV(files, c.name); err != nil || len(rows) != c.rows {
 			t.Errorf("%s: %d rows (%v), want %d", c.name, len(rows), err, c.rows)
 		}
@@ -31,6 +31,9 @@ func TestPublishedNumbers(t *testing.T) {
 	if e2ExpV[3] != 0.01677 || e2BandV[3] != 0.00217 || !math.IsNaN(reference.band("Table 3.2", "post_var_mean", 4)[0]) {
 		t.Errorf("Table 3.2 expected M = 10: %v ± %v", e2ExpV[3], e2BandV[3])
 	}
+	if e1ExpX != 0.430 || e2ExpESS["ar_spectrum Metropolis"][3] != 233 || e2Time["Gibbs"][0] != 2.22 || e2Time["JAGS"][1] != 214 {
+		t.Errorf("Fig. 3.1, Tables 3.3–3.4: %v %v %v", e1ExpX, e2ExpESS, e2Time)
+	}
 	if e3Seed != 98 || e3ExpCov != 96.67 || e3BandCov != 1.7 {
 		t.Errorf("Figs 3.2–3.3: seed %v, expected %v ± %v", e3Seed, e3ExpCov, e3BandCov)
 	}
@@ -42,6 +45,9 @@ func TestPublishedNumbers(t *testing.T) {
 	}
 	if e6SeedV[1000][0] != 0.0102 || e6RefE["500printed"][3] != 0.058 {
 		t.Errorf("Table 3.7: seed Var %v, reference %v", e6SeedV[1000], e6RefE["500printed"])
+	}
+	if e3ExpCovET != 97.97 || e3ExpWidth != 0.3505 || e4ExpPr != 0.404 || e8RefAlg6[0] != 0.935 || e8RefPrinted[3] != 0.028 {
+		t.Errorf("Figs 3.2–3.3, Tables 3.5, 3.9: %v %v %v %v %v", e3ExpCovET, e3ExpWidth, e4ExpPr, e8RefAlg6, e8RefPrinted)
 	}
 	if susepT[6] != 0.1936 || susepB[0] != -0.0052 || susepRB[3] != 0.6667 || susepRefPC[7] != 0.0840 {
 		t.Errorf("Tables 4.2–4.5: %v %v %v %v", susepT, susepB, susepRB, susepRefPC)
