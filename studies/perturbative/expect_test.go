@@ -114,3 +114,19 @@ func TestTargets(t *testing.T) {
 		t.Errorf("Targets[12] = %+v", w)
 	}
 }
+
+// TestStudyValue: the published values the pattern checks quote, looked up in Tables 28 and 34.
+func TestStudyValue(t *testing.T) {
+	if v := studyValue(Table34, "restrict(egadp_sdcmicro)", "interval_disclosure"); v != 2.36 {
+		t.Errorf("Table 34 restricted EGADP risk %v, want 2.36", v)
+	}
+	if v := studyValue(Table28, "rankswap", "eigen"); v != 16.780 {
+		t.Errorf("Table 28 rank swapping eigen %v, want 16.780", v)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a missing method does not panic")
+		}
+	}()
+	studyValue(Table28, "no_such_method", "eigen")
+}
