@@ -31,7 +31,8 @@ type Study struct {
 	// Parts overrides Citation for the experiments that reproduce one part of the publication
 	// (experiment name → citation of that part).
 	Parts map[string]string
-	// Files is the study's folder: README.md, *.toml, *.expected.csv and *.notes.md.
+	// Files is the study's folder: README.md, *.toml, *.expected.csv, *.notes.md and the
+	// *.reference.csv tables its report reads.
 	Files fs.FS
 	// Report writes the study report of a results folder; nil when the study has none (its
 	// published numbers are compared by the analysis alone).

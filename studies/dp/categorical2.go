@@ -5,6 +5,14 @@ import (
 	"math"
 )
 
+// e8 data: the spec's reference E of the unbalanced table (Table 3.9): the exact model with
+// each α rule and the fixed Algorithm 6.
+var (
+	e8RefMV      = reference.get("Table 3.9", "est_mean unbalanced mv2008", 4)
+	e8RefPrinted = reference.get("Table 3.9", "est_mean unbalanced printed", 4)
+	e8RefAlg6    = reference.get("Table 3.9", "est_mean unbalanced dm_alg6 fixed", 4)
+)
+
 // e8: Tables 3.8–3.9.
 func e8(r *report, rs *runs) error {
 	r.printf("## E8 `dp-cat-balance`: balanced against unbalanced tables (Tables 3.8–3.9, Figs 3.10–3.11)\n\n")
@@ -14,8 +22,10 @@ func e8(r *report, rs *runs) error {
 		ds, label       string
 		p, seedE, seedV []float64
 	}{
-		{"dp_cat4bal_n500", "3.8 balanced", []float64{0.25, 0.25, 0.25, 0.25}, []float64{0.2481, 0.2490, 0.2534, 0.2495}, []float64{0.0032, 0.0029, 0.0029, 0.0030}},
-		{"dp_cat4unbal_n500", "3.9 unbalanced", []float64{0.96, 0.02, 0.018, 0.002}, []float64{0.8264, 0.0615, 0.0588, 0.0534}, []float64{0.0197, 0.0050, 0.0048, 0.0053}},
+		{"dp_cat4bal_n500", "3.8 balanced", []float64{0.25, 0.25, 0.25, 0.25},
+			published.get("Table 3.8", "est_mean balanced", 4), published.get("Table 3.8", "var_est balanced", 4)},
+		{"dp_cat4unbal_n500", "3.9 unbalanced", []float64{0.96, 0.02, 0.018, 0.002},
+			published.get("Table 3.9", "est_mean unbalanced", 4), published.get("Table 3.9", "var_est unbalanced", 4)},
 	}
 	var bias []float64
 	var unbal []agg
@@ -36,12 +46,13 @@ func e8(r *report, rs *runs) error {
 		}
 		r.table([]string{"source", "E", "var_est", "coverage_hpd %"}, rows)
 	}
-	r.printf("Reference (spec): balanced E ≈ 0.25, Var 0.0016–0.0017 (mv2008) or 0.0030–0.0040 (printed); unbalanced E = (0.929, 0.026,\n")
-	r.printf("0.026, 0.019) with mv2008, (0.908, 0.033, 0.032, 0.028) printed; the fixed Alg. 6 gave (0.935, 0.026, 0.023, 0.016).\n\n")
+	mv, pr, al := e8RefMV, e8RefPrinted, e8RefAlg6
+	r.printf("Reference (spec): balanced E ≈ 0.25, Var 0.0016–0.0017 (mv2008) or 0.0030–0.0040 (printed); unbalanced E = (%s, %s,\n", f(mv[0], 3), f(mv[1], 3))
+	r.printf("%s, %s) with mv2008, (%s) printed; the fixed Alg. 6 gave (%s).\n\n", f(mv[2], 3), f(mv[3], 3), join(pr, 3), join(al, 3))
 	shrink := unbal[0].Est < 0.96 && unbal[1].Est > 0.02 && unbal[2].Est > 0.018 && unbal[3].Est > 0.002
 	r.printf("- unbalanced: large category underestimated, small ones overestimated (exact mv2008): **%s**\n", r.check(shrink))
 	r.printf("- unbalanced worse than balanced (mean |bias| %s vs %s): **%s**\n", f(bias[1], 4), f(bias[0], 4), r.check(bias[1] > bias[0]))
-	d := maxAbsDiff(ests(unbal), []float64{0.8264, 0.0615, 0.0588, 0.0534})
+	d := maxAbsDiff(ests(unbal), cases[1].seedE)
 	r.printf("- the seed's unbalanced E is far from the correct model (max |Δ| = %s > 0.04), as the spec predicts: **%s**\n\n", f(d, 4), r.check(d > 0.04))
 	return nil
 }
@@ -90,17 +101,19 @@ func e9(r *report, rs *runs) error {
 	return r.save(p, "coverage_vs_eps", "coverage vs ε")
 }
 
-// SUSEP cells in dataset order: (M,26–35), (F,26–35), (M,36–45), (F,36–45), …
+// SUSEP cells in dataset order: (M,26–35), (F,26–35), (M,36–45), (F,36–45), …: the counts x of
+// the dataset susep_collisions, the dissertation's Tables 4.2–4.5 and the spec's reference values
+// of the exact model (400 replicates) by α rule and scope.
 var (
 	susepX     = []int{21, 6, 24, 2, 19, 10, 21, 4}
 	susepCells = []string{"M 26–35", "F 26–35", "M 36–45", "F 36–45", "M 46–55", "F 46–55", "M 55+", "F 55+"}
-	susepT     = []float64{0.1937, 0.0585, 0.2207, 0.0225, 0.1757, 0.0946, 0.1936, 0.0405}
-	susepE     = []float64{0.1885, 0.0573, 0.2203, 0.0375, 0.1679, 0.0951, 0.1853, 0.0480}
-	susepB     = []float64{-0.0052, -0.0012, -0.0004, 0.0150, -0.0077, 0.0005, -0.0083, 0.0075}
-	susepRB    = []float64{-0.0268, -0.0205, -0.0018, 0.6667, -0.0443, 0.0053, -0.0429, 0.1852}
-	susepRefPT = []float64{0.1904, 0.0606, 0.2152, 0.0374, 0.1696, 0.0924, 0.1839, 0.0504}
-	susepRefMV = []float64{0.1790, 0.0733, 0.1913, 0.0558, 0.1698, 0.0941, 0.1722, 0.0646}
-	susepRefPC = []float64{0.1622, 0.0910, 0.1832, 0.0756, 0.1449, 0.1061, 0.1530, 0.0840}
+	susepT     = published.get("Table 4.2", "target", len(susepX))
+	susepE     = published.get("Table 4.3", "est_mean", len(susepX))
+	susepB     = published.get("Table 4.4", "bias", len(susepX))
+	susepRB    = published.get("Table 4.5", "rel_bias", len(susepX))
+	susepRefPT = reference.get("Table 4.3", "est_mean printed total", len(susepX))
+	susepRefMV = reference.get("Table 4.3", "est_mean mv2008 per_category", len(susepX))
+	susepRefPC = reference.get("Table 4.3", "est_mean printed per_category", len(susepX))
 )
 
 // e10: Tables 4.2–4.5.

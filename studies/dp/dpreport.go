@@ -5,7 +5,8 @@
 // configuration (est_mean, var_est with its standard error, post_var_mean, coverage, widths,
 // ESS, acceptance, time), puts the dissertation's published tables beside ours with the spec's expected
 // values and 3SE bands, gives a verdict per cell and draws the ε and M curves (PNG and SVG,
-// gonum.org/v1/plot).
+// gonum.org/v1/plot). The dissertation's published numbers are read from
+// dissertation.expected.csv and the spec's expected values and bands from spec.reference.csv.
 //
 // Verdicts (docs/reproducing.md "What reproduced means"): "exact" (equal at the published
 // precision), "within tolerance" (the per-table band of the spec), "pattern" (the qualitative

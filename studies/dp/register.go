@@ -6,7 +6,7 @@ import (
 	"github.com/sdcbench/sdcbench/studies"
 )
 
-//go:embed README.md *.toml
+//go:embed README.md *.toml *.expected.csv *.reference.csv
 var files embed.FS
 
 func init() {

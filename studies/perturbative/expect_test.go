@@ -21,7 +21,8 @@ func load(t *testing.T, name string, cols ...string) *datasets.Dataset {
 }
 
 // TestExpectCheckValues compares the exact expectations with the check values of
-// README.md (testdata income/expend/savings, Census columns 1-5).
+// README.md (testdata income/expend/savings, Census columns 1-5) read from
+// analytic.reference.csv.
 func TestExpectCheckValues(t *testing.T) {
 	td := load(t, "testdata", "income", "expend", "savings")
 	c5 := load(t, "census", "AFNLWGT", "AGI", "EMCONTRB", "FEDTAX", "PTOTVAL")
@@ -30,25 +31,30 @@ func TestExpectCheckValues(t *testing.T) {
 		d      *datasets.Dataset
 		nz     Noise
 		metric string
-		want   float64
+		cell   string // dataset|cell of analytic.reference.csv
 		rel    float64
 	}{
-		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", 31.902, 1e-4},
-		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", 387.598, 1e-5},
-		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mse", 1.397507e12, 1e-6},
-		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mae", 806951, 1e-6},
-		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "eigen", 0.00682, 2e-3},
-		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "interval_disclosure", 5.595, 2e-3},
-		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "il1s_sum_sdc", 776.170, 1e-3},
-		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "mse", 5.604073e12, 1e-3},
-		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "eigen", 0.02736, 2e-3},
-		{"correlated 5%", td, Noise{Kind: "correlated", Level: 0.05}, "interval_disclosure", 0.590, 0.03},
-		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", 14.89, 1e-3},
-		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", 152.33, 1e-3},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", "testdata|noise_additive noise_pct=5", 1e-4},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", "testdata|noise_additive noise_pct=5", 1e-5},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mse", "testdata|noise_additive noise_pct=5", 1e-6},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "mae", "testdata|noise_additive noise_pct=5", 1e-6},
+		{"additive 5%", td, Noise{Kind: "additive", Level: 0.05}, "eigen", "testdata|noise_additive noise_pct=5", 2e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "interval_disclosure", "testdata|noise_correlated2 delta=0.1 noise_pct=0", 2e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "il1s_sum_sdc", "testdata|noise_correlated2 delta=0.1 noise_pct=0", 1e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "mse", "testdata|noise_correlated2 delta=0.1 noise_pct=0", 1e-3},
+		{"correlated2", td, Noise{Kind: "correlated2", Level: 0.1}, "eigen", "testdata|noise_correlated2 delta=0.1 noise_pct=0", 2e-3},
+		{"correlated 5%", td, Noise{Kind: "correlated", Level: 0.05}, "interval_disclosure", "testdata|noise_correlated noise_pct=5", 0.03},
+		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "interval_disclosure", "census5|noise_additive noise_pct=5", 1e-3},
+		{"census additive 5%", c5, Noise{Kind: "additive", Level: 0.05}, "il1s_sum_sdc", "census5|noise_additive noise_pct=5", 1e-3},
 	} {
+		want, ok := checkValues[tc.cell+"|"+tc.metric]
+		if !ok {
+			t.Errorf("%s %s: no check value in analytic.reference.csv", tc.cell, tc.metric)
+			continue
+		}
 		got := Expect(tc.d, tc.nz)[tc.metric]
-		if math.Abs(got-tc.want) > tc.rel*math.Abs(tc.want) {
-			t.Errorf("%s %s: %.6g, want %.6g (rel %g)", tc.name, tc.metric, got, tc.want, tc.rel)
+		if math.Abs(got-want) > tc.rel*math.Abs(want) {
+			t.Errorf("%s %s: %.6g, want %.6g (rel %g)", tc.name, tc.metric, got, want, tc.rel)
 		}
 	}
 }
@@ -63,6 +69,20 @@ func TestStudyTables(t *testing.T) {
 	}
 	if r := Table34[9]; r.Method != "restrict(shuffle_ds)" || !r.Flag || r.Vals[1] != 2.6e4 {
 		t.Errorf("Table34[9] = %+v", r)
+	}
+}
+
+// TestReferenceTables: Table 29 from table29.expected.csv and the reference values read from
+// analytic.reference.csv and sdcmicro.reference.csv.
+func TestReferenceTables(t *testing.T) {
+	if studyOrigCol1 != [7]float64{0, 2878, 69813, 541879, 419794, 120476104, 4.754e12} {
+		t.Errorf("Table 29: %v", studyOrigCol1)
+	}
+	if len(checkValues) != 12 || checkValues["testdata|noise_additive noise_pct=5|mse"] != 1.397507e12 || checkValues["census5|noise_additive noise_pct=5|il1s_sum_sdc"] != 152.33 {
+		t.Errorf("analytic check values: %d, %v", len(checkValues), checkValues)
+	}
+	if len(sdcCheck) != 10 || sdcCheck["egadp_sdcmicro"] != [3]float64{0, 39276, 423} || sdcCheck["revmap(noise_additive)"][2] != 1.67 {
+		t.Errorf("sdcMicro check values: %d, %v", len(sdcCheck), sdcCheck)
 	}
 }
 
@@ -93,4 +113,20 @@ func TestTargets(t *testing.T) {
 	if w := Targets[12]; w.Dataset != "keys_weighted" || w.Want != 10.77829892 {
 		t.Errorf("Targets[12] = %+v", w)
 	}
+}
+
+// TestStudyValue: the published values the pattern checks quote, looked up in Tables 28 and 34.
+func TestStudyValue(t *testing.T) {
+	if v := studyValue(Table34, "restrict(egadp_sdcmicro)", "interval_disclosure"); v != 2.36 {
+		t.Errorf("Table 34 restricted EGADP risk %v, want 2.36", v)
+	}
+	if v := studyValue(Table28, "rankswap", "eigen"); v != 16.780 {
+		t.Errorf("Table 28 rank swapping eigen %v, want 16.780", v)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a missing method does not panic")
+		}
+	}()
+	studyValue(Table28, "no_such_method", "eigen")
 }

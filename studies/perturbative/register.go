@@ -6,7 +6,7 @@ import (
 	"github.com/sdcbench/sdcbench/studies"
 )
 
-//go:embed README.md categorical.md *.toml *.expected.csv
+//go:embed README.md categorical.md *.toml *.expected.csv *.reference.csv
 var files embed.FS
 
 // categoricalExperiment is the experiment of the study's categorical stage (CATEGORICAL.md); the

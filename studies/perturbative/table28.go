@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -69,19 +70,43 @@ func readStudyRows(fsys fs.FS, name string) ([]StudyRow, error) {
 	return out, nil
 }
 
-// sdcCheck are the sdcMicro 5.8.1 values (R's generator, one draw of pt2020_like) given in
-// README.md: interval_disclosure, il1s_sum_sdc, eigen.
-var sdcCheck = map[string][3]float64{
-	"noise_additive":         {14.92, 6113, 1.58},
-	"noise_correlated2":      {0.86, 12233, 6.45},
-	"egadp_sdcmicro":         {0.00, 39276, 423},
-	"shuffle_ds":             {13.50, 47939, 193},
-	"noise_mult":             {49.56, 15162, 175},
-	"ma_mdav":                {43.52, 18740, 295},
-	"ma_pca_sdc":             {32.43, 19771, 315},
-	"ma_onedims_sdc":         {48.97, 22848, 79},
-	"rankswap":               {49.93, 28313, 499},
-	"revmap(noise_additive)": {43.91, 3584, 1.67},
+// studyValue returns the value of a metric (one of studyCols; eigen as printed, a fraction) in
+// the row of a study table for a method chain. The tables are embedded, so a missing row or
+// metric is a programming error and panics.
+func studyValue(rows []StudyRow, method, metric string) float64 {
+	k := slices.Index(studyCols, metric)
+	for _, r := range rows {
+		if r.Method == method && k >= 0 {
+			return r.Vals[k]
+		}
+	}
+	panic(fmt.Sprintf("perturbative: no study value of %s for %s", metric, method))
+}
+
+// sdcCheck are the sdcMicro 5.8.1 values (R's generator, one draw of pt2020_like) by method:
+// interval_disclosure, il1s_sum_sdc, eigen (sdcmicro.reference.csv). They are reference values:
+// Morais (2022) does not print them.
+var sdcCheck = mustSdcCheck()
+
+// mustSdcCheck reads sdcmicro.reference.csv. The file is embedded, so an error is a programming
+// error and panics.
+func mustSdcCheck() map[string][3]float64 {
+	const name = "sdcmicro.reference.csv"
+	header, recs, err := studies.ReadCSV(files, name)
+	if err == nil && len(header) != 4 {
+		err = fmt.Errorf("%d columns, want 4", len(header))
+	}
+	out := map[string][3]float64{}
+	for i := 0; err == nil && i < len(recs); i++ {
+		var v []float64
+		if v, err = studies.ParseFloats(recs[i][1:]); err == nil {
+			out[recs[i][0]] = [3]float64(v)
+		}
+	}
+	if err != nil {
+		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
+	}
+	return out
 }
 
 // byMethod returns the first cell of a method on any pt2020_like label.
@@ -300,14 +325,44 @@ func table28Patterns(cells []*Cell, load func(string) (*datasets.Dataset, error)
 				best, bestV = c.Method, v
 			}
 		}
-		ps = append(ps, Pattern{Name: "`rankswap` p_frac = 0.1 has the largest eigen of the unrestricted methods without M.I. (study 1678 %)",
+		ps = append(ps, Pattern{Name: fmt.Sprintf("`rankswap` p_frac = 0.1 has the largest eigen of the unrestricted methods without M.I. (study %.0f %%)",
+			100*studyValue(Table28, "rankswap", "eigen")),
 			Evidence: fmt.Sprintf("largest: %s %s %%; rankswap %s %%", best, g(bestV), g(rs.Mean("eigen"))), OK: best == "rankswap"})
 	}
 	return ps, nil
 }
 
-// Study Tables 29 (investaprov): min, Q1, median, mean, Q3, max, variance of the original.
-var studyOrigCol1 = [7]float64{0, 2878, 69813, 541879, 419794, 120476104, 4.754e12}
+// studyOrigCol1 is the study's Table 29 (investaprov): min, Q1, median, mean, Q3, max,
+// variance of the original (table29.expected.csv).
+var studyOrigCol1 = mustTable29()
+
+// mustTable29 reads table29.expected.csv. The file is embedded, so an error is a programming
+// error and panics.
+func mustTable29() [7]float64 {
+	const name = "table29.expected.csv"
+	header, recs, err := studies.ReadCSV(files, name)
+	if err == nil && (len(header) != 2 || len(recs) != 7) {
+		err = fmt.Errorf("%d columns and %d rows, want 2 and 7", len(header), len(recs))
+	}
+	var out [7]float64
+	for i, stat := range []string{"min", "q1", "median", "mean", "q3", "max", "variance"} {
+		if err != nil {
+			break
+		}
+		if recs[i][0] != stat {
+			err = fmt.Errorf("row %d: statistic %q, want %q", i+1, recs[i][0], stat)
+			break
+		}
+		var v []float64
+		if v, err = studies.ParseFloats(recs[i][1:]); err == nil {
+			out[i] = v[0]
+		}
+	}
+	if err != nil {
+		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
+	}
+	return out
+}
 
 func writeDesc(w io.Writer, cells []*Cell, load func(string) (*datasets.Dataset, error)) {
 	fmt.Fprintln(w, "### Descriptive statistics of investaprov (the study's Table 29 layout; replicate means)")
