@@ -29,6 +29,26 @@ func ReadCSV(fsys fs.FS, name string) (header []string, rows [][]string, err err
 	return recs[0], recs[1:], nil
 }
 
+// ReadTable is ReadCSV for a table of known width: it fails when the header does not have
+// columns fields, and returns the rows.
+func ReadTable(fsys fs.FS, name string, columns int) ([][]string, error) {
+	header, rows, err := ReadCSV(fsys, name)
+	if err == nil && len(header) != columns {
+		err = fmt.Errorf("studies: %s: %d columns, want %d", name, len(header), columns)
+	}
+	return rows, err
+}
+
+// MustReadTable is ReadTable for a file embedded in the binary, whose error is a programming
+// error: it panics.
+func MustReadTable(fsys fs.FS, name string, columns int) [][]string {
+	rows, err := ReadTable(fsys, name, columns)
+	if err != nil {
+		panic(err)
+	}
+	return rows
+}
+
 // ParseFloats parses cells as float64 values, naming the first that is not a number.
 func ParseFloats(cells []string) ([]float64, error) {
 	out := make([]float64, len(cells))

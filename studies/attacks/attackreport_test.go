@@ -1,13 +1,14 @@
 package attacks
 
 import (
-	"github.com/sdcbench/sdcbench/experiments/stats"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
 func TestRanksSpearman(t *testing.T) {

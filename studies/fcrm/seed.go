@@ -31,7 +31,7 @@ var Table8 = mustTable8()
 // seedTable returns the rows of one of Tables 5–7. The files are embedded, so an error is a
 // programming error and panics.
 func seedTable(table string) []SeedRow {
-	recs := mustReadCSV("tables5-7.expected.csv", 7)
+	recs := studies.MustReadTable(files, "tables5-7.expected.csv", 7)
 	var out []SeedRow
 	for _, rec := range recs {
 		if rec[0] != table {
@@ -52,7 +52,7 @@ func seedTable(table string) []SeedRow {
 
 func mustTable8() map[int][19][3]float64 {
 	out := map[int][19][3]float64{}
-	for _, rec := range mustReadCSV("table8.expected.csv", 5) {
+	for _, rec := range studies.MustReadTable(files, "table8.expected.csv", 5) {
 		c, err1 := strconv.Atoi(rec[0])
 		n, err2 := strconv.Atoi(rec[1])
 		if err := errors.Join(err1, err2); err != nil || n < 1 || n > 19 {
@@ -63,19 +63,6 @@ func mustTable8() map[int][19][3]float64 {
 		out[c] = rows
 	}
 	return out
-}
-
-// mustReadCSV reads one of the study's embedded tables and returns its rows, checking the
-// number of fields.
-func mustReadCSV(name string, width int) [][]string {
-	header, rows, err := studies.ReadCSV(files, name)
-	if err == nil && len(header) != width {
-		err = fmt.Errorf("%d columns, want %d", len(header), width)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("fcrm: %s: %v", name, err))
-	}
-	return rows
 }
 
 func mustFloats(name string, cells []string) []float64 {

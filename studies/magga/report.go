@@ -186,22 +186,9 @@ var seedWins = mustWins()
 // (gaps.expected.csv).
 var seedGaps = mustGaps()
 
-// mustRead reads one of the study's embedded tables, checking its number of columns. The
-// files are embedded, so an error is a programming error and panics.
-func mustRead(name string, width int) [][]string {
-	header, rows, err := studies.ReadCSV(files, name)
-	if err == nil && len(header) != width {
-		err = fmt.Errorf("%d columns, want %d", len(header), width)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("magga: %s: %v", name, err))
-	}
-	return rows
-}
-
 func mustWins() map[[3]string]int {
 	out := map[[3]string]int{}
-	for _, r := range mustRead("wins.expected.csv", 4) {
+	for _, r := range studies.MustReadTable(files, "wins.expected.csv", 4) {
 		n, err := strconv.Atoi(r[3])
 		if err != nil {
 			panic(fmt.Sprintf("magga: wins.expected.csv: %v", err))
@@ -213,7 +200,7 @@ func mustWins() map[[3]string]int {
 
 func mustGaps() map[string]map[string]map[string][5]float64 {
 	out := map[string]map[string]map[string][5]float64{}
-	for _, r := range mustRead("gaps.expected.csv", 8) {
+	for _, r := range studies.MustReadTable(files, "gaps.expected.csv", 8) {
 		v, err := studies.ParseFloats(r[3:])
 		if err != nil {
 			panic(fmt.Sprintf("magga: gaps.expected.csv: %v", err))

@@ -38,19 +38,16 @@ type Target struct {
 // keys is the dataset label of the unweighted runs.
 const keys = "keys"
 
-// Targets are the exact checks (categorical-targets.expected.csv): risk of the original
+// Targets are the exact checks (categorical-targets.reference.csv): risk of the original
 // (unweighted and weighted) and after each local-suppression step. The suppression count of
 // step 2 is checked as the difference of the two runs (the second run does both steps).
 var Targets = mustTargets()
 
-// mustTargets reads categorical-targets.expected.csv. The file is embedded, so an error is a
+// mustTargets reads categorical-targets.reference.csv. The file is embedded, so an error is a
 // programming error and panics.
 func mustTargets() []Target {
-	const name = "categorical-targets.expected.csv"
-	header, rows, err := studies.ReadCSV(files, name)
-	if err == nil && len(header) != 8 {
-		err = fmt.Errorf("%d columns, want 8", len(header))
-	}
+	const name = "categorical-targets.reference.csv"
+	rows, err := studies.ReadTable(files, name, 8)
 	out := make([]Target, len(rows))
 	for i := 0; err == nil && i < len(rows); i++ {
 		r := rows[i]
@@ -76,10 +73,7 @@ var Categorical = mustCategorical()
 // programming error and panics.
 func mustCategorical() []CategoricalRow {
 	const name = "categorical-stage.expected.csv"
-	header, rows, err := studies.ReadCSV(files, name)
-	if err == nil && len(header) != 3 {
-		err = fmt.Errorf("%d columns, want 3", len(header))
-	}
+	rows, err := studies.ReadTable(files, name, 3)
 	if err != nil {
 		panic(fmt.Sprintf("perturbative: %s: %v", name, err))
 	}

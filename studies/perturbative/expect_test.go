@@ -97,7 +97,7 @@ func TestStudyTablesCategoricalGini(t *testing.T) {
 	}
 }
 
-// TestTargets: the exact checks read from categorical-targets.expected.csv, with the DIS-SUDA
+// TestTargets: the exact checks read from categorical-targets.reference.csv, with the DIS-SUDA
 // bin counts last.
 func TestTargets(t *testing.T) {
 	if len(Targets) != 36 {
