@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/binomial"
 )
 
 // z95 is Φ⁻¹(0.975).
@@ -27,24 +28,13 @@ func riskByHand(xt, nt, xc, nc float64) (v, lo, hi float64) {
 	return v, v - e, v + e
 }
 
-// TestWilsonMatchesR compares with R 4's prop.test(x, n, correct = FALSE)$conf.int.
-func TestWilsonMatchesR(t *testing.T) {
-	for _, c := range []struct {
-		x, n   int
-		level  float64
-		lo, hi float64
-	}{
-		{7, 20, 0.95, 0.18119182410108206, 0.56714572331476365},
-		{0, 10, 0.90, 0, 0.21294197008340682},
-		{250, 500, 0.99, 0.44278109614549627, 0.55721890385450379},
-	} {
-		r := Wilson(c.x, c.n, c.level)
-		if math.Abs(r.Low()-c.lo) > 1e-12 || math.Abs(r.High()-c.hi) > 1e-12 {
-			t.Errorf("Wilson(%d, %d, %v) = [%.17g, %.17g], R [%.17g, %.17g]", c.x, c.n, c.level, r.Low(), r.High(), c.lo, c.hi)
-		}
-	}
-	if r := Wilson(3, 2, 0.95); !math.IsNaN(r.Value) {
-		t.Errorf("Wilson(3, 2) = %v, want NaN", r.Value)
+// TestWilsonRate: metrics.Wilson is internal/binomial's Wilson interval (checked there against
+// R's prop.test) as a Rate.
+func TestWilsonRate(t *testing.T) {
+	r := Wilson(7, 20, 0.95)
+	v, e := binomial.Wilson(7, 20, 0.95)
+	if r.Low() != v-e || r.High() != v+e {
+		t.Errorf("Wilson(7, 20) = [%v, %v], binomial.Wilson [%v, %v]", r.Low(), r.High(), v-e, v+e)
 	}
 }
 
