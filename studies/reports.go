@@ -26,23 +26,43 @@ type Tally struct {
 	files []string
 }
 
-// Add records a verdict and returns it, so that a report can print it in the same breath.
-// A verdict outside resultsdir's vocabulary is a programming error and panics.
+// Add records a verdict on a number or claim printed in the publication (source "study") and
+// returns it, so that a report can print it in the same breath. A verdict outside resultsdir's
+// vocabulary is a programming error and panics.
 func (t *Tally) Add(table, item, verdict string) string {
+	return t.add(resultsdir.SourceStudy, table, item, verdict)
+}
+
+// AddRef records a verdict on a reference value that is not printed in the publication
+// (source "reference": sdcMicro's output, a formula, our own defaults) and returns it.
+func (t *Tally) AddRef(table, item, verdict string) string {
+	return t.add(resultsdir.SourceReference, table, item, verdict)
+}
+
+func (t *Tally) add(src resultsdir.Source, table, item, verdict string) string {
 	v, err := resultsdir.ParseVerdict(verdict)
 	if err != nil {
 		panic(fmt.Sprintf("reports: %v", err))
 	}
-	t.rows = append(t.rows, resultsdir.VerdictRow{Table: table, Item: item, Verdict: v})
+	t.rows = append(t.rows, resultsdir.VerdictRow{Source: src, Table: table, Item: item, Verdict: v})
 	return verdict
 }
 
-// Check records Pattern when ok holds and NotReproduced otherwise, and returns it.
+// Check records Pattern when ok holds and NotReproduced otherwise, on a claim of the
+// publication, and returns it.
 func (t *Tally) Check(table, item string, ok bool) string {
 	if ok {
 		return t.Add(table, item, Pattern)
 	}
 	return t.Add(table, item, NotReproduced)
+}
+
+// CheckRef is Check for a reference claim (AddRef).
+func (t *Tally) CheckRef(table, item string, ok bool) string {
+	if ok {
+		return t.AddRef(table, item, Pattern)
+	}
+	return t.AddRef(table, item, NotReproduced)
 }
 
 // Wrote records that the report wrote the file name (a Markdown page in the results folder),

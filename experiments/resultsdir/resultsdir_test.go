@@ -128,7 +128,7 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	rows := []VerdictRow{{"A study", "Table 1", "cell, a", Exact}, {"A study", "Table 2", "", NotPossible}}
+	rows := []VerdictRow{{"A study", SourceStudy, "Table 1", "cell, a", Exact}, {"A study", SourceReference, "Table 2", "", NotPossible}}
 	if err := WriteVerdicts(dir, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestVerdicts(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, rows) {
 		t.Fatalf("verdicts round trip: %+v, %v", got, err)
 	}
-	if err := WriteVerdicts(dir, []VerdictRow{{"A", "T", "i", "probably"}}); err == nil {
+	if err := WriteVerdicts(dir, []VerdictRow{{"A", SourceStudy, "T", "i", "probably"}}); err == nil {
 		t.Error("an unknown verdict was written")
 	}
 	os.WriteFile(filepath.Join(dir, VerdictsFile), []byte("study,table,item,verdict\nA,T,i,probably\n"), 0o644)

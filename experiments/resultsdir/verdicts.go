@@ -39,16 +39,28 @@ func ParseVerdict(s string) (Verdict, error) {
 	return "", fmt.Errorf("resultsdir: unknown verdict %q", s)
 }
 
+// Source says what a verdict checks: a number or claim printed in the source publication, or a
+// reference value (sdcMicro's output, a formula, our own defaults) that checks our code but
+// reproduces nothing of the publication.
+type Source string
+
+// The sources of a verdict.
+const (
+	SourceStudy     Source = "study"     // a number or claim printed in the publication
+	SourceReference Source = "reference" // sdcMicro, a formula, or our own defaults
+)
+
 // VerdictRow is one line of verdicts.csv: a published number or claim of a study judged
 // against ours.
 type VerdictRow struct {
 	Study   string  // the publication, as the study report cites it
+	Source  Source  // what the verdict checks: SourceStudy or SourceReference
 	Table   string  // the publication's table, figure or claim, e.g. "Table 2"
 	Item    string  // the cell or claim within it
 	Verdict Verdict // one of Verdicts
 }
 
-var verdictsHeader = []string{"study", "table", "item", "verdict"}
+var verdictsHeader = []string{"study", "source", "table", "item", "verdict"}
 
 // ReadVerdicts reads dir/verdicts.csv. A missing file is an error wrapping os.ErrNotExist; a
 // verdict outside the vocabulary is an error naming it.
@@ -58,7 +70,7 @@ func ReadVerdicts(dir string) ([]VerdictRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, tb, it, v := t.Col("study"), t.Col("table"), t.Col("item"), t.Col("verdict")
+	s, src, tb, it, v := t.Col("study"), t.Col("source"), t.Col("table"), t.Col("item"), t.Col("verdict")
 	if s < 0 || tb < 0 || v < 0 {
 		return nil, fmt.Errorf("resultsdir: %s: want columns study, table, verdict", path)
 	}
@@ -71,6 +83,9 @@ func ReadVerdicts(dir string) ([]VerdictRow, error) {
 		row := VerdictRow{Study: r[s], Table: r[tb], Verdict: verdict}
 		if it >= 0 {
 			row.Item = r[it]
+		}
+		if src >= 0 {
+			row.Source = Source(r[src])
 		}
 		rows = append(rows, row)
 	}
@@ -97,7 +112,7 @@ func WriteVerdicts(dir string, rows []VerdictRow) error {
 		cw := csv.NewWriter(w)
 		cw.Write(verdictsHeader)
 		for _, v := range rows {
-			cw.Write([]string{v.Study, v.Table, v.Item, string(v.Verdict)})
+			cw.Write([]string{v.Study, string(v.Source), v.Table, v.Item, string(v.Verdict)})
 		}
 		cw.Flush()
 		return cw.Error()
