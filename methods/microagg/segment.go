@@ -96,12 +96,7 @@ func SegmentDP(z []float64, d int, order []int, cols []int, k int) (ends []int, 
 			if math.IsInf(D[i], 1) {
 				continue
 			}
-			pi := p1[i*c : (i+1)*c : (i+1)*c]
-			var s float64
-			for a := range pj {
-				t := pj[a] - pi[a]
-				s += float64(t * t)
-			}
+			s := distance.Sq(pj, p1[i*c:(i+1)*c:(i+1)*c])
 			w := max(0, (p2[j]-p2[i])-s/float64(j-i))
 			if v := D[i] + w; v <= best {
 				best, bi = v, i
