@@ -1,6 +1,6 @@
 // Package parallel runs the iterations of a loop on several goroutines; an iteration must
-// write only state owned by its index (or by its worker), so that results do not depend on the
-// number of workers or on the scheduling.
+// write only state owned by its index (or by its worker or range), so that results do not
+// depend on the number of workers or on the scheduling.
 package parallel
 
 import (
