@@ -31,3 +31,12 @@ func SqBound(a, b []float64, bound float64) float64 {
 	}
 	return s
 }
+
+// SqRows writes into out[i] Sq(row i, q) for the rows of the row-major table rows with len(q)
+// columns; len(out) must be len(rows)/len(q).
+func SqRows(out, rows, q []float64) {
+	d := len(q)
+	for i := range out {
+		out[i] = Sq(rows[i*d:(i+1)*d:(i+1)*d], q)
+	}
+}

@@ -42,3 +42,23 @@ func TestSqOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSqRows checks SqRows against Sq row by row, bit for bit.
+func TestSqRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, d = 50, 7
+	rows, q := make([]float64, n*d), make([]float64, d)
+	for i := range rows {
+		rows[i] = rng.NormFloat64() * 10
+	}
+	for l := range q {
+		q[l] = rng.NormFloat64()
+	}
+	out := make([]float64, n)
+	SqRows(out, rows, q)
+	for i, s := range out {
+		if want := Sq(rows[i*d:(i+1)*d], q); math.Float64bits(s) != math.Float64bits(want) {
+			t.Fatalf("row %d: %v, want %v", i, s, want)
+		}
+	}
+}

@@ -28,7 +28,6 @@ package kdtree
 import (
 	"math"
 
-	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
@@ -153,10 +152,6 @@ func (t *Tree) bound(v int32, q []float64, limit float64) float64 {
 	return s
 }
 
-// Dist returns the squared distance of row p to q, accumulated in column order: distance.Sq,
-// the distance every query of the tree computes.
-func Dist(p, q []float64) float64 { return distance.Sq(p, q) }
-
 // Nearest returns the row nearest to q and its squared distance, the smallest row index on
 // exact ties; (−1, +Inf) for an empty tree or when every distance is NaN. q must have d
 // values and no NaN.
@@ -265,7 +260,7 @@ func (s *Searcher) Nearest(q []float64) (int, float64) {
 }
 
 // NearestFrom is Nearest started from a known candidate: row with squared distance dist to q,
-// which must be Dist(row's values, q) (row −1: none). A close candidate prunes the search from
+// which must be distance.Sq(row's values, q) (row −1: none). A close candidate prunes the search from
 // the start; the answer is the same.
 func (s *Searcher) NearestFrom(q []float64, row int, dist float64) (int, float64) {
 	t := s.t

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // tables returns test tables: continuous, clustered, integer grid (many exact ties) and
@@ -29,7 +31,7 @@ func tables(n, d int, seed uint64) map[string][]float64 {
 func scanNearest(z []float64, n, d int, q []float64) (int, float64) {
 	best, bi := math.Inf(1), -1
 	for i := 0; i < n; i++ {
-		if s := Dist(z[i*d:(i+1)*d], q); s < best {
+		if s := distance.Sq(z[i*d:(i+1)*d], q); s < best {
 			best, bi = s, i
 		}
 	}
@@ -72,17 +74,17 @@ func TestWithinMatchesScan(t *testing.T) {
 			tr := New(z, n, d)
 			for i := 0; i < n; i += 7 {
 				q := z[i*d : (i+1)*d]
-				r2 := Dist(z[((i*13)%n)*d:((i*13)%n+1)*d], q)
+				r2 := distance.Sq(z[((i*13)%n)*d:((i*13)%n+1)*d], q)
 				var got, want []int32
 				tr.Within(q, r2, func(row int32, s float64) bool {
-					if s != Dist(z[int(row)*d:(int(row)+1)*d], q) {
+					if s != distance.Sq(z[int(row)*d:(int(row)+1)*d], q) {
 						t.Fatalf("%s: wrong distance", name)
 					}
 					got = append(got, row)
 					return false
 				})
 				for j := 0; j < n; j++ {
-					if Dist(z[j*d:(j+1)*d], q) <= r2 {
+					if distance.Sq(z[j*d:(j+1)*d], q) <= r2 {
 						want = append(want, int32(j))
 					}
 				}
@@ -118,7 +120,7 @@ func TestNearestFromSameAnswer(t *testing.T) {
 			q := z[i*d : (i+1)*d]
 			wi, ws := tr.Nearest(q)
 			for _, h := range []int{i, (i * 7) % n, n - 1 - i} {
-				gi, gs := s.NearestFrom(q, h, Dist(z[h*d:(h+1)*d], q))
+				gi, gs := s.NearestFrom(q, h, distance.Sq(z[h*d:(h+1)*d], q))
 				if gi != wi || gs != ws {
 					t.Fatalf("%s query %d hint %d: got (%d, %v), want (%d, %v)", name, i, h, gi, gs, wi, ws)
 				}

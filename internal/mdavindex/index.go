@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/radix"
 )
 
@@ -175,7 +175,7 @@ func (x *Index) repivot(c []float64) {
 	}
 	for _, i := range recs {
 		row := x.row(int(i))
-		kb = append(kb, radix.Keyed{V: math.Sqrt(kdtree.Dist(row, c)), I: i})
+		kb = append(kb, radix.Keyed{V: math.Sqrt(distance.Sq(row, c)), I: i})
 		for j, v := range row {
 			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
 		}
@@ -295,7 +295,7 @@ func (x *Index) FarthestFrom(q []float64) int {
 // On a coded list, once a best is known, a block keeps only the rows whose coded upper bound
 // is not below it (quant.go), and their exact distances are computed from z.
 func (x *Index) walk(q []float64) (int, int) {
-	delta := math.Sqrt(kdtree.Dist(q, x.c0))
+	delta := math.Sqrt(distance.Sq(q, x.c0))
 	filter := false
 	if x.coded {
 		filter = quantUpperParams(x.prm, q, x.glo, x.ginv, x.gstep)
@@ -355,7 +355,7 @@ func (x *Index) codedBlock(q []float64, t, hi int, filter bool, best float64, bi
 			continue
 		}
 		i := x.lrec[p]
-		if s := kdtree.Dist(x.row(int(i)), q); s > best || (s == best && i < bi) {
+		if s := distance.Sq(x.row(int(i)), q); s > best || (s == best && i < bi) {
 			best, bi = s, i
 		}
 	}

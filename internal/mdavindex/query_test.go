@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // TestLowestWithin compares the tree's radius query and its bounded nearest query with scans
@@ -23,7 +23,7 @@ func TestLowestWithin(t *testing.T) {
 				r2 := []float64{0, 0.5, 2, 1e-300}[it%4]
 				want := -1
 				for i := 0; i < n; i++ {
-					if !ix.dead[i] && kdtree.Dist(z[i*d:(i+1)*d], q) <= r2 {
+					if !ix.dead[i] && distance.Sq(z[i*d:(i+1)*d], q) <= r2 {
 						want = i
 						break
 					}
@@ -35,12 +35,12 @@ func TestLowestWithin(t *testing.T) {
 				below := []float64{math.Inf(1), 0.3, 1e-300, 0}[it%4]
 				wantD := below
 				for i := 0; i < n; i++ {
-					if s := kdtree.Dist(z[i*d:(i+1)*d], q); !ix.dead[i] && s < wantD {
+					if s := distance.Sq(z[i*d:(i+1)*d], q); !ix.dead[i] && s < wantD {
 						wantD = s
 					}
 				}
 				u, s := ix.Tree().NearestBelow(&qs, q, below)
-				if s != wantD || (u < 0) != (wantD == below) || (u >= 0 && (ix.dead[u] || kdtree.Dist(z[u*d:(u+1)*d], q) != s)) {
+				if s != wantD || (u < 0) != (wantD == below) || (u >= 0 && (ix.dead[u] || distance.Sq(z[u*d:(u+1)*d], q) != s)) {
 					t.Fatalf("query %d: nearestBelow(%g) = (%d, %g), want distance %g", it, below, u, s, wantD)
 				}
 			}

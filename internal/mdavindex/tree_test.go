@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcbench/sdcbench/internal/kdtree"
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // TestLaneTreeKNearest deletes rows at random and checks Tree.nearest against sorting the live
@@ -34,7 +34,7 @@ func TestLaneTreeKNearest(t *testing.T) {
 					}
 				}
 				slices.SortFunc(want, func(a, b int) int {
-					da, db := kdtree.Dist(z[a*d:(a+1)*d], q), kdtree.Dist(z[b*d:(b+1)*d], q)
+					da, db := distance.Sq(z[a*d:(a+1)*d], q), distance.Sq(z[b*d:(b+1)*d], q)
 					switch {
 					case da < db:
 						return -1

@@ -65,3 +65,38 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestRanges checks the layout of Ranges: nr contiguous ranges [c·n/nr, (c+1)·n/nr) covering
+// [0, n) once, nr limited by the workers and by n/minLen.
+func TestRanges(t *testing.T) {
+	for _, tc := range []struct{ n, workers, minLen, nr int }{
+		{0, 4, 64, 1}, {10, 4, 64, 1}, {127, 4, 64, 1}, {128, 4, 64, 2}, {1000, 4, 64, 4},
+		{1000, 3, 1, 3}, {2, 8, 0, 2}, {5, 1, 1, 1},
+	} {
+		cover := make([]int32, tc.n)
+		lows := make([]atomic.Int64, tc.nr)
+		nr := Ranges(tc.n, tc.workers, tc.minLen, func(c, lo, hi int) {
+			if c < 0 || c >= tc.nr || lo != c*tc.n/tc.nr || hi != (c+1)*tc.n/tc.nr {
+				t.Errorf("%+v: range %d = [%d, %d)", tc, c, lo, hi)
+				return
+			}
+			lows[c].Store(int64(lo) + 1)
+			for i := lo; i < hi; i++ {
+				atomic.AddInt32(&cover[i], 1)
+			}
+		})
+		if nr != tc.nr {
+			t.Errorf("%+v: %d ranges", tc, nr)
+		}
+		for c := range lows {
+			if lows[c].Load() == 0 {
+				t.Errorf("%+v: range %d not called", tc, c)
+			}
+		}
+		for i, v := range cover {
+			if v != 1 {
+				t.Fatalf("%+v: index %d covered %d times", tc, i, v)
+			}
+		}
+	}
+}

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
+	"github.com/sdcbench/sdcbench/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -134,7 +132,7 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 		seeds[s] = rng.Uint64()
 	}
 	out := make([]start, starts)
-	parallelFor(starts, opt.Workers, func(lo, hi int) {
+	parallel.Ranges(starts, opt.Workers, minRange, func(_, lo, hi int) {
 		w := newMCDWork(wy, wn, p, wh, opt.StrictSingular)
 		perm := make([]int, wn)
 		for s := lo; s < hi; s++ {
@@ -161,10 +159,7 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 
 	// final C-steps on all records
 	w := newMCDWork(y, n, p, h, opt.StrictSingular)
-	w.workers = opt.Workers
-	if w.workers <= 0 {
-		w.workers = runtime.GOMAXPROCS(0)
-	}
+	w.workers = parallel.Workers(opt.Workers)
 	// The final C-steps of the best starts are independent: they run on up to w.workers
 	// goroutines, each with its own workspaces, and their results are compared in the
 	// order of best, as a serial loop would.
@@ -174,43 +169,35 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 		err error
 	}
 	fins := make([]final, len(best))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	ridges := make([]bool, min(w.workers, len(best)))
-	for t := range ridges {
-		wg.Go(func() {
-			fw := newMCDWork(y, n, p, h, opt.StrictSingular)
-			var sw *mcdWork
+	// per-goroutine workspaces (parallel.Each's worker numbers), made on first use
+	nw := min(w.workers, len(best))
+	fws, sws := make([]*mcdWork, nw), make([]*mcdWork, nw)
+	parallel.Each(len(best), nw, func(t, j int) {
+		if fws[t] == nil {
+			fws[t] = newMCDWork(y, n, p, h, opt.StrictSingular)
 			if wn < n {
-				sw = newMCDWork(wy, wn, p, wh, opt.StrictSingular)
+				sws[t] = newMCDWork(wy, wn, p, wh, opt.StrictSingular)
 			}
-			for {
-				j := int(next.Add(1) - 1)
-				if j >= len(best) {
-					break
-				}
-				if err := ctx.Err(); err != nil {
-					fins[j].err = err
-					continue
-				}
-				H := out[best[j]].H
-				if sw != nil { // carry the subsample fit over to all records
-					if err := sw.fit(H, float64(len(H))); err != nil {
-						fins[j].err = err
-						continue
-					}
-					copy(fw.mu, sw.mu)
-					fw.f.copyFrom(&sw.f)
-					fw.distances()
-					H = fw.smallest(nil)
-				}
-				H, ld, err := fw.converge(H, 100)
-				fins[j] = final{H, ld, err}
+		}
+		fw, sw := fws[t], sws[t]
+		if err := ctx.Err(); err != nil {
+			fins[j].err = err
+			return
+		}
+		H := out[best[j]].H
+		if sw != nil { // carry the subsample fit over to all records
+			if err := sw.fit(H, float64(len(H))); err != nil {
+				fins[j].err = err
+				return
 			}
-			ridges[t] = fw.ridge || (sw != nil && sw.ridge)
-		})
-	}
-	wg.Wait()
+			copy(fw.mu, sw.mu)
+			fw.f.copyFrom(&sw.f)
+			fw.distances()
+			H = fw.smallest(nil)
+		}
+		H, ld, err := fw.converge(H, 100)
+		fins[j] = final{H, ld, err}
+	})
 	var bestH []int
 	bestLD := math.Inf(1)
 	for _, f := range fins {
@@ -221,8 +208,8 @@ func FastMCD(ctx context.Context, z []float64, n, d int, opt MCDOptions, rng *ra
 			bestH, bestLD = f.H, f.ld
 		}
 	}
-	for _, r := range ridges {
-		res.Ridge = res.Ridge || r
+	for t, fw := range fws {
+		res.Ridge = res.Ridge || (fw != nil && fw.ridge) || (sws[t] != nil && sws[t].ridge)
 	}
 
 	// consistency factor and reweighting
@@ -377,22 +364,6 @@ func mcdSmallSample(p, n int, rew bool) float64 {
 	return 1 / fp
 }
 
-// parallelFor runs f over contiguous chunks [lo, hi) that cover [0, n), one chunk per
-// goroutine, with at most workers goroutines (0 means GOMAXPROCS). f must only write state
-// owned by its chunk, so results do not depend on workers.
-func parallelFor(n, workers int, f func(lo, hi int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, n/64))
-	if workers == 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { f(lo, hi) })
-	}
-	wg.Wait()
-}
+// minRange is the fewest iterations each goroutine of this package's parallel.Ranges loops
+// gets: a loop over fewer than 2·minRange iterations runs on the caller's goroutine.
+const minRange = 64

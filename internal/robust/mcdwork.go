@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
+	"github.com/sdcbench/sdcbench/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -129,19 +129,15 @@ func (w *mcdWork) meanCov(idx []int, denom float64) {
 func (w *mcdWork) meanCovParallel(idx []int, denom float64) {
 	p, y := w.p, w.y
 	nw := min(w.workers, p*(p+1)/2)
-	var wg sync.WaitGroup
-	for t := range min(nw, p) {
-		wg.Go(func() {
-			for j := t * p / min(nw, p); j < (t+1)*p/min(nw, p); j++ {
-				var m float64
-				for _, i := range idx {
-					m += y[i*p+j]
-				}
-				w.mu[j] = m / float64(len(idx))
+	parallel.Ranges(p, min(nw, p), 1, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			var m float64
+			for _, i := range idx {
+				m += y[i*p+j]
 			}
-		})
-	}
-	wg.Wait()
+			w.mu[j] = m / float64(len(idx))
+		}
+	})
 	c := w.cov.RawSymmetric().Data
 	clear(c)
 	type entry struct{ a, b int }
@@ -152,26 +148,23 @@ func (w *mcdWork) meanCovParallel(idx []int, denom float64) {
 		}
 	}
 	mu := w.mu
-	for t := range nw {
-		mine := all[t*len(all)/nw : (t+1)*len(all)/nw]
-		wg.Go(func() {
-			acc := make([]float64, len(mine))
-			dev := make([]float64, p)
-			for _, i := range idx {
-				row := y[i*p : (i+1)*p]
-				for j, v := range row {
-					dev[j] = v - mu[j]
-				}
-				for e, en := range mine {
-					acc[e] += float64(dev[en.a] * dev[en.b])
-				}
+	parallel.Ranges(len(all), nw, 1, func(_, lo, hi int) {
+		mine := all[lo:hi]
+		acc := make([]float64, len(mine))
+		dev := make([]float64, p)
+		for _, i := range idx {
+			row := y[i*p : (i+1)*p]
+			for j, v := range row {
+				dev[j] = v - mu[j]
 			}
 			for e, en := range mine {
-				c[en.a*p+en.b] = acc[e]
+				acc[e] += float64(dev[en.a] * dev[en.b])
 			}
-		})
-	}
-	wg.Wait()
+		}
+		for e, en := range mine {
+			c[en.a*p+en.b] = acc[e]
+		}
+	})
 	for a := 0; a < p; a++ {
 		for b := a; b < p; b++ {
 			c[a*p+b] /= denom
@@ -207,15 +200,9 @@ func (w *mcdWork) distances() {
 	for len(w.xs) < w.workers {
 		w.xs = append(w.xs, make([]float64, 2*p))
 	}
-	var wg sync.WaitGroup
-	for t := range w.workers {
-		x := w.xs[t]
-		wg.Go(func() {
-			lo, hi := t*w.N/w.workers, (t+1)*w.N/w.workers
-			w.f.rows(w.md[lo:hi], w.y[lo*p:hi*p], w.mu, x)
-		})
-	}
-	wg.Wait()
+	parallel.Ranges(w.N, w.workers, 1, func(t, lo, hi int) {
+		w.f.rows(w.md[lo:hi], w.y[lo*p:hi*p], w.mu, w.xs[t])
+	})
 }
 
 // smallest returns in dst (reallocated if short) the h rows with the smallest (md, index),

@@ -1,5 +1,7 @@
 package microagg
 
+import "github.com/sdcbench/sdcbench/internal/distance"
+
 // activeSet is the set R of records not yet grouped, as the ascending list of their indices,
 // with a scratch buffer of squared distances per position. Because positions follow record
 // order, "lowest position" and "lowest record index" are the same tie rule.
@@ -32,13 +34,7 @@ func (a *activeSet) distTo(q []float64) {
 	q = q[:d]
 	dist := a.dist[:len(a.idx)]
 	for t, i := range a.idx {
-		row := a.z[i*d : (i+1)*d : (i+1)*d]
-		var s float64
-		for j, v := range q {
-			u := row[j] - v
-			s += float64(u * u)
-		}
-		dist[t] = s
+		dist[t] = distance.Sq(a.z[i*d:(i+1)*d:(i+1)*d], q)
 	}
 }
 

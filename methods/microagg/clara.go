@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // CLARA returns canonical cluster labels of the n×d row-major table z into nc clusters by
@@ -77,7 +79,7 @@ func nearestMedoid(z []float64, d, i int, med []int) (int, float64) {
 	best, bm := math.Inf(1), -1
 	row := z[i*d : (i+1)*d]
 	for t, m := range med {
-		if v := dist2(row, z[m*d:(m+1)*d]); v < best {
+		if v := distance.Sq(row, z[m*d:(m+1)*d]); v < best {
 			best, bm = v, t
 		}
 	}
@@ -93,7 +95,7 @@ func pam(z []float64, d int, sample []int, nc int) []int {
 	for a := 0; a < s; a++ {
 		ra := z[sample[a]*d : (sample[a]+1)*d]
 		for b := a + 1; b < s; b++ {
-			v := math.Sqrt(dist2(ra, z[sample[b]*d:(sample[b]+1)*d]))
+			v := math.Sqrt(distance.Sq(ra, z[sample[b]*d:(sample[b]+1)*d]))
 			D[a*s+b], D[b*s+a] = v, v
 		}
 	}

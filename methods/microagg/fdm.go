@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/covariance"
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -39,7 +41,7 @@ func FDM(ctx context.Context, z []float64, n, d, k int) ([]int32, error) {
 		panic("microagg: FDM: bad shape or k")
 	}
 	dist := make([]float64, n)
-	dists2(dist, z, colMeans(z, d, nil), d)
+	distance.SqRows(dist, z, covariance.Means(z, n, d))
 	start := 0
 	for i, v := range dist {
 		if v > dist[start] {
@@ -94,7 +96,7 @@ func farthestInsertion(ctx context.Context, z []float64, n, d, start int) (tour 
 	in[start] = true
 	near := make([]float64, n) // distance from v to the tour (true Euclidean)
 	dv := make([]float64, n)   // distance from the newest tour record to every record
-	dists2(dv, z, z[start*d:(start+1)*d], d)
+	distance.SqRows(dv, z, z[start*d:(start+1)*d])
 	for i := range near {
 		near[i] = math.Sqrt(dv[i])
 	}
@@ -110,7 +112,7 @@ func farthestInsertion(ctx context.Context, z []float64, n, d, start int) (tour 
 				v = i
 			}
 		}
-		dists2(dv, z, z[v*d:(v+1)*d], d)
+		distance.SqRows(dv, z, z[v*d:(v+1)*d])
 		for i, x := range dv {
 			dv[i] = math.Sqrt(x)
 		}

@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -108,7 +110,7 @@ func gsms(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 		}
 		dist := make([]float64, g)
 		for _, x := range s.R {
-			dists2(dist, cent, z[x*d:(x+1)*d], d)
+			distance.SqRows(dist, cent, z[x*d:(x+1)*d])
 			labels[x] = int32(slices.Index(dist, slices.Min(dist)))
 		}
 	}
@@ -184,7 +186,7 @@ func (s *gsmsState) rebuildList(i int, dist []float64, pos []int) []int {
 	dist = dist[:len(s.R)]
 	zi := s.z[i*d : (i+1)*d]
 	for t, x := range s.R {
-		dist[t] = dist2(s.z[x*d:(x+1)*d], zi)
+		dist[t] = distance.Sq(s.z[x*d:(x+1)*d], zi)
 	}
 	pos = smallest(pos, dist, s.L)
 	list := s.nb[i*s.L : i*s.L+len(pos)]
@@ -213,7 +215,7 @@ func (s *gsmsState) loop(ctx context.Context, labels []int32, workers int) (int3
 				stale = append(stale, i)
 			}
 		}
-		parallelFor(len(stale), workers, func(lo, hi int) {
+		parallel.Ranges(len(stale), workers, minRange, func(_, lo, hi int) {
 			var dist []float64 // allocated on the first rebuild only
 			var pos []int
 			for _, i := range stale[lo:hi] {
@@ -240,7 +242,7 @@ func (s *gsmsState) loop(ctx context.Context, labels []int32, workers int) (int3
 		for _, i := range s.R {
 			var v float64
 			if m > k {
-				v = QR - s.Q[i] - dist2(SR, s.S[i*d:(i+1)*d])/float64(m-k)
+				v = QR - s.Q[i] - distance.Sq(SR, s.S[i*d:(i+1)*d])/float64(m-k)
 			}
 			if v < best {
 				best, bi = v, i

@@ -3,11 +3,11 @@ package microagg
 import (
 	"context"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // loopIndexed is GSMS's main loop at scale, with the scan loop's result (docs/scaling.md):
@@ -23,9 +23,7 @@ import (
 // The argmin of the score stays a pass over R, O(|R|·d) per group (split over workers).
 func (s *gsmsState) loopIndexed(ctx context.Context, labels []int32, workers int) (int32, error) {
 	z, d, k, n := s.z, s.d, s.k, len(s.R)
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers = parallel.Workers(workers)
 	aug := make([]float64, n*(d+1)) // row i, then q_i
 	for i := 0; i < n; i++ {
 		copy(aug[i*(d+1):], z[i*d:(i+1)*d])
@@ -42,7 +40,7 @@ func (s *gsmsState) loopIndexed(ctx context.Context, labels []int32, workers int
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		parallelFor(len(stale), workers, func(lo, hi int) {
+		parallel.Ranges(len(stale), workers, minRange, func(_, lo, hi int) {
 			var pos []int
 			var qs mdavindex.Query
 			for _, i := range stale[lo:hi] {
@@ -100,8 +98,8 @@ func (s *gsmsState) loopIndexed(ctx context.Context, labels []int32, workers int
 // argminScore returns the record i of R with the smallest score
 // Q_R − Q_i − ‖S_R − S_i‖²/(|R|−k) (0 when |R| = k), the lowest i on ties, from the totals
 // tot = (S_R, Q_R). From argminRows records the pass is split into contiguous chunks of R, one
-// per worker (at most len(best)), whose minima are merged in chunk order with a strict <, so
-// the answer is the serial one.
+// per worker (at most len(best); parallel.Ranges), whose minima are merged in chunk order with
+// a strict <, so the answer is the serial one.
 func (s *gsmsState) argminScore(tot []float64, workers int, best []float64, arg []int) int {
 	d, k, m := s.d, s.k, len(s.R)
 	SR := tot[:d]
@@ -110,7 +108,7 @@ func (s *gsmsState) argminScore(tot []float64, workers int, best []float64, arg 
 		for _, i := range s.R[lo:hi] {
 			var v float64
 			if m > k {
-				v = tot[d] - s.Q[i] - dist2(SR, s.S[i*d:(i+1)*d])/float64(m-k)
+				v = tot[d] - s.Q[i] - distance.Sq(SR, s.S[i*d:(i+1)*d])/float64(m-k)
 			}
 			if v < b {
 				b, bi = v, i
@@ -118,18 +116,13 @@ func (s *gsmsState) argminScore(tot []float64, workers int, best []float64, arg 
 		}
 		best[c], arg[c] = b, bi
 	}
-	w := min(workers, len(best))
-	if w <= 1 || m < argminRows {
-		chunk(0, 0, m)
-		return arg[0]
+	w := max(1, min(workers, len(best)))
+	if m < argminRows {
+		w = 1
 	}
-	var wg sync.WaitGroup
-	for c := 0; c < w; c++ {
-		wg.Go(func() { chunk(c, c*m/w, (c+1)*m/w) })
-	}
-	wg.Wait()
+	nc := parallel.Ranges(m, w, 1, chunk)
 	b, bi := best[0], arg[0]
-	for c := 1; c < w; c++ {
+	for c := 1; c < nc; c++ {
 		if best[c] < b {
 			b, bi = best[c], arg[c]
 		}

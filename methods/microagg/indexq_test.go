@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
@@ -37,7 +38,7 @@ func TestNearTieTableHasSqrtTies(t *testing.T) {
 	roots := map[float64]float64{} // √s → one s
 	for i := 0; i < 200; i++ {
 		for j := i + 1; j < 200; j++ {
-			s := dist2(z[i*3:i*3+3], z[j*3:j*3+3])
+			s := distance.Sq(z[i*3:i*3+3], z[j*3:j*3+3])
 			if o, ok := roots[math.Sqrt(s)]; ok && o != s {
 				return
 			}

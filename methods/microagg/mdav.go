@@ -2,9 +2,9 @@ package microagg
 
 import (
 	"context"
-	"runtime"
 
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
 // blockRows is the fixed block size of every reduction in MDAV: sums, argmax and top-k are
@@ -57,9 +57,7 @@ func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) 
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: MDAV: bad shape or k")
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers = parallel.Workers(workers)
 	s := newMdavState(z, n, d, k, workers, !indexed)
 	defer s.close()
 	var ix *mdavindex.Index

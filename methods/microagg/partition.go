@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/diag"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -57,11 +58,15 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	if err := checkPartition(labels, d.N, k); err != nil {
 		return nil, fmt.Errorf("%s: internal error: %w", name, err)
 	}
-	if info == nil {
-		info = map[string]any{}
-	}
-	info["groups"] = len(GroupSizes(labels))
-	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Info: info}, nil
+	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Diag: partitionDiag(labels), Info: info}, nil
+}
+
+// partitionDiag returns the typed diagnostics of a released partition: its number of groups.
+// K is left 0 (not reported), as methods.Prepared.Protect's default for a release with labels
+// has it: metrics' sse_sst_lb then keeps taking k from the smallest group, and the K of a
+// stratified run's strata, which diag.Diagnostics.Merge adds up, stays 0.
+func partitionDiag(labels []int32) diag.Diagnostics {
+	return diag.Diagnostics{Partition: &diag.Partition{Groups: len(GroupSizes(labels))}}
 }
 
 // checkPartition verifies the feasibility post-condition of docs/microaggregation.md

@@ -2,9 +2,9 @@ package microagg
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
+	"github.com/sdcbench/sdcbench/internal/parallel"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -107,7 +107,7 @@ func PP1(z []float64, n, d, workers int) (v, m []float64) {
 		m[j] = median(buf)
 	}
 	mad := make([]float64, n)
-	parallelFor(n, workers, func(lo, hi int) {
+	parallel.Ranges(n, workers, minRange, func(_, lo, hi int) {
 		a := make([]float64, d)
 		proj := make([]float64, n)
 		for i := lo; i < hi; i++ {
@@ -145,7 +145,7 @@ func PP1(z []float64, n, d, workers int) (v, m []float64) {
 
 // direction sets a to (x − m)/‖x − m‖ and reports whether x ≠ m.
 func direction(a, x, m []float64) bool {
-	nrm := math.Sqrt(dist2(x, m))
+	nrm := math.Sqrt(distance.Sq(x, m))
 	if nrm == 0 {
 		return false
 	}
@@ -206,22 +206,6 @@ func selectKth(x []float64, k int) float64 {
 	return x[k]
 }
 
-// parallelFor runs f over contiguous chunks [lo, hi) that cover [0, n), one chunk per
-// goroutine, with at most workers goroutines (0 means GOMAXPROCS). f must only write state
-// owned by its chunk, so results do not depend on workers.
-func parallelFor(n, workers int, f func(lo, hi int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, n/64))
-	if workers == 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { f(lo, hi) })
-	}
-	wg.Wait()
-}
+// minRange is the fewest iterations each goroutine of this package's parallel.Ranges loops
+// gets: a loop over fewer than 2·minRange iterations runs on the caller's goroutine.
+const minRange = 64

@@ -50,6 +50,6 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	return &methods.Release{
 		Masked: Aggregate(d, labels),
 		Labels: labels,
-		Info:   map[string]any{"groups": len(GroupSizes(labels))},
+		Diag:   partitionDiag(labels),
 	}, nil
 }

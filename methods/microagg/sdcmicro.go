@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/internal/robust"
 	"github.com/sdcbench/sdcbench/methods"
 )
@@ -63,7 +64,7 @@ func init() {
 			if deg {
 				info = map[string]any{"pc1_degenerate": true}
 			}
-			return FixedGroups(sortedBy(Project(nil, z, colMeans(z, d, nil), v)), k), info, nil
+			return FixedGroups(sortedBy(Project(nil, z, covariance.Means(z, n, d), v)), k), info, nil
 		},
 	}})
 	methods.Register(onedimsSDC{})

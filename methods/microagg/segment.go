@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
 // FixedGroups cuts the ordered record indices order into consecutive groups and returns the
@@ -94,12 +96,7 @@ func SegmentDP(z []float64, d int, order []int, cols []int, k int) (ends []int, 
 			if math.IsInf(D[i], 1) {
 				continue
 			}
-			pi := p1[i*c : (i+1)*c : (i+1)*c]
-			var s float64
-			for a := range pj {
-				t := pj[a] - pi[a]
-				s += float64(t * t)
-			}
+			s := distance.Sq(pj, p1[i*c:(i+1)*c:(i+1)*c])
 			w := max(0, (p2[j]-p2[i])-s/float64(j-i))
 			if v := D[i] + w; v <= best {
 				best, bi = v, i
@@ -140,60 +137,6 @@ func column(z []float64, d, j int) []float64 {
 	return c
 }
 
-// dist2 returns the squared Euclidean distance Σ_j (a_j − b_j)², accumulated in column order
-// without fused multiply-adds (docs/microaggregation.md §0).
-func dist2(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s float64
-	for j, v := range a {
-		t := v - b[j]
-		s += float64(t * t)
-	}
-	return s
-}
-
-// dists2 writes into out[i] the squared distance of row i of the row-major table z with d
-// columns to q; len(out) must be len(z)/d.
-func dists2(out, z, q []float64, d int) {
-	q = q[:d]
-	for i := range out {
-		row := z[i*d : (i+1)*d : (i+1)*d]
-		var s float64
-		for j, v := range q {
-			t := row[j] - v
-			s += float64(t * t)
-		}
-		out[i] = s
-	}
-}
-
-// colMeans returns the column means of the rows idx (all rows if idx is nil) of z, summed in
-// the order given.
-func colMeans(z []float64, d int, idx []int) []float64 {
-	m := make([]float64, d)
-	cnt := 0
-	add := func(i int) {
-		row := z[i*d : (i+1)*d : (i+1)*d]
-		for j, v := range row {
-			m[j] += v
-		}
-		cnt++
-	}
-	if idx == nil {
-		for i := 0; i < len(z)/d; i++ {
-			add(i)
-		}
-	} else {
-		for _, i := range idx {
-			add(i)
-		}
-	}
-	for j := range m {
-		m[j] /= float64(cnt)
-	}
-	return m
-}
-
 // sseOf returns the within-group SSE of a canonical labelling of z (two-pass: centroids, then
 // squared deviations).
 func sseOf(z []float64, d int, labels []int32) float64 {
@@ -214,7 +157,7 @@ func sseOf(z []float64, d int, labels []int32) float64 {
 	}
 	var s float64
 	for i, l := range labels {
-		s += dist2(z[i*d:(i+1)*d], cent[int(l)*d:(int(l)+1)*d])
+		s += distance.Sq(z[i*d:(i+1)*d], cent[int(l)*d:(int(l)+1)*d])
 	}
 	return s
 }

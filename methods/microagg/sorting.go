@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/sdcbench/sdcbench/internal/covariance"
 	"github.com/sdcbench/sdcbench/methods"
 )
 
@@ -72,7 +73,7 @@ func init() {
 				return make([]int32, n), nil, nil
 			}
 			v, deg := PC1(z, n, d)
-			s := Project(nil, z, colMeans(z, d, nil), v)
+			s := Project(nil, z, covariance.Means(z, n, d), v)
 			var info map[string]any
 			if deg {
 				info = map[string]any{"pc1_degenerate": true}

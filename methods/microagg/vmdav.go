@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/methods"
 )
@@ -96,7 +97,7 @@ func vmdav(ctx context.Context, z []float64, n, d, k int, gamma float64, global,
 			q := R.row(R.idx[t])
 			for u, i := range R.idx {
 				if din[u] >= 0 {
-					din[u] = min(din[u], dist2(R.row(i), q))
+					din[u] = min(din[u], distance.Sq(R.row(i), q))
 				}
 			}
 		}
@@ -115,7 +116,7 @@ func vmdav(ctx context.Context, z []float64, n, d, k int, gamma float64, global,
 			q := R.row(R.idx[x])
 			dout := math.Inf(1)
 			for u, i := range R.idx {
-				dx[u] = dist2(R.row(i), q)
+				dx[u] = distance.Sq(R.row(i), q)
 				if u != x {
 					dout = min(dout, dx[u])
 				}
@@ -229,7 +230,7 @@ func vmdavIndexed(ctx context.Context, R *activeSet, k int, gamma float64, globa
 			dout := math.Inf(1)
 			for _, u := range ix.Tree().Nearest(&qs, buf[:0], row(x), 2) {
 				if u != x {
-					dout = dist2(row(u), row(x))
+					dout = distance.Sq(row(u), row(x))
 					break
 				}
 			}
