@@ -12,7 +12,11 @@ import (
 
 // PostProcessor maps a release back towards the original after a method has run, e.g. reverse
 // mapping or the restriction to non-negative values (docs/perturbative.md). It is
-// deterministic and sees the original, the release and the protected columns.
+// deterministic and sees the original, the release and the protected columns. It must keep
+// every record in its row (row i of its output is record i, as in masked): it changes values
+// only, never which record a row holds or their order. A chain therefore passes the inner
+// method's partition (Release.Labels) through unchanged, and the chain's Info keeps the inner
+// method's Partitions and BoundedGroups promises, which the runner checks (CheckPartition).
 type PostProcessor interface {
 	Name() string
 	Description() string
@@ -92,8 +96,11 @@ func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.post.Name(), err)
 	}
-	// The post-processed release no longer is the partition's centroids; its diagnostics
-	// still describe the partition.
+	// The post-processor keeps every record in its row, so the inner partition of the
+	// records (Labels) still holds and is passed through, and its diagnostics still describe
+	// it. The post-processed values of a group need not coincide any more (revmap gives each
+	// record an original value): metrics that group released rows by Labels check that the
+	// rows are equal (metrics.DLD) before they use a label as a group of identical rows.
 	reportPartition(rel)
-	return &Release{Masked: out, Columns: rel.Columns, Diag: rel.Diag, Info: rel.Info, Trace: rel.Trace}, nil
+	return &Release{Masked: out, Labels: rel.Labels, Columns: rel.Columns, Diag: rel.Diag, Info: rel.Info, Trace: rel.Trace}, nil
 }

@@ -85,11 +85,13 @@ func TestStrataPartition(t *testing.T) {
 	if dp := rel.Diag.Partition; dp == nil || dp.Groups != int(next) || dp.K != 0 {
 		t.Errorf("Diag.Partition %+v, want %d groups", dp, next)
 	}
-	// through a post-processor the release loses its labels, not its diagnostics
+	// a post-processor keeps every record in its row: the release keeps its labels (the inner
+	// partition, merged over the strata), its diagnostics and its partition promise
 	rm, _ := methods.Lookup("restrict(mdav)")
-	if rr, _, err := pr.Protect(context.Background(), rm, p, nil); err != nil || rr.Labels != nil ||
-		rr.Diag.Partition == nil || rr.Diag.Partition.Groups != int(next) {
-		t.Errorf("restrict(mdav): %v, labels %v, Diag.Partition %+v", err, rr.Labels != nil, rr.Diag.Partition)
+	if rr, _, err := pr.Protect(context.Background(), rm, p, nil); err != nil || !slices.Equal(rr.Labels, rel.Labels) ||
+		rr.Diag.Partition == nil || rr.Diag.Partition.Groups != int(next) ||
+		methods.CheckPartition(rm.Info(), p, rr.Masked.N, rr.Labels) != nil {
+		t.Errorf("restrict(mdav): %v, labels %v, Diag.Partition %+v", err, rr.Labels, rr.Diag.Partition)
 	}
 	// k = 4 needs 2k = 8 records per stratum: 10 is enough; k = 6 is not.
 	p6, _ := m.Info().Resolve(map[string]string{"k": "6"})

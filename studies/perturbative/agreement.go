@@ -51,17 +51,23 @@ func writeAgreement(dir string, rv *rec) error {
 		if good {
 			ok++
 		}
-		rv.check("sdcMicro 5.8.1 agreement", r[col("dataset")]+" "+r[col("method")]+" "+r[col("metric")], good, "within tolerance")
 		label := map[bool]string{true: "✅ agrees", false: "❌ differs"}[good]
 		if f("mean_sdcmicro") == 0 && f("mean_ours") == 0 {
+			// 0 on both sides carries no evidence: printed, not judged.
 			zero++
-			label = "✅ agrees (0 on both sides: uninformative)"
+			n--
+			if good {
+				ok--
+			}
+			label = "— 0 on both sides: uninformative, no verdict"
+		} else {
+			rv.check("sdcMicro 5.8.1 agreement", r[col("dataset")]+" "+r[col("method")]+" "+r[col("metric")], good, "within tolerance", true)
 		}
 		fmt.Fprintf(&body, "| %s | %s | %s | %s | %s ± %s | %s ± %s | %.2f | %s |\n", r[col("dataset")], r[col("method")], r[col("metric")],
 			r[col("reps")], g(f("mean_sdcmicro")), g(f("se_sdcmicro")), g(f("mean_ours")), g(f("se_ours")), z, label)
 	}
-	fmt.Fprintf(&b, "**%d of %d cells agree (|z| ≤ %d)**; %d of them are 0 on both sides (strong noise leaves no record "+
-		"inside the interval) and so carry no evidence.\n\n%s\n", ok, n, ZMax, zero, body.String())
+	fmt.Fprintf(&b, "**%d of %d informative cells agree (|z| ≤ %d)**; %d further cells are 0 on both sides (strong noise leaves no record "+
+		"inside the interval), carry no evidence and get no verdict.\n\n%s\n", ok, n, ZMax, zero, body.String())
 	writeSpeed(&b, dir)
 	return os.WriteFile(filepath.Join(dir, File), b.Bytes(), 0o644)
 }

@@ -144,31 +144,21 @@ func writeAnalytic(w io.Writer, r *rec, t *resultsdir.Table, load func(string) (
 	fmt.Fprintln(w, "| dataset | method | metric | R | mean | SE | expectation | check value | z | verdict |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range checks {
-		r.check("analytic expectations", c.Cell.Dataset+" "+c.Cell.Key()+" "+c.Metric, c.OK, "within tolerance")
+		r.check("analytic expectations", c.Cell.Dataset+" "+c.Cell.Key()+" "+c.Metric, c.OK, "within tolerance", true)
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %.2f | %s |\n", c.Cell.Dataset, c.Cell.Key(), c.Metric,
 			len(c.Cell.Vals[c.Metric]), g(c.Mean), g(c.SE), g(c.Want), g(c.Published), c.Z(), verdict(c.OK))
 	}
 	fmt.Fprintln(w)
-	missEigen, missOther := 0, []string{}
+	// The misses get no reason here: a cause (e.g. the eigen formula's missing term for the
+	// sampling correlations of the noise) is printed only where the report computes it.
+	var miss []string
 	for _, c := range checks {
-		if c.OK {
-			continue
-		}
-		if c.Metric == "eigen" {
-			missEigen++
-		} else {
-			missOther = append(missOther, fmt.Sprintf("%s %s %s (z = %.1f)", c.Cell.Dataset, c.Cell.Key(), c.Metric, c.Z()))
+		if !c.OK {
+			miss = append(miss, fmt.Sprintf("%s %s %s (z = %.1f)", c.Cell.Dataset, c.Cell.Key(), c.Metric, c.Z()))
 		}
 	}
-	if missEigen > 0 {
-		fmt.Fprintf(w, "%d eigen miss(es): the eigen expectation ignores the sampling correlations of the noise "+
-			"(O(1/√n) per pair of columns), which dominate when the formula's term is small (nearly uncorrelated "+
-			"columns) or the columns are heavy-tailed.\n\n", missEigen)
-	}
-	if len(missOther) > 0 {
-		fmt.Fprintf(w, "Other misses: %s. For noise_mult the mse expectation var·mean(x²) is exact, but the "+
-			"replicate spread underestimates the error of the mean when a few huge x² dominate (heavy tail).\n\n",
-			strings.Join(missOther, "; "))
+	if len(miss) > 0 {
+		fmt.Fprintf(w, "Misses (%d): %s. Their cause is not checked by this report.\n\n", len(miss), strings.Join(miss, "; "))
 	}
 	return nil
 }

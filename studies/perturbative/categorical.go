@@ -136,8 +136,11 @@ const (
 	NotPossible   = string(resultsdir.NotPossible)
 )
 
+// add records a verdict. Every table of the categorical stage checks sdcMicro 5.8.1's values on
+// testdata or PRAM's own transition matrices (source "reference") except the study's PT2020
+// file, whose printed numbers are judged as the study's (source "study").
 func (c *Counts) add(table, item, verdict string) {
-	c.Rows = append(c.Rows, Verdict{table, item, verdict})
+	c.Rows = append(c.Rows, Verdict{Table: table, Item: item, Verdict: verdict, Ref: table != PT2020Table})
 }
 
 // WriteCategoricalVerdicts reads dir/runs.csv, writes dir/CATEGORICAL.md and returns every
@@ -233,7 +236,7 @@ func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 	p("numbers can be recomputed; testdata stands in for it and sdcMicro 5.8.1 is the reference above.\n\n")
 	p("| stage | measure | study | ours |\n|---|---|---|---|\n")
 	for _, s := range Categorical {
-		c.add("Morais (2022), PT2020 file", s.Stage+": "+s.Measure, NotPossible)
+		c.add(PT2020Table, s.Stage+": "+s.Measure, NotPossible)
 		p("| %s | %s | %s | not reproducible (confidential data) |\n", s.Stage, s.Measure, s.Value)
 	}
 	p("\n")
@@ -243,7 +246,9 @@ func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 // Table names of the verdicts.
 const (
 	section1 = "sdcMicro 5.8.1 risk and suppression on testdata"
-	section3 = "agreement with sdcMicro 5.8.1"
+	// PT2020Table holds the study's printed PT2020 numbers of the categorical stage.
+	PT2020Table = "Morais (2022), PT2020 file"
+	section3    = "agreement with sdcMicro 5.8.1"
 )
 
 // word maps a printed verdict of section 1 to the registry's word.

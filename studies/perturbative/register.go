@@ -2,6 +2,7 @@ package perturbative
 
 import (
 	"embed"
+	"fmt"
 
 	"github.com/sdcbench/sdcbench/studies"
 )
@@ -39,8 +40,24 @@ func (reporter) Write(dir, experiment string, t *studies.Tally) error {
 	}
 	t.Wrote(file)
 	rows, err := write(dir)
-	for _, v := range rows {
-		t.Add(v.Table, v.Item, v.Verdict)
+	if rerr := record(t, rows); rerr != nil {
+		return fmt.Errorf("perturbative: %s: %w", dir, rerr)
 	}
 	return err
+}
+
+// record adds the verdicts to t, reference ones (Verdict.Ref) with AddRef; a verdict without an
+// item is an error and stops the recording.
+func record(t *studies.Tally, rows []Verdict) error {
+	for _, v := range rows {
+		if v.Item == "" {
+			return fmt.Errorf("a verdict of %q without an item", v.Table)
+		}
+		if v.Ref {
+			t.AddRef(v.Table, v.Item, v.Verdict)
+		} else {
+			t.Add(v.Table, v.Item, v.Verdict)
+		}
+	}
+	return nil
 }

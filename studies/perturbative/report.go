@@ -17,22 +17,35 @@ const File = "PERTURBATIVE.md"
 const citation = "Morais (2022), *Comparação de Métodos Perturbativos*, MSc dissertation, Universidade do Minho"
 
 // Verdict is one judged number or claim, with the verdict vocabulary of the study reports:
-// "within tolerance", "pattern", "not reproduced" or "not reproducible".
+// "within tolerance", "pattern", "not reproduced" or "not reproducible". Ref marks a verdict
+// on a reference value that Morais (2022) does not print (sdcMicro's output, a formula such as
+// the analytic expectations, our own definitions): verdicts.csv source "reference"; the others
+// judge a number or claim printed in the study (source "study").
 type Verdict struct {
 	Table, Item, Verdict string
+	Ref                  bool
 }
 
 // rec collects the verdicts a report prints, in order.
 type rec struct{ vs []Verdict }
 
-func (r *rec) add(table, item, verdict string) { r.vs = append(r.vs, Verdict{table, item, verdict}) }
+// add records a verdict on a number or claim printed in the study.
+func (r *rec) add(table, item, verdict string) {
+	r.vs = append(r.vs, Verdict{Table: table, Item: item, Verdict: verdict})
+}
 
-func (r *rec) check(table, item string, ok bool, kind string) {
-	if ok {
-		r.add(table, item, kind)
-	} else {
-		r.add(table, item, "not reproduced")
+// addRef records a verdict on a reference value (Verdict.Ref).
+func (r *rec) addRef(table, item, verdict string) {
+	r.vs = append(r.vs, Verdict{Table: table, Item: item, Verdict: verdict, Ref: true})
+}
+
+// check records kind when ok holds and "not reproduced" otherwise; ref as in Verdict.Ref.
+func (r *rec) check(table, item string, ok bool, kind string, ref bool) {
+	v := kind
+	if !ok {
+		v = "not reproduced"
 	}
+	r.vs = append(r.vs, Verdict{Table: table, Item: item, Verdict: v, Ref: ref})
 }
 
 // Write writes the report (see WriteVerdicts) and drops the verdicts.
@@ -91,14 +104,22 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	writeNotReproducible(&b, r)
+	writeNotReproducible(&b, r, man.Name)
 	return r.vs, os.WriteFile(filepath.Join(dir, File), b.Bytes(), 0o644)
 }
 
-func writeNotReproducible(b *bytes.Buffer, r *rec) {
-	for _, item := range []string{"PT2020 numbers (confidential data)", "EusilcS walkthrough (data not shipped)",
-		"multiplicative-noise rows (inconsistent in the study)", "EQM/EAM Σ and ρ columns (no formula reproduces them)"} {
-		r.add("Morais 2022", item, "not reproducible")
+// NotReproducibleOwner is the experiment whose folder records the verdicts of the study's
+// items that cannot be reproduced (writeNotReproducible): each item is judged once, in the
+// folder of the study's central table (Table 28); the other numeric folders print the list as
+// context only.
+const NotReproducibleOwner = "perturbative-table28"
+
+func writeNotReproducible(b *bytes.Buffer, r *rec, experiment string) {
+	if experiment == NotReproducibleOwner {
+		for _, item := range []string{"PT2020 numbers (confidential data)", "EusilcS walkthrough (data not shipped)",
+			"multiplicative-noise rows (inconsistent in the study)", "EQM/EAM Σ and ρ columns (no formula reproduces them)"} {
+			r.add("Morais 2022", item, "not reproducible")
+		}
 	}
 	b.WriteString(`## Not reproducible
 
@@ -112,4 +133,7 @@ func writeNotReproducible(b *bytes.Buffer, r *rec) {
   from its own variances (e.g. independent 5 % noise would give EQM Σ ≈ 1e19-1e20, not 8.06e15).
 - Runtimes: the study reports none.
 `)
+	if experiment != NotReproducibleOwner {
+		fmt.Fprintf(b, "\nContext only: these items are judged once, in the verdicts of %s.\n", NotReproducibleOwner)
+	}
 }
