@@ -19,7 +19,7 @@ import (
 // workingNotes matches a pointer into the working notes: a path into the folder, the folder
 // beside the repository, or one of its numbered seeds (the words are split so that this file
 // does not match itself).
-var workingNotes = regexp.MustCompile(`shared` + `/(spec|seeds|datasets|tools|hooks)\b` + `|\.\./` + `shared\b` + `|\b[Ss]eed` + ` 0\d\d\b`)
+var workingNotes = regexp.MustCompile(`shared` + `/(spec|seeds|datasets|tools|hooks)\b` + `|\.\./` + `shared\b` + `|\b[Ss]eed` + `[- ]0\d\d\b`)
 
 // skipDirs are not part of what a reader reads: generated results, build output, VCS data.
 var skipDirs = map[string]bool{".git": true, "results": true, "bin": true, "out": true, "testdata": true}
@@ -54,6 +54,7 @@ func TestWorkingNotesPattern(t *testing.T) {
 		"in ../" + "shared, beside the repository":                  true,
 		"as " + "seed" + " 000 Table 5.5":                           true,
 		"Seed" + " 003 says":                                        true,
+		"The " + "seed" + "-000 tables":                             true,
 		"The machine was shared with other jobs":                    false,
 		"the seed's winner (0.1, 0.2, 0.9)":                         false,
 		"seed = 2002001":                                            false,
