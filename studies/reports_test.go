@@ -95,10 +95,10 @@ func TestWriteAndStatus(t *testing.T) {
 	}
 	study := fakeCitation
 	want := map[string]map[string]int{
-		study + "|fake-one|Table 1|study":                {Exact: 1, Tolerance: 1, NotReproduced: 1},
-		study + "|fake-one|Table 2|study":                {NotReproduced: 1},
-		study + "|fake-one|Table 2|reference":            {Tolerance: 1},
-		study + "|fake-two|Table 2|study":                {NotPossible: 1, Pattern: 1},
+		study + "|fake-one|Table 1|study":               {Exact: 1, Tolerance: 1, NotReproduced: 1},
+		study + "|fake-one|Table 2|study":               {NotReproduced: 1},
+		study + "|fake-one|Table 2|reference":           {Tolerance: 1},
+		study + "|fake-two|Table 2|study":               {NotPossible: 1, Pattern: 1},
 		GenericStudy + "|plain|sdcMicro mdav|reference": {Exact: 1},
 	}
 	if len(got) != len(want) {

@@ -16,7 +16,7 @@ import (
 // SeedRow is one published number of a seed beside ours (docs/reproducing.md "What
 // reproduced means").
 type SeedRow struct {
-	Table, Item  string // the seed's table and the quoted cell, e.g. "Table 5.5", "(0.1, 0.1, 0.9)"
+	Table, Item string // the seed's table and the quoted cell, e.g. "Table 5.5", "(0.1, 0.1, 0.9)"
 	// Source says what the row checks: resultsdir.SourceStudy (a number printed in the
 	// publication) or resultsdir.SourceReference (sdcMicro's output, a formula, our defaults).
 	Source       resultsdir.Source

@@ -65,10 +65,11 @@ func Write(dir, name string, tally *studies.Tally) error {
 		r.printf("\n## Verdict summary\n\n")
 		keys := []string{"exact", "within tolerance", "pattern", "not reproduced", "expected miss confirmed", "expected miss refuted"}
 		if len(r.verdicts) > 0 {
-			r.printf("Reproductions (our runs against the seed's or the spec's values):\n\n")
+			r.printf("Reproductions (our runs against the seed's numbers or claims, source study in verdicts.csv, or against the\n" +
+				"spec's expected values and predictions, source reference):\n\n")
 			for _, k := range keys {
 				if n := r.verdicts[k]; n > 0 {
-					r.printf("- %s: %d\n", k, n)
+					r.printf("- %s: %d (%d study, %d reference)\n", k, n, n-r.refVerdicts[k], r.refVerdicts[k])
 				}
 			}
 		}
@@ -97,6 +98,7 @@ type report struct {
 	dir           string
 	b             strings.Builder
 	verdicts      map[string]int
+	refVerdicts   map[string]int // the part of verdicts that checks the spec's values (source reference)
 	constVerdicts map[string]int // checks of published constants only (constVerdict)
 	tally         *studies.Tally // the verdicts of our runs by section, for the status page; may be nil
 	section       string         // the last heading printed
@@ -123,9 +125,12 @@ func (r *report) verdict(ref bool, item, v string) string {
 		panic("dp: a verdict without an item")
 	}
 	if r.verdicts == nil {
-		r.verdicts = map[string]int{}
+		r.verdicts, r.refVerdicts = map[string]int{}, map[string]int{}
 	}
 	r.verdicts[v]++
+	if ref {
+		r.refVerdicts[v]++
+	}
 	if r.tally != nil {
 		if ref {
 			r.tally.AddRef(r.section, item, v)
