@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
 // fake is the report of the study "fake", whose folder holds the spec fake-one.toml; it
@@ -48,8 +50,20 @@ func TestTally(t *testing.T) {
 	if got := tl.Check("T", "k", false); got != NotReproduced {
 		t.Errorf("Check(false) = %q, want %q", got, NotReproduced)
 	}
-	if len(tl.Rows()) != 3 {
-		t.Errorf("%d rows, want 3", len(tl.Rows()))
+	if got := tl.AddRef("T", "r", Exact); got != Exact {
+		t.Errorf("AddRef returned %q", got)
+	}
+	if got := tl.CheckRef("T", "s", false); got != NotReproduced {
+		t.Errorf("CheckRef(false) = %q, want %q", got, NotReproduced)
+	}
+	want := []resultsdir.Source{resultsdir.SourceStudy, resultsdir.SourceStudy, resultsdir.SourceStudy, resultsdir.SourceReference, resultsdir.SourceReference}
+	if len(tl.Rows()) != len(want) {
+		t.Fatalf("%d rows, want %d", len(tl.Rows()), len(want))
+	}
+	for i, r := range tl.Rows() {
+		if r.Source != want[i] {
+			t.Errorf("row %d (%s): source %q, want %q", i, r.Item, r.Source, want[i])
+		}
 	}
 	defer func() {
 		if recover() == nil {
