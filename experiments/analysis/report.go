@@ -276,9 +276,9 @@ func (r *Result) reportSeed(w io.Writer) {
 				ours = strconv.FormatFloat(s.Ours, 'f', decimals(s.Published)+2, 64)
 			}
 		}
-		rows = append(rows, []string{s.Table, s.Item, s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, string(s.Verdict), s.Note})
+		rows = append(rows, []string{s.Table, s.Item, string(s.Source), s.Stat + " " + s.Metric, s.Published, ours, num(s.Diff), crit, string(s.Verdict), s.Note})
 	}
-	table(w, []string{"table", "item", "quantity", "published", "ours", "difference", "criterion", "verdict", "note"}, rows)
+	table(w, []string{"table", "item", "source", "quantity", "published", "ours", "difference", "criterion", "verdict", "note"}, rows)
 	fmt.Fprintf(w, "Verdicts: %d exact, %d within tolerance, %d pattern, %d not reproduced.\n", count[resultsdir.Exact], count[resultsdir.Tolerance], count[resultsdir.Pattern], count[resultsdir.NotReproduced])
 }
 

@@ -16,7 +16,10 @@ import (
 // SeedRow is one published number of a seed beside ours (docs/reproducing.md "What
 // reproduced means").
 type SeedRow struct {
-	Table, Item  string // the seed's table and the quoted cell, e.g. "Table 5.5", "(0.1, 0.1, 0.9)"
+	Table, Item string // the seed's table and the quoted cell, e.g. "Table 5.5", "(0.1, 0.1, 0.9)"
+	// Source says what the row checks: resultsdir.SourceStudy (a number printed in the
+	// publication) or resultsdir.SourceReference (sdcMicro's output, a formula, our defaults).
+	Source       resultsdir.Source
 	Stat, Metric string
 	Where        string
 	Published    string
@@ -30,7 +33,7 @@ type SeedRow struct {
 	Note         string
 }
 
-var seedHeader = []string{"table", "item", "stat", "metric", "where", "published", "ours", "difference", "criterion", "tolerance", "expect", "verdict", "note"}
+var seedHeader = []string{"table", "item", "source", "stat", "metric", "where", "published", "ours", "difference", "criterion", "tolerance", "expect", "verdict", "note"}
 
 func seedRows(rows []SeedRow) [][]string {
 	out := make([][]string, len(rows))
@@ -39,7 +42,7 @@ func seedRows(rows []SeedRow) [][]string {
 		if s.Tolerance != 0 {
 			tol = ftoa(s.Tolerance)
 		}
-		out[i] = []string{s.Table, s.Item, s.Stat, s.Metric, s.Where, s.Published, s.OursText, ftoaOrEmpty(s.Diff), s.Criterion, tol, s.Expect, string(s.Verdict), s.Note}
+		out[i] = []string{s.Table, s.Item, string(s.Source), s.Stat, s.Metric, s.Where, s.Published, s.OursText, ftoaOrEmpty(s.Diff), s.Criterion, tol, s.Expect, string(s.Verdict), s.Note}
 	}
 	return out
 }
@@ -53,8 +56,10 @@ func ftoaOrEmpty(v float64) string {
 
 // CompareSeed reads a seed file and computes our value and the verdict of each row.
 //
-// The file is a CSV with a header naming at least table, stat, metric, published and criterion,
-// and optionally item, where, tolerance, expect and note. stat is one of
+// The file is a CSV with a header naming at least table, item, source, stat, metric, published
+// and criterion, and optionally where, tolerance, expect and note. item must not be empty; source
+// is study (a number printed in the publication) or reference (sdcMicro's output, a formula, our
+// own defaults), as in verdicts.csv. stat is one of
 //
 //   - n, mean, median, sd, min, max, q1, q3: over the ok runs selected by where;
 //   - wins, win_pct: from wins.csv (summed over the rows where selects);
@@ -83,7 +88,7 @@ func CompareSeed(r *Result, path string) ([]SeedRow, error) {
 		return nil, nil
 	}
 	hdr := recs[0]
-	for _, need := range []string{"table", "stat", "metric", "published", "criterion"} {
+	for _, need := range []string{"table", "item", "source", "stat", "metric", "published", "criterion"} {
 		if !slices.Contains(hdr, need) {
 			return nil, fmt.Errorf("analysis: %s: no %q column", path, need)
 		}
@@ -102,6 +107,13 @@ func CompareSeed(r *Result, path string) ([]SeedRow, error) {
 			if s.Tolerance, err = strconv.ParseFloat(t, 64); err != nil {
 				return nil, fmt.Errorf("analysis: %s:%d: tolerance: %w", path, line+2, err)
 			}
+		}
+		s.Source = resultsdir.Source(get("source"))
+		if s.Source != resultsdir.SourceStudy && s.Source != resultsdir.SourceReference {
+			return nil, fmt.Errorf("analysis: %s:%d: source must be %s or %s, have %q", path, line+2, resultsdir.SourceStudy, resultsdir.SourceReference, s.Source)
+		}
+		if s.Item == "" {
+			return nil, fmt.Errorf("analysis: %s:%d: empty item", path, line+2)
 		}
 		switch s.Criterion {
 		case "exact", "tolerance", "pattern":

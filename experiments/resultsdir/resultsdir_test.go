@@ -114,8 +114,8 @@ func TestManifestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestVerdicts: verdicts.csv round-trips, the vocabulary rejects unknown verdicts on parse,
-// read and write, and no rows means no file.
+// TestVerdicts: verdicts.csv round-trips, the vocabulary rejects unknown verdicts and sources
+// and empty items on parse, read and write, and no rows means no file.
 func TestVerdicts(t *testing.T) {
 	for _, v := range Verdicts() {
 		if got, err := ParseVerdict(string(v)); err != nil || got != v {
@@ -128,7 +128,7 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	rows := []VerdictRow{{"A study", SourceStudy, "Table 1", "cell, a", Exact}, {"A study", SourceReference, "Table 2", "", NotPossible}}
+	rows := []VerdictRow{{"A study", SourceStudy, "Table 1", "cell, a", Exact}, {"A study", SourceReference, "Table 2", "cell b", NotPossible}}
 	if err := WriteVerdicts(dir, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +139,31 @@ func TestVerdicts(t *testing.T) {
 	if err := WriteVerdicts(dir, []VerdictRow{{"A", SourceStudy, "T", "i", "probably"}}); err == nil {
 		t.Error("an unknown verdict was written")
 	}
-	os.WriteFile(filepath.Join(dir, VerdictsFile), []byte("study,table,item,verdict\nA,T,i,probably\n"), 0o644)
-	if _, err := ReadVerdicts(dir); err == nil || !strings.Contains(err.Error(), `"probably"`) {
-		t.Errorf("unknown verdict read: error %v", err)
+	for _, c := range []struct {
+		row  VerdictRow
+		want string
+	}{
+		{VerdictRow{"A", "", "T", "i", Exact}, `unknown verdict source ""`},
+		{VerdictRow{"A", "sdcMicro", "T", "i", Exact}, `unknown verdict source "sdcMicro"`},
+		{VerdictRow{"A", SourceStudy, "T", "", Exact}, "a verdict without an item"},
+	} {
+		if err := WriteVerdicts(dir, []VerdictRow{rows[0], c.row}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v written: error %v, want %q", c.row, err, c.want)
+		}
+	}
+	if got, err := ReadVerdicts(dir); err != nil || !reflect.DeepEqual(got, rows) {
+		t.Errorf("a refused write changed the file: %+v, %v", got, err)
+	}
+	for _, c := range []struct{ csv, want string }{
+		{"study,source,table,item,verdict\nA,study,T,i,probably\n", `"probably"`},
+		{"study,source,table,item,verdict\nA,ours,T,i,exact\n", `unknown verdict source "ours"`},
+		{"study,source,table,item,verdict\nA,study,T,,exact\n", "a verdict without an item"},
+		{"study,table,item,verdict\nA,T,i,exact\n", "want columns study, source, table, item, verdict"},
+	} {
+		os.WriteFile(filepath.Join(dir, VerdictsFile), []byte(c.csv), 0o644)
+		if _, err := ReadVerdicts(dir); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q read: error %v, want %q", c.csv, err, c.want)
+		}
 	}
 	if err := WriteVerdicts(dir, nil); err != nil {
 		t.Fatal(err)
@@ -163,7 +185,7 @@ func TestStudyReport(t *testing.T) {
 	err := WriteStudyReport(dir, "A study", func() ([]VerdictRow, []string, error) {
 		os.WriteFile(filepath.Join(dir, "STUDY.md"), []byte("report"), 0o644)
 		os.WriteFile(filepath.Join(dir, "figure.csv"), []byte("not a report"), 0o644)
-		return []VerdictRow{{Table: "T", Item: "i", Verdict: Pattern}}, []string{"STUDY.md"}, nil
+		return []VerdictRow{{Source: SourceStudy, Table: "T", Item: "i", Verdict: Pattern}}, []string{"STUDY.md"}, nil
 	})
 	if err != nil {
 		t.Fatal(err)

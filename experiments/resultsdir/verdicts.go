@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
 )
@@ -50,6 +51,30 @@ const (
 	SourceReference Source = "reference" // sdcMicro, a formula, or our own defaults
 )
 
+// ParseSource returns the source spelled s, or an error naming s when it is neither
+// SourceStudy nor SourceReference.
+func ParseSource(s string) (Source, error) {
+	if v := Source(s); v == SourceStudy || v == SourceReference {
+		return v, nil
+	}
+	return "", fmt.Errorf("resultsdir: unknown verdict source %q (want %s or %s)", s, SourceStudy, SourceReference)
+}
+
+// check returns an error when the row's verdict or source is outside the vocabulary or its
+// item is empty.
+func (v VerdictRow) check() error {
+	if _, err := ParseVerdict(string(v.Verdict)); err != nil {
+		return err
+	}
+	if _, err := ParseSource(string(v.Source)); err != nil {
+		return fmt.Errorf("%w (%s, %s)", err, v.Table, v.Item)
+	}
+	if v.Item == "" {
+		return fmt.Errorf("resultsdir: a verdict without an item (%s, %s)", v.Table, v.Verdict)
+	}
+	return nil
+}
+
 // VerdictRow is one line of verdicts.csv: a published number or claim of a study judged
 // against ours.
 type VerdictRow struct {
@@ -63,7 +88,8 @@ type VerdictRow struct {
 var verdictsHeader = []string{"study", "source", "table", "item", "verdict"}
 
 // ReadVerdicts reads dir/verdicts.csv. A missing file is an error wrapping os.ErrNotExist; a
-// verdict outside the vocabulary is an error naming it.
+// verdict or source outside the vocabulary, a missing column or an empty item is an error naming
+// it.
 func ReadVerdicts(dir string) ([]VerdictRow, error) {
 	path := filepath.Join(dir, VerdictsFile)
 	t, err := ReadTable(path)
@@ -71,21 +97,14 @@ func ReadVerdicts(dir string) ([]VerdictRow, error) {
 		return nil, err
 	}
 	s, src, tb, it, v := t.Col("study"), t.Col("source"), t.Col("table"), t.Col("item"), t.Col("verdict")
-	if s < 0 || tb < 0 || v < 0 {
-		return nil, fmt.Errorf("resultsdir: %s: want columns study, table, verdict", path)
+	if s < 0 || src < 0 || tb < 0 || it < 0 || v < 0 {
+		return nil, fmt.Errorf("resultsdir: %s: want columns %s", path, strings.Join(verdictsHeader, ", "))
 	}
 	rows := make([]VerdictRow, 0, len(t.Rows))
 	for i, r := range t.Rows {
-		verdict, err := ParseVerdict(r[v])
-		if err != nil {
+		row := VerdictRow{Study: r[s], Source: Source(r[src]), Table: r[tb], Item: r[it], Verdict: Verdict(r[v])}
+		if err := row.check(); err != nil {
 			return nil, fmt.Errorf("%w (%s line %d)", err, path, i+2)
-		}
-		row := VerdictRow{Study: r[s], Table: r[tb], Verdict: verdict}
-		if it >= 0 {
-			row.Item = r[it]
-		}
-		if src >= 0 {
-			row.Source = Source(r[src])
 		}
 		rows = append(rows, row)
 	}
@@ -93,12 +112,12 @@ func ReadVerdicts(dir string) ([]VerdictRow, error) {
 }
 
 // WriteVerdicts writes rows to dir/verdicts.csv, atomically, or removes the file when there
-// are none (a report that reproduces no publication). A verdict outside the vocabulary is an
-// error and nothing is written.
+// are none (a report that reproduces no publication). A verdict or source outside the
+// vocabulary, or an empty item, is an error and nothing is written.
 func WriteVerdicts(dir string, rows []VerdictRow) error {
 	path := filepath.Join(dir, VerdictsFile)
 	for _, r := range rows {
-		if _, err := ParseVerdict(string(r.Verdict)); err != nil {
+		if err := r.check(); err != nil {
 			return err
 		}
 	}

@@ -35,7 +35,7 @@ func e1(r *report, rs *runs) error {
 		a := rs.aggregate(rs.sel("method", "charest_mhl", "mhl_L", itoa(L), "mhl_proposal", "rounded_uniform"), 0)
 		b := rs.aggregate(rs.sel("method", "charest_mhl", "mhl_L", itoa(L), "mhl_proposal", "discrete_excl"), 0)
 		ls, acc, accX = append(ls, float64(L)), append(acc, a.Acc), append(accX, b.Acc)
-		v := r.band(a.Acc, want[i], 0.01)
+		v := r.bandRef(fmt.Sprintf("L=%d rounded_uniform, acc_rate vs expected", L), a.Acc, want[i], 0.01)
 		seed := ""
 		if L == 11 {
 			seed = f(e1Seed, 3)
@@ -47,8 +47,8 @@ func e1(r *report, rs *runs) error {
 	for i := 1; i < len(acc); i++ {
 		dec = dec && acc[i] < acc[i-1]
 	}
-	r.printf("- |acc(11) − %s| = %s ≤ 0.01: **%s**\n", f(e1Seed, 3), f(math.Abs(acc[5]-e1Seed), 4), r.band(acc[5], e1Seed, 0.01))
-	r.printf("- decreasing in L: **%s**; `discrete_excl` at L = 11: %s (spec %s)\n\n", r.check(dec), f(accX[5], 3), f(e1ExpX, 3))
+	r.printf("- |acc(11) − %s| = %s ≤ 0.01: **%s**\n", f(e1Seed, 3), f(math.Abs(acc[5]-e1Seed), 4), r.band("L=11 rounded_uniform, acc_rate vs published", acc[5], e1Seed, 0.01))
+	r.printf("- decreasing in L: **%s**; `discrete_excl` at L = 11: %s (spec %s)\n\n", r.check("acceptance rate decreasing in L", dec), f(accX[5], 3), f(e1ExpX, 3))
 	p, err := curvePlot("MH-L acceptance rate vs L (E1)", "L", "acceptance rate", false, []series{
 		{Name: "rounded_uniform", X: ls, Y: acc}, {Name: "discrete_excl", X: ls, Y: accX},
 		{Name: "seed (L = 11)", X: []float64{11}, Y: []float64{e1Seed}, Points: true}})
@@ -111,13 +111,14 @@ func e2(r *report, rs *runs) error {
 		title      string
 		seed       map[string][]float64
 		exp, band  []float64
+		quantity   string
 		isVar      bool
 		digits     int
 		value      func(agg) float64
 		expectNote string
 	}{
-		{"Table 3.1 — est_mean", e2SeedE, e2ExpE, e2BandE, false, 4, func(a agg) float64 { return a.Est }, ""},
-		{"Table 3.2 — var_est (the seed's \"Var\")", e2SeedV, e2ExpV, e2BandV, true, 5, func(a agg) float64 { return a.Var }, ""},
+		{"Table 3.1 — est_mean", e2SeedE, e2ExpE, e2BandE, "est_mean", false, 4, func(a agg) float64 { return a.Est }, ""},
+		{"Table 3.2 — var_est (the seed's \"Var\")", e2SeedV, e2ExpV, e2BandV, "var_est", true, 5, func(a agg) float64 { return a.Var }, ""},
 	} {
 		r.printf("### %s\n\n", tab.title)
 		var rows [][]string
@@ -127,7 +128,7 @@ func e2(r *report, rs *runs) error {
 				a := rs.aggregate(rs.sel("method", s.method, "M", itoa(M), "gamma1", "1", "ess_method", "geyer"), 0)
 				sv := tab.seed[s.method][j]
 				seedRow = append(seedRow, f(sv, tab.digits)+" — "+r.seedBand(sv, tab.exp[j], tab.band[j], e2Miss(s.method, M, tab.isVar)))
-				ourRow = append(ourRow, f(tab.value(a), tab.digits)+" — "+r.band(tab.value(a), tab.exp[j], tab.band[j]))
+				ourRow = append(ourRow, f(tab.value(a), tab.digits)+" — "+r.bandRef(fmt.Sprintf("%s M=%d, %s vs expected (3SE)", s.method, M, tab.quantity), tab.value(a), tab.exp[j], tab.band[j]))
 			}
 			rows = append(rows, seedRow, ourRow)
 		}
@@ -156,13 +157,27 @@ func e2(r *report, rs *runs) error {
 	var rows [][]string
 	ess := map[string][]float64{}
 	for _, s := range e2Samplers[:2] {
-		for _, em := range []string{"geyer", "ar_spectrum"} {
-			row := []string{s.seedName + " ours (" + em + ")"}
-			for j, M := range mList {
+		// One verdict per published cell: within ±25 % of the seed's ESS with both estimators.
+		cell := make([]string, len(mList))
+		for j, M := range mList {
+			sv := e2SeedESS[s.method][j]
+			within := true
+			for _, em := range []string{"geyer", "ar_spectrum"} {
 				a := rs.aggregate(rs.sel("method", s.method, "M", itoa(M), "ess_method", em), 0)
 				ess[s.method+em] = append(ess[s.method+em], a.ESS)
-				sv := e2SeedESS[s.method][j]
-				row = append(row, f(a.ESS, 0)+" (median "+f(a.ESSMed, 0)+") — "+r.band(a.ESS, sv, 0.25*sv))
+				within = within && bandVerdict(a.ESS, sv, 0.25*sv) == "within tolerance"
+			}
+			v := "not reproduced"
+			if within {
+				v = "within tolerance"
+			}
+			cell[j] = r.verdict(false, fmt.Sprintf("%s M=%d, ESS (Geyer and AR spectrum) within ±25 %% of published", s.seedName, M), v)
+		}
+		for _, em := range []string{"geyer", "ar_spectrum"} {
+			row := []string{s.seedName + " ours (" + em + ")"}
+			for _, M := range mList {
+				a := rs.aggregate(rs.sel("method", s.method, "M", itoa(M), "ess_method", em), 0)
+				row = append(row, f(a.ESS, 0)+" (median "+f(a.ESSMed, 0)+")")
 			}
 			rows = append(rows, row)
 		}
@@ -171,6 +186,8 @@ func e2(r *report, rs *runs) error {
 			row = append(row, f(e2SeedESS[s.method][j], 0))
 		}
 		rows = append(rows, row)
+		row = []string{s.seedName + " verdict (both estimators)"}
+		rows = append(rows, append(row, cell...))
 	}
 	jags := []string{"JAGS (seed; not applicable: the exact posterior has no MCMC error)"}
 	for _, v := range e2SeedESS["charest_exact"] {
@@ -188,7 +205,7 @@ func e2(r *report, rs *runs) error {
 			}
 		}
 	}
-	r.printf("- Gibbs ≥ MH-L at every M: **%s**; both decreasing in M: **%s**\n\n", r.check(geq), r.check(decr))
+	r.printf("- Gibbs ≥ MH-L at every M: **%s**; both decreasing in M: **%s**\n\n", r.check("Gibbs ESS ≥ MH-L ESS at every M", geq), r.check("ESS decreasing in M (Gibbs and MH-L)", decr))
 
 	r.printf("### Table 3.4 — run time\n\n")
 	hm := func(minutes float64) string { return fmt.Sprintf("%dh%02dm", int(minutes)/60, int(minutes)%60) }
@@ -236,7 +253,7 @@ func e2(r *report, rs *runs) error {
 		rows = append(rows, row)
 	}
 	r.table([]string{"est_mean / var_est / coverage_hpd", "M=1", "M=2", "M=5", "M=10"}, rows)
-	r.printf("- the vaguer priors are no better than Beta(1, 1) at any M (|bias| not smaller beyond 3SE): **%s**; they are clearly worse\n", r.check(priorsWorse))
+	r.printf("- the vaguer priors are no better than Beta(1, 1) at any M (|bias| not smaller beyond 3SE): **%s**; they are clearly worse\n", r.check("Beta(0.1, 0.1) and Beta(0.01, 0.01) priors no better than Beta(1, 1)", priorsWorse))
 	r.printf("  for M ≥ 2 (bias towards 0 and lower coverage), more than the seed's \"slightly worse\".\n")
 	r.printf("Rubin's q̄ is biased towards 1/2 by (α + x)/(2α + n) − x/n (+0.0477 at M = 1) whatever M is, as Charest showed (§4), and\n")
 	r.printf("its intervals lose coverage as M grows; the Laplace mechanism at the same ε is far more accurate (its noise has sd √2·M/ε).\n\n")

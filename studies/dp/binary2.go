@@ -30,7 +30,7 @@ func e3(r *report, rs *runs) error {
 			a := rs.aggregate(sel, 0)
 			row := []string{itoa(M), tg, f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4)}
 			if M == 1 {
-				row = append(row, r.band(a.CovHPD, e3ExpCov, e3BandCov))
+				row = append(row, r.bandRef("M=1 charest_exact target "+tg+", coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov, e3BandCov))
 			} else {
 				row = append(row, "")
 			}
@@ -42,7 +42,7 @@ func e3(r *report, rs *runs) error {
 		}
 	}
 	a := rs.aggregate(rs.sel("method", "charest_mhl", "M", "1"), 0)
-	rows = append(rows, []string{"1 (charest_mhl)", "true", f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4), r.band(a.CovHPD, e3ExpCov, e3BandCov)})
+	rows = append(rows, []string{"1 (charest_mhl)", "true", f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4), r.bandRef("M=1 charest_mhl target true, coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov, e3BandCov)})
 	r.table([]string{"M", "target", "coverage_hpd %", "coverage_et %", "hpd_width", "est_mean", "sd of E_r", "verdict (M = 1)"}, rows)
 	r.printf("- seed %s%% vs expected %s%%: gap %s ≤ %s: **%s**\n", f(e3Seed, 0), f(e3ExpCov, 2), f(math.Abs(e3Seed-e3ExpCov), 2), f(e3BandCov, 1),
 		r.seedBand(e3Seed, e3ExpCov, e3BandCov, false))
@@ -55,7 +55,7 @@ func e3(r *report, rs *runs) error {
 			grow = grow && sd[i] > sd[i-1]
 		}
 	}
-	r.printf("- the spread of E_r grows with M (sd %s, %s, %s, %s): **%s**\n\n", f(sd[0], 4), f(sd[1], 4), f(sd[2], 4), f(sd[3], 4), r.check(grow))
+	r.printf("- the spread of E_r grows with M (sd %s, %s, %s, %s): **%s**\n\n", f(sd[0], 4), f(sd[1], 4), f(sd[2], 4), f(sd[3], 4), r.check("the spread of E_r grows with M", grow))
 	p, err := boxPlot("Posterior means E_r by M (E3, Fig. 3.2)", "E_r (target 0.3)", names, groups)
 	if err != nil {
 		return err
@@ -108,10 +108,10 @@ func e4(r *report, rs *runs) error {
 		rows = append(rows, []string{ftoa(e), e4Alpha[i],
 			f(e4SeedE[i], 4) + " — " + r.seedBand(e4SeedE[i], e4ExpE[i], e4BandE[i], false),
 			pm(e4ExpE[i], e4BandE[i], 4),
-			f(ex.Est, 4) + " — " + r.band(ex.Est, e4ExpE[i], e4BandE[i]),
+			f(ex.Est, 4) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, est_mean vs expected (3SE)", ex.Est, e4ExpE[i], e4BandE[i]),
 			f(e4SeedV[i], 4) + " — " + r.seedBand(e4SeedV[i], e4ExpV[i], e4BandV[i], e4MissV[e]),
 			pm(e4ExpV[i], e4BandV[i], 5),
-			f(ex.Var, 5) + " — " + r.band(ex.Var, e4ExpV[i], e4BandV[i]),
+			f(ex.Var, 5) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, var_est vs expected (3SE)", ex.Var, e4ExpV[i], e4BandV[i]),
 			f(e4ExpPV[i], 5) + " / " + f(ex.PostVar, 5),
 			f(e4ExpCov[i], 1) + " / " + f(ex.CovHPD, 1),
 			f(mh.Est, 4) + " / " + f(mh.Var, 5),
@@ -125,15 +125,15 @@ func e4(r *report, rs *runs) error {
 		decE = decE && estE[i] < estE[i-1]
 	}
 	r.printf("- bias grows as ε falls (ε ≤ 2): E = %s → %s: **%s**; ε < 0.5 is badly biased (E(0.1) − 0.3 = %s): **%s**\n",
-		f(estE[3], 4), f(estE[0], 4), r.check(decE), f(estE[0]-0.3, 4), r.check(estE[0]-0.3 > 0.1))
+		f(estE[3], 4), f(estE[0], 4), r.check("bias grows as ε falls (ε ≤ 2)", decE), f(estE[0]-0.3, 4), r.check("ε < 0.5 badly biased (E(0.1) − 0.3 > 0.1)", estE[0]-0.3 > 0.1))
 	for i := 2; i < 5; i++ {
 		incV = incV && vE[i] > vE[i+1]
 	}
 	r.printf("- var_est grows as ε falls from 250 to 0.5 (%s → %s): **%s**. At ε = 0.1 the exact var_est is small again (%s) because every\n",
-		f(vE[5], 5), f(vE[1], 5), r.check(incV && vE[1] > vE[2]), f(vE[0], 5))
+		f(vE[5], 5), f(vE[1], 5), r.check("var_est grows as ε falls from 250 to 0.5", incV && vE[1] > vE[2]), f(vE[0], 5))
 	r.printf("  posterior is shrunk to ≈0.49; the seed's %s there is MCMC error (our MH-L gives %s).\n", f(e4SeedV[0], 4), f(vM[0], 5))
 	r.printf("- ε = 250 is close to ε = 3 (|Δ E| = %s) but does not reach the original-data posterior mean 0.3039 (E = %s): **%s**\n",
-		f(math.Abs(estE[5]-estE[4]), 4), f(estE[5], 4), r.check(math.Abs(estE[5]-estE[4]) < 0.005 && estE[5] > 0.3039+0.003))
+		f(math.Abs(estE[5]-estE[4]), 4), f(estE[5], 4), r.check("ε = 250 close to ε = 3 but short of 0.3039", math.Abs(estE[5]-estE[4]) < 0.005 && estE[5] > 0.3039+0.003))
 	r.printf("- printed rule at ε = 0.1: E = %s (spec %s; the seed's %s is mv2008's).\n\n", f(estP[0], 4), f(e4ExpPr, 3), f(e4SeedE[0], 4))
 	ss := []series{{Name: "exact (mv2008)", X: e4Eps, Y: estE}, {Name: "MH-L (mv2008)", X: e4Eps, Y: estM}, {Name: "exact (printed)", X: e4Eps, Y: estP},
 		{Name: "seed", X: e4Eps, Y: e4SeedE, Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpE, Points: true}}
@@ -192,15 +192,16 @@ func e5(r *report, rs *runs) error {
 		a5 := rs.aggregate(rs.sel("dataset", ds(0.5), "M", itoa(c.M), "nt", nt), 0)
 		a99 := rs.aggregate(rs.sel("dataset", ds(0.99), "M", itoa(c.M), "nt", nt), 0)
 		low = append(low, a01.Est)
+		cell := fmt.Sprintf("(n,nt)=(%d,%d) M=%d", c.n, c.nt, c.M)
 		rows = append(rows, []string{"(" + itoa(c.n) + "," + itoa(c.nt) + ")", itoa(c.M),
-			f(c.s01, 3) + " — " + r.seedBand(c.s01, c.e01, 0.025, false), pm(c.e01, c.b01, 4), f(a01.Est, 4) + " — " + r.band(a01.Est, c.e01, c.b01),
-			f(c.s5, 3) + " — " + r.seedBand(c.s5, 0.5, 3*a5.SEEst, false), f(a5.Est, 4) + " — " + r.band(a5.Est, 0.5, 3*a5.SEEst),
-			f(c.s99, 3) + " — " + r.seedBand(c.s99, 1-c.e01, 0.025, false), f(1-c.e01, 4), f(a99.Est, 4) + " — " + r.band(a99.Est, 1-c.e01, c.b01)})
+			f(c.s01, 3) + " — " + r.seedBand(c.s01, c.e01, 0.025, false), pm(c.e01, c.b01, 4), f(a01.Est, 4) + " — " + r.bandRef(cell+" p=0.01, est_mean vs expected (3SE)", a01.Est, c.e01, c.b01),
+			f(c.s5, 3) + " — " + r.seedBand(c.s5, 0.5, 3*a5.SEEst, false), f(a5.Est, 4) + " — " + r.bandRef(cell+" p=0.5, est_mean vs 0.5 (3SE)", a5.Est, 0.5, 3*a5.SEEst),
+			f(c.s99, 3) + " — " + r.seedBand(c.s99, 1-c.e01, 0.025, false), f(1-c.e01, 4), f(a99.Est, 4) + " — " + r.bandRef(cell+" p=0.99, est_mean vs expected (3SE)", a99.Est, 1-c.e01, c.b01)})
 	}
 	r.table([]string{"(n, nt)", "M", "seed p=0.01", "expected (3SE)", "ours", "seed p=0.5", "ours p=0.5 (3SE of ours)", "seed p=0.99", "expected", "ours"}, rows)
 	r.printf("Qualitative (the seed's claims, judged on our p = 0.01 column):\n\n")
-	r.printf("- estimates are pulled towards 0.5 (every est_mean > 0.01): **%s**\n", r.check(slices.Min(low) > 0.01))
-	r.printf("- larger n is better ((1000,1000) closer to 0.01 than (100,100) at both M): **%s**\n", r.check(low[2] < low[0] && low[3] < low[1]))
-	r.printf("- M = 5 is worse than M = 1 for every (n, nt): **%s**\n\n", r.check(low[1] > low[0] && low[3] > low[2] && low[5] > low[4]))
+	r.printf("- estimates are pulled towards 0.5 (every est_mean > 0.01): **%s**\n", r.check("estimates pulled towards 0.5 at p = 0.01", slices.Min(low) > 0.01))
+	r.printf("- larger n is better ((1000,1000) closer to 0.01 than (100,100) at both M): **%s**\n", r.check("larger n is better at p = 0.01", low[2] < low[0] && low[3] < low[1]))
+	r.printf("- M = 5 is worse than M = 1 for every (n, nt): **%s**\n\n", r.check("M = 5 worse than M = 1 at p = 0.01", low[1] > low[0] && low[3] > low[2] && low[5] > low[4]))
 	return nil
 }

@@ -115,11 +115,11 @@ func e6(r *report, rs *runs) error {
 			rows = append(rows,
 				[]string{itoa(n), "reference exact " + rule + " (spec, ≈400 reps)", join(refE[itoa(n)+rule], 3), join(refV[itoa(n)+rule], 4), "", ""},
 				[]string{itoa(n), "ours dm_exact " + rule, join(ests(ex), 4), join(vars(ex), 4), f(meanOf(covs(ex)), 1),
-					f(maxAbsDiff(ests(ex), refE[itoa(n)+rule]), 4) + " vs ref — " + r.band(maxAbsDiff(ests(ex), refE[itoa(n)+rule]), 0, 0.01)})
+					f(maxAbsDiff(ests(ex), refE[itoa(n)+rule]), 4) + " vs ref — " + r.bandRef("n="+itoa(n)+" dm_exact "+rule+", max |E − spec reference| ≤ 0.01", maxAbsDiff(ests(ex), refE[itoa(n)+rule]), 0, 0.01)})
 			v := "—"
 			if rule == "mv2008" {
 				d := maxAbsDiff(ests(al), seedE[n])
-				v = f(d, 4) + " vs seed — " + r.band(d, 0, 0.04)
+				v = f(d, 4) + " vs seed — " + r.band("n="+itoa(n)+" dm_alg6 mv2008, max |E − published| ≤ 0.04", d, 0, 0.04)
 			}
 			rows = append(rows, []string{itoa(n), "ours dm_alg6 " + rule + fmt.Sprintf(" (acc %s)", f(al[0].Acc, 3)), join(ests(al), 4), join(vars(al), 4), f(meanOf(covs(al)), 1), v})
 		}
@@ -132,10 +132,10 @@ func e6(r *report, rs *runs) error {
 	r.table([]string{"n", "source", "E (p = 0.70, 0.10, 0.15, 0.05)", "var_est", "coverage_hpd (mean) %", "max abs diff, verdict"}, rows)
 	fall := meanOf(exactV[100]) > meanOf(exactV[500]) && meanOf(exactV[500]) > meanOf(exactV[1000])
 	little := maxAbsDiff(exactE[100], exactE[500]) <= 0.03 && maxAbsDiff(exactE[500], exactE[1000]) <= 0.03
-	r.printf("- the spread of the estimates falls with n (mean var_est %s, %s, %s): **%s**\n", f(meanOf(exactV[100]), 4), f(meanOf(exactV[500]), 4), f(meanOf(exactV[1000]), 4), r.check(fall))
-	r.printf("- the mean estimates change little with n (max change %s, %s ≤ 0.03): **%s**\n", f(maxAbsDiff(exactE[100], exactE[500]), 4), f(maxAbsDiff(exactE[500], exactE[1000]), 4), r.check(little))
+	r.printf("- the spread of the estimates falls with n (mean var_est %s, %s, %s): **%s**\n", f(meanOf(exactV[100]), 4), f(meanOf(exactV[500]), 4), f(meanOf(exactV[1000]), 4), r.check("the spread of the estimates falls with n", fall))
+	r.printf("- the mean estimates change little with n (max change %s, %s ≤ 0.03): **%s**\n", f(maxAbsDiff(exactE[100], exactE[500]), 4), f(maxAbsDiff(exactE[500], exactE[1000]), 4), r.check("the mean estimates change little with n (≤ 0.03)", little))
 	r.printf("- the seed's own Var does not fall from n = 500 to 1000 (%s → %s) while the exact model's does: the seed's Table 3.7 Var row\n", f(meanOf(seedV[500]), 4), f(meanOf(seedV[1000]), 4))
-	r.printf("  carries its sampler's error, as the spec predicts (**%s**).\n\n", r.check(meanOf(seedV[1000]) > meanOf(seedV[500]) && meanOf(exactV[1000]) < meanOf(exactV[500])))
+	r.printf("  carries its sampler's error, as the spec predicts (**%s**).\n\n", r.checkRef("the published var_est does not fall from n = 500 to 1000 while the exact model's does", meanOf(seedV[1000]) > meanOf(seedV[500]) && meanOf(exactV[1000]) < meanOf(exactV[500])))
 	return nil
 }
 
@@ -164,18 +164,19 @@ func e7(r *report, rs *runs) error {
 		cEx, cAl = append(cEx, meanOf(covs(ex))), append(cAl, meanOf(covs(al)))
 		rvEx, rvAl = append(rvEx, relVar(ex, ps[C])), append(rvAl, relVar(al, ps[C]))
 	}
+	r.printf("### Summary over C\n\n")
 	r.table([]string{"summary over categories", "C = 4", "C = 8", "C = 16"}, [][]string{
 		{"exact mean abs bias", f(bEx[0], 4), f(bEx[1], 4), f(bEx[2], 4)}, {"alg6 mean abs bias", f(bAl[0], 4), f(bAl[1], 4), f(bAl[2], 4)},
 		{"exact mean var_est", f(vEx[0], 5), f(vEx[1], 5), f(vEx[2], 5)}, {"alg6 mean var_est", f(vAl[0], 5), f(vAl[1], 5), f(vAl[2], 5)},
 		{"exact mean coverage_hpd %", f(cEx[0], 1), f(cEx[1], 1), f(cEx[2], 1)}, {"alg6 mean coverage_hpd %", f(cAl[0], 1), f(cAl[1], 1), f(cAl[2], 1)}})
 	r.printf("Checks (variance relative to p², mean over categories: exact %s, %s, %s; alg6 %s, %s, %s):\n\n",
 		f(rvEx[0], 3), f(rvEx[1], 3), f(rvEx[2], 3), f(rvAl[0], 3), f(rvAl[1], 3), f(rvAl[2], 3))
-	r.printf("- bias grows with C (mean |bias|, exact and alg6): **%s**\n", r.check(bEx[1] > bEx[0] && bEx[2] > bEx[1] && bAl[1] > bAl[0] && bAl[2] > bAl[1]))
+	r.printf("- bias grows with C (mean |bias|, exact and alg6): **%s**\n", r.check("bias grows with C (exact and dm_alg6)", bEx[1] > bEx[0] && bEx[2] > bEx[1] && bAl[1] > bAl[0] && bAl[2] > bAl[1]))
 	r.printf("- variance grows with C relative to p² (the absolute var_est falls because the categories get smaller): **%s**\n",
-		r.check(rvEx[1] > rvEx[0] && rvEx[2] > rvEx[1] && rvAl[1] > rvAl[0] && rvAl[2] > rvAl[1]))
-	r.printf("- `dm_alg6` coverage below 95%% (seed: 60–80%%): mean %s, %s, %s: **%s**\n", f(cAl[0], 1), f(cAl[1], 1), f(cAl[2], 1), r.check(cAl[0] < 95 && cAl[1] < 95 && cAl[2] < 95))
+		r.check("variance relative to p² grows with C (exact and dm_alg6)", rvEx[1] > rvEx[0] && rvEx[2] > rvEx[1] && rvAl[1] > rvAl[0] && rvAl[2] > rvAl[1]))
+	r.printf("- `dm_alg6` coverage below 95%% (seed: 60–80%%): mean %s, %s, %s: **%s**\n", f(cAl[0], 1), f(cAl[1], 1), f(cAl[2], 1), r.check("dm_alg6 coverage below 95 % at every C", cAl[0] < 95 && cAl[1] < 95 && cAl[2] < 95))
 	r.printf("- reference (exact) coverage much closer to 95%%: %s, %s, %s: **%s**\n\n", f(cEx[0], 1), f(cEx[1], 1), f(cEx[2], 1),
-		r.check(math.Abs(cEx[0]-95) < math.Abs(cAl[0]-95) && math.Abs(cEx[2]-95) < math.Abs(cAl[2]-95)))
+		r.checkRef("exact coverage closer to 95 % than dm_alg6's", math.Abs(cEx[0]-95) < math.Abs(cAl[0]-95) && math.Abs(cEx[2]-95) < math.Abs(cAl[2]-95)))
 	p, err := curvePlot("Mean HPD coverage vs C (E7)", "C", "mean coverage_hpd (%)", false, []series{
 		{Name: "dm_exact", X: []float64{4, 8, 16}, Y: cEx}, {Name: "dm_alg6", X: []float64{4, 8, 16}, Y: cAl}})
 	if err != nil {

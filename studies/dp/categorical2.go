@@ -50,10 +50,10 @@ func e8(r *report, rs *runs) error {
 	r.printf("Reference (spec): balanced E ≈ 0.25, Var 0.0016–0.0017 (mv2008) or 0.0030–0.0040 (printed); unbalanced E = (%s, %s,\n", f(mv[0], 3), f(mv[1], 3))
 	r.printf("%s, %s) with mv2008, (%s) printed; the fixed Alg. 6 gave (%s).\n\n", f(mv[2], 3), f(mv[3], 3), join(pr, 3), join(al, 3))
 	shrink := unbal[0].Est < 0.96 && unbal[1].Est > 0.02 && unbal[2].Est > 0.018 && unbal[3].Est > 0.002
-	r.printf("- unbalanced: large category underestimated, small ones overestimated (exact mv2008): **%s**\n", r.check(shrink))
-	r.printf("- unbalanced worse than balanced (mean |bias| %s vs %s): **%s**\n", f(bias[1], 4), f(bias[0], 4), r.check(bias[1] > bias[0]))
+	r.printf("- unbalanced: large category underestimated, small ones overestimated (exact mv2008): **%s**\n", r.check("unbalanced: large category underestimated, small ones overestimated", shrink))
+	r.printf("- unbalanced worse than balanced (mean |bias| %s vs %s): **%s**\n", f(bias[1], 4), f(bias[0], 4), r.check("unbalanced worse than balanced (mean |bias|)", bias[1] > bias[0]))
 	d := maxAbsDiff(ests(unbal), cases[1].seedE)
-	r.printf("- the seed's unbalanced E is far from the correct model (max |Δ| = %s > 0.04), as the spec predicts: **%s**\n\n", f(d, 4), r.check(d > 0.04))
+	r.printf("- the seed's unbalanced E is far from the correct model (max |Δ| = %s > 0.04), as the spec predicts: **%s**\n\n", f(d, 4), r.checkRef("the published unbalanced E more than 0.04 from the exact model", d > 0.04))
 	return nil
 }
 
@@ -80,7 +80,8 @@ func e9(r *report, rs *runs) error {
 			grow := b[0] > b[1] && b[1] > b[2] && v[0] > v[1] && v[1] > v[2]
 			close := math.Abs(b[2]-b[3]) < 0.5*b[0]
 			r.printf("- C = %d, %s: bias and variance grow as ε falls: **%s**; ε = 2 close to ε = 250 (mean |bias| %s vs %s): **%s**; coverage at ε = 0.5 is %s%% (seed: < 30%%): **%s**\n",
-				C, m, r.check(grow), f(b[2], 4), f(b[3], 4), r.check(close), f(c[0], 1), r.check(c[0] < 30))
+				C, m, r.check(fmt.Sprintf("C=%d %s: bias and variance grow as ε falls", C, m), grow), f(b[2], 4), f(b[3], 4),
+				r.check(fmt.Sprintf("C=%d %s: ε = 2 close to ε = 250", C, m), close), f(c[0], 1), r.check(fmt.Sprintf("C=%d %s: coverage < 30 %% at ε = 0.5", C, m), c[0] < 30))
 		}
 		r.printf("\n")
 		r.table([]string{"method", "ε", "E", "mean |bias|", "mean var_est", "mean coverage_hpd %", "acc"}, rows)
@@ -146,17 +147,17 @@ func e10(r *report, rs *runs) error {
 		}
 		sign := "—"
 		if math.Abs(susepB[i]) > 0.005 {
-			sign = r.check(math.Signbit(bias) == math.Signbit(susepB[i]))
+			sign = r.check(susepCells[i]+": bias sign as Table 4.4", math.Signbit(bias) == math.Signbit(susepB[i]))
 		}
 		rows = append(rows, []string{susepCells[i], itoa(susepX[i]), f(susepT[i], 4) + " / " + f(t, 5) + " " + tv,
-			f(susepE[i], 4) + " / " + f(pt[i].Est, 4) + " " + r.band(pt[i].Est, susepE[i], 0.01),
+			f(susepE[i], 4) + " / " + f(pt[i].Est, 4) + " " + r.band(susepCells[i]+": est_mean (printed, total) vs Table 4.3 ± 0.01", pt[i].Est, susepE[i], 0.01),
 			f(susepB[i], 4) + " / " + f(bias, 4) + " " + sign, f(susepRB[i], 4) + " / " + f(rel, 4),
 			f(susepRefPT[i], 4), f(co[i].Est, 4), f(al[i].Est, 4), f(mv[i].Est, 4) + " (" + f(susepRefMV[i], 4) + ")",
 			f(pc[i].Est, 4) + " (" + f(susepRefPC[i], 4) + ")", f(pt[i].CovHPD, 1)})
 	}
 	r.table([]string{"cell", "x", "4.2 target seed / ours", "4.3 E seed / ours (printed+total, exact)", "4.4 bias seed / ours", "4.5 rel. bias seed / ours",
 		"spec ref. E", "dm_collapsed", "dm_alg6", "mv2008 per cat. (spec)", "printed per cat. (spec)", "coverage_hpd %"}, rows)
-	r.printf("- Table 4.5: our largest rel_bias is in %s (seed: F 36–45): **%s**\n", susepCells[arg], r.check(arg == 3))
+	r.printf("- Table 4.5: our largest rel_bias is in %s (seed: F 36–45): **%s**\n", susepCells[arg], r.check("largest rel_bias in F 36–45", arg == 3))
 	r.printf("- Coverage (seed: 70–85%% for high-count cells, > 60%% for F 26–35 and F 36–45): ours %s%% (printed + total, exact);\n", join(covs(pt), 1))
 	r.printf("  dm_alg6 %s%% (acceptance %s).\n", join(covs(al), 1), f(al[0].Acc, 3))
 	r.printf("- Table 4.2: the seed truncates two cells (M 55+: 0.19369 → 0.1936, which the spec allows, and F 26–35: 0.058559 →\n")

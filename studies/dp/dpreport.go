@@ -65,10 +65,11 @@ func Write(dir, name string, tally *studies.Tally) error {
 		r.printf("\n## Verdict summary\n\n")
 		keys := []string{"exact", "within tolerance", "pattern", "not reproduced", "expected miss confirmed", "expected miss refuted"}
 		if len(r.verdicts) > 0 {
-			r.printf("Reproductions (our runs against the seed's or the spec's values):\n\n")
+			r.printf("Reproductions (our runs against the seed's numbers or claims, source study in verdicts.csv, or against the\n" +
+				"spec's expected values and predictions, source reference):\n\n")
 			for _, k := range keys {
 				if n := r.verdicts[k]; n > 0 {
-					r.printf("- %s: %d\n", k, n)
+					r.printf("- %s: %d (%d study, %d reference)\n", k, n, n-r.refVerdicts[k], r.refVerdicts[k])
 				}
 			}
 		}
@@ -97,6 +98,7 @@ type report struct {
 	dir           string
 	b             strings.Builder
 	verdicts      map[string]int
+	refVerdicts   map[string]int // the part of verdicts that checks the spec's values (source reference)
 	constVerdicts map[string]int // checks of published constants only (constVerdict)
 	tally         *studies.Tally // the verdicts of our runs by section, for the status page; may be nil
 	section       string         // the last heading printed
@@ -114,13 +116,27 @@ func (r *report) printf(format string, a ...any) {
 
 // verdict records and returns the verdict of a comparison with our runs, also in the tally of
 // the status page (published-constant checks go through constVerdict and are not counted there).
-func (r *report) verdict(v string) string {
+// ref says what it checks: a value or prediction of the spec (the exact model's expected value,
+// its reference runs: source "reference") rather than a number or claim printed in the
+// dissertation (source "study"). item names the cell or claim within the section; it must not be
+// empty.
+func (r *report) verdict(ref bool, item, v string) string {
+	if item == "" {
+		panic("dp: a verdict without an item")
+	}
 	if r.verdicts == nil {
-		r.verdicts = map[string]int{}
+		r.verdicts, r.refVerdicts = map[string]int{}, map[string]int{}
 	}
 	r.verdicts[v]++
+	if ref {
+		r.refVerdicts[v]++
+	}
 	if r.tally != nil {
-		r.tally.Add(r.section, "", v)
+		if ref {
+			r.tally.AddRef(r.section, item, v)
+		} else {
+			r.tally.Add(r.section, item, v)
+		}
 	}
 	return v
 }
@@ -145,15 +161,23 @@ func (r *report) constVerdict(v string) string {
 	return v
 }
 
-// band returns the verdict of a value against an expected value and a tolerance.
-func (r *report) band(got, want, tol float64) string {
-	if math.IsNaN(got) {
-		return r.verdict("not reproduced")
+// band returns the verdict of our value against a number printed in the dissertation, within a
+// tolerance (source "study").
+func (r *report) band(item string, got, want, tol float64) string {
+	return r.verdict(false, item, bandVerdict(got, want, tol))
+}
+
+// bandRef returns the verdict of our value against the spec's expected value, within a tolerance
+// (source "reference": the exact model or the spec's reference runs, not a published number).
+func (r *report) bandRef(item string, got, want, tol float64) string {
+	return r.verdict(true, item, bandVerdict(got, want, tol))
+}
+
+func bandVerdict(got, want, tol float64) string {
+	if !math.IsNaN(got) && math.Abs(got-want) <= tol {
+		return "within tolerance"
 	}
-	if math.Abs(got-want) <= tol {
-		return r.verdict("within tolerance")
-	}
-	return r.verdict("not reproduced")
+	return "not reproduced"
 }
 
 // seedBand is band for a seed cell, with the spec's prediction of a miss. Both numbers are
@@ -171,12 +195,21 @@ func (r *report) seedBand(seed, want, tol float64, expectMiss bool) string {
 	return r.constVerdict("not reproduced")
 }
 
-// check records a pattern verdict.
-func (r *report) check(ok bool) string {
+// check records a pattern verdict on a claim printed in the dissertation (source "study").
+func (r *report) check(item string, ok bool) string {
+	return r.verdict(false, item, checkVerdict(ok))
+}
+
+// checkRef records a pattern verdict on a prediction of the spec (source "reference").
+func (r *report) checkRef(item string, ok bool) string {
+	return r.verdict(true, item, checkVerdict(ok))
+}
+
+func checkVerdict(ok bool) string {
 	if ok {
-		return r.verdict("pattern")
+		return "pattern"
 	}
-	return r.verdict("not reproduced")
+	return "not reproduced"
 }
 
 // runs is a runs.csv table with helpers.

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	_ "github.com/sdcbench/sdcbench/methods/all"
 	"github.com/sdcbench/sdcbench/studies"
 )
@@ -51,16 +52,28 @@ func TestWriteE1(t *testing.T) {
 	if got := len(tally.Rows()); got != 9 {
 		t.Errorf("tally has %d verdicts, want 9 (8 within tolerance, 1 pattern)", got)
 	}
+	ref := 0
 	for _, v := range tally.Rows() {
 		if !strings.HasPrefix(v.Table, "E1 ") {
 			t.Errorf("verdict %+v recorded outside the E1 section", v)
 		}
+		if v.Source == resultsdir.SourceReference {
+			ref++
+			if !strings.HasSuffix(v.Item, "acc_rate vs expected") {
+				t.Errorf("reference verdict %+v: want the spec's expected rate of one L", v)
+			}
+		}
+	}
+	// L = 6 … 12 against the spec's expected rates; L = 11 against the published 0.464 and
+	// "decreasing in L" are the dissertation's.
+	if ref != 7 {
+		t.Errorf("%d reference verdicts, want 7", ref)
 	}
 	rep, err := os.ReadFile(filepath.Join(dir, "DP.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| 11 | 0.464 | 0.466 | 0.467 | within tolerance |", "- within tolerance: 8", "- pattern: 1", "acc_vs_L.png"} {
+	for _, want := range []string{"| 11 | 0.464 | 0.466 | 0.467 | within tolerance |", "- within tolerance: 8 (1 study, 7 reference)", "- pattern: 1 (1 study, 0 reference)", "acc_vs_L.png"} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("DP.md lacks %q:\n%s", want, rep)
 		}
