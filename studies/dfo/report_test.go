@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
@@ -281,5 +282,28 @@ func TestSeedTable(t *testing.T) {
 	want := SeedRow{5, "gsms", 30, [3]float64{21.66, 8.56, 0.79}, [3]float64{21.76, 0, 29.82}, [3]float64{5.40, 10.80, 690.35}}
 	if Seed[11] != want {
 		t.Errorf("Seed[11] = %+v, want %+v", Seed[11], want)
+	}
+}
+
+// TestNoEffect: "no systematic effect" holds only with no significant effect and a negligible
+// concordance; a few blocks that rank the treatments the same way are not "no effect" just
+// because the test cannot reach significance.
+func TestNoEffect(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		y    [][]float64
+		want bool
+	}{
+		// 6 blocks with no pattern in the ranks: χ² = 0, W = 0
+		{"random ranks", [][]float64{{1, 2, 3}, {3, 2, 1}, {2, 3, 1}, {1, 3, 2}, {3, 1, 2}, {2, 1, 3}}, true},
+		// 2 blocks that agree fully: p = 0.37, not significant, but W = 1
+		{"two concordant blocks", [][]float64{{1, 2, 3}, {1, 2, 3}}, false},
+		// 10 concordant blocks: significant
+		{"ten concordant blocks", [][]float64{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, false},
+	} {
+		fr := stats.Friedman(c.y, Alpha)
+		if got := noEffect(fr); got != c.want {
+			t.Errorf("%s: noEffect = %v (p %.3g, W %.2f), want %v", c.name, got, fr.P, kendallW(fr), c.want)
+		}
 	}
 }
