@@ -195,6 +195,29 @@ func TestCategoricalEusilcs(t *testing.T) {
 		{name: "kanon_viol_2 printed keys", f: kv(2), want: 1254},
 		{name: "global_risk_er printed keys", f: GlobalRiskER, want: 888.222321850967},
 	})
+	// DIS-SUDA: sdcMicro 5.8.1 gives 0.00129695988379837 (pl030 keys) and, with the db040
+	// keys, 0.00110467032973242 and max 0.067781404995634, which SUDAMissing "ignore" gives
+	// to 1.2e-7 (its single-precision U/Dis − U, metrics.md §4.6).
+	dis := func(first, missing string, max bool) float64 {
+		in := &Input{Orig: d, Masked: d, Opt: Options{Keys: []string{first, "pb220a", "hsize", "age"}, SUDAMissing: missing}}
+		return disSUDA(in, max).Value
+	}
+	for _, c := range []struct {
+		first, missing string
+		max            bool
+		want           float64
+	}{
+		{"pl030", "", false, 0.00129695988379837},
+		{"pl030", "ignore", false, 0.00129695988379837},
+		{"db040", "", false, 0.001105498459616591},
+		{"db040", "", true, 0.06777210542062799},
+		{"db040", "ignore", false, 0.00110467045648533},
+		{"db040", "ignore", true, 0.0677814123393079},
+	} {
+		if got := dis(c.first, c.missing, c.max); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("dis_suda keys %s, SUDAMissing %q, max %v: %.15g, want %.15g", c.first, c.missing, c.max, got, c.want)
+		}
+	}
 }
 
 // TestQuantile7 checks R's quantile type 7: quantile(c(1, 2, 4, 8), c(0, .25, .5, .75, 1)) is
