@@ -22,6 +22,9 @@ type Info struct {
 	Columns     []string // selected columns; nil means all
 	Description string
 	Source      string // "original" for shipped data, "substitute" for generated stand-ins
+	// Mixed reads the file as a mixed-type table (ReadOptions.Mixed): text columns become
+	// categorical and NA cells missing.
+	Mixed bool
 }
 
 var eiaRevenueSales = []string{"RESREVENUE", "RESSALES", "COMREVENUE", "COMSALES", "INDREVENUE",
@@ -42,6 +45,8 @@ var builtin = []Info{
 		Description: "IHSN household survey (sdcMicro testdata), 4580×15 numeric columns"},
 	{Name: "francdat", File: "francdat.csv", Source: "original",
 		Description: "sdcMicro's francdat, 8×8: keys Key1-Key4, numeric Num1-Num3, weight w (categorical risk tests)"},
+	{Name: "eusilcs", File: "eusilcS.csv", Source: "original", Mixed: true,
+		Description: "simPop's eusilcS, 11725×18: synthetic Austrian EU-SILC persons in 4641 households (text labels, missing values for children)"},
 	{Name: "ruspini", File: "ruspini.csv", Source: "original",
 		Description: "Ruspini's clustering example, 75×2"},
 	{Name: "iris", File: "iris.csv", Source: "original",
@@ -111,7 +116,7 @@ func Load(name string) (*Dataset, error) {
 			var b []byte
 			b, e.err = files.ReadFile("data/" + e.info.File)
 			if e.err == nil {
-				e.d, e.err = ReadCSV(bytes.NewReader(b), e.info.File, ReadOptions{Columns: e.info.Columns})
+				e.d, e.err = ReadCSV(bytes.NewReader(b), e.info.File, ReadOptions{Columns: e.info.Columns, Mixed: e.info.Mixed})
 			}
 		}
 		if e.d != nil {

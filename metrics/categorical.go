@@ -37,6 +37,11 @@ func init() {
 		LDivMin))
 	Register(Func(Info{ID: "ldiv_distinct_mean", Unit: "count", Better: Higher,
 		Description: "mean over records of distinct sensitive values in the key class (metrics.md §4.5)"}, LDivMean))
+	Register(Func(Info{ID: "ldiv_distinct_median", Unit: "count", Better: Higher, Components: []string{"q1", "q3"},
+		Description: "median over records of distinct sensitive values in the key class; q1, q3 its quartiles (R's quantile type 7; metrics.md §4.5)"},
+		LDivMedian))
+	Register(Func(Info{ID: "ldiv_distinct_max", Unit: "count", Better: Higher,
+		Description: "largest number of distinct sensitive values in a key class (metrics.md §4.5)"}, LDivMax))
 }
 
 // keyColumns returns the indices of the key columns of the release: Opt.Keys, or every
@@ -318,6 +323,38 @@ func LDivMean(in *Input) Result {
 		return nanNote(note)
 	}
 	return Result{Value: sum(l) / float64(len(l))}
+}
+
+// LDivMedian returns ldiv_distinct_median, the median of l_j over the records, with the
+// quartiles as components q1 and q3 (R's quantile type 7, the one summary() prints; metrics.md §4.5).
+func LDivMedian(in *Input) Result {
+	l, note := ldivOf(in)
+	if note != "" {
+		return nanNote(note)
+	}
+	s := slices.Clone(l)
+	slices.Sort(s)
+	return Result{Value: Quantile7(s, 0.5), Aux: map[string]float64{"q1": Quantile7(s, 0.25), "q3": Quantile7(s, 0.75)}}
+}
+
+// LDivMax returns ldiv_distinct_max = max_j l_j (metrics.md §4.5).
+func LDivMax(in *Input) Result {
+	l, note := ldivOf(in)
+	if note != "" {
+		return nanNote(note)
+	}
+	return Result{Value: slices.Max(l)}
+}
+
+// Quantile7 returns R's quantile(x, p, type = 7) of the sorted, non-empty s: the linear
+// interpolation between s[⌊h⌋] and s[⌊h⌋+1] at h = (n − 1)·p (0-based).
+func Quantile7(s []float64, p float64) float64 {
+	h := float64(len(s)-1) * p
+	lo := int(math.Floor(h))
+	if lo+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
 }
 
 type ldiv struct {

@@ -152,3 +152,81 @@ func TestSUDATestdata(t *testing.T) {
 		{name: "dis_sum normalized", f: mean, aux: "dis_sum", want: 3.70586068773, tol: 1e-11},
 	})
 }
+
+// TestCategoricalEusilcs pins the risk of simPop's eusilcS (weight rb050, households db030) for
+// the keys of the perturbative study's EusilcS walkthrough, pl030, pb220a, hsize, age: sdcMicro
+// 5.8.1's values (studies/perturbative/eusilcs.reference.csv), which are also the study's printed
+// numbers; the l-diversity values are ours (metrics.md §4.5), rb090's equal sdcMicro's. With the
+// printed keys (db040 for pl030) the 2-anonymity count is sdcMicro's 1254.
+func TestCategoricalEusilcs(t *testing.T) {
+	d, err := datasets.Load("eusilcs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(first, sens string) func() *Input {
+		return func() *Input {
+			return &Input{Orig: d, Masked: d, Opt: Options{Keys: []string{first, "pb220a", "hsize", "age"},
+				Weight: "rb050", Household: "db030", Sensitive: sens}}
+		}
+	}
+	kv := func(k int) func(*Input) Result { return func(in *Input) Result { return KAnonViolations(in, k) } }
+	checkVectors(t, mk("pl030", "netIncome"), []vec{
+		{name: "kanon_viol_2", f: kv(2), want: 939},
+		{name: "kanon_viol_3", f: kv(3), want: 1605},
+		{name: "kanon_viol_5", f: kv(5), want: 2531},
+		{name: "risky_obs", f: RiskyObs, want: 1476},
+		{name: "global_risk_er", f: GlobalRiskER, want: 544.283699484731},
+		{name: "global_risk_pct", f: GlobalRiskPct, want: 4.64207846042414},
+		{name: "hier_risk_er", f: HierRiskER, want: 1773.51754515884},
+		{name: "hier_risk_pct", f: HierRiskPct, want: 15.1259492124421},
+		{name: "ind_risk_max", f: IndRiskMax, want: 0.494779008993473},
+		{name: "ldiv_distinct_min", f: LDivMin, want: 1},
+		{name: "ldiv_distinct_median", f: LDivMedian, want: 7},
+		{name: "ldiv_distinct_median", f: LDivMedian, aux: "q1", want: 1},
+		{name: "ldiv_distinct_median", f: LDivMedian, aux: "q3", want: 21},
+		{name: "ldiv_distinct_mean", f: LDivMean, want: 151925.0 / 11725},
+		{name: "ldiv_distinct_max", f: LDivMax, want: 70},
+	})
+	checkVectors(t, mk("pl030", "rb090"), []vec{
+		{name: "ldiv_distinct_mean rb090", f: LDivMean, want: 1.77381663113006},
+		{name: "ldiv_distinct_median rb090", f: LDivMedian, aux: "q1", want: 2},
+	})
+	checkVectors(t, mk("db040", "netIncome"), []vec{
+		{name: "kanon_viol_2 printed keys", f: kv(2), want: 1254},
+		{name: "global_risk_er printed keys", f: GlobalRiskER, want: 888.222321850967},
+	})
+	// DIS-SUDA: sdcMicro 5.8.1 gives 0.00129695988379837 (pl030 keys) and, with the db040
+	// keys, 0.00110467032973242 and max 0.067781404995634, which SUDAMissing "ignore" gives
+	// to 1.2e-7 (its single-precision U/Dis − U, metrics.md §4.6).
+	dis := func(first, missing string, max bool) float64 {
+		in := &Input{Orig: d, Masked: d, Opt: Options{Keys: []string{first, "pb220a", "hsize", "age"}, SUDAMissing: missing}}
+		return disSUDA(in, max).Value
+	}
+	for _, c := range []struct {
+		first, missing string
+		max            bool
+		want           float64
+	}{
+		{"pl030", "", false, 0.00129695988379837},
+		{"pl030", "ignore", false, 0.00129695988379837},
+		{"db040", "", false, 0.001105498459616591},
+		{"db040", "", true, 0.06777210542062799},
+		{"db040", "ignore", false, 0.00110467045648533},
+		{"db040", "ignore", true, 0.0677814123393079},
+	} {
+		if got := dis(c.first, c.missing, c.max); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("dis_suda keys %s, SUDAMissing %q, max %v: %.15g, want %.15g", c.first, c.missing, c.max, got, c.want)
+		}
+	}
+}
+
+// TestQuantile7 checks R's quantile type 7: quantile(c(1, 2, 4, 8), c(0, .25, .5, .75, 1)) is
+// 1, 1.75, 3, 5, 8.
+func TestQuantile7(t *testing.T) {
+	s := []float64{1, 2, 4, 8}
+	for _, c := range []struct{ p, want float64 }{{0, 1}, {0.25, 1.75}, {0.5, 3}, {0.75, 5}, {1, 8}} {
+		if got := Quantile7(s, c.p); got != c.want {
+			t.Errorf("Quantile7(%v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+}

@@ -104,6 +104,10 @@ type Options struct {
 	RiskyMAD string
 	// SUDAScores is "" (original scores, (m−k)!) or "normalized" for dis_suda_*.
 	SUDAScores string
+	// SUDAMissing is "" (a missing key value is a category of its own) or "ignore": a set of
+	// keys on which the record's value is missing is never one of its MSUs, as sdcMicro's
+	// Suda2 skips missing items (metrics.md §4.6).
+	SUDAMissing string
 	// Attack configures the attack metrics singling_out, linkability and inference (attack.go).
 	Attack AttackOptions
 }

@@ -17,7 +17,7 @@ var mine = []string{
 	"id_rank", "dbrl", "dbrl2", "dbrl_attr", "dbrl_attr2", "prl", "sse_sst_lb", "imp",
 	"kanon_viol_2", "kanon_viol_3", "kanon_viol_5", "ind_risk_max", "ind_risk_mean",
 	"global_risk_er", "global_risk_pct", "hier_risk_er", "hier_risk_pct", "risky_obs",
-	"ldiv_distinct_min", "ldiv_distinct_mean", "dis_suda_mean", "dis_suda_max",
+	"ldiv_distinct_min", "ldiv_distinct_mean", "ldiv_distinct_median", "ldiv_distinct_max", "dis_suda_mean", "dis_suda_max",
 	"fobj1", "fobj2", "fobj3", "fobj4", "fobj4_cal", "fobj5", "il1_dld_mean", "dr", "score",
 }
 

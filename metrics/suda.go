@@ -124,6 +124,29 @@ func sudaOf(in *Input) *suda {
 			unique[i*nsub+S] = strKeys[sk[i]] == 1
 		}
 	}
+	// U, the records unique on the full key, is counted before missing items are dropped
+	// (sdcMicro's DIS uses the sample uniques of the full key whatever the MSUs).
+	full := nsub - 1
+	var U float64
+	for i := 0; i < n; i++ {
+		if unique[i*nsub+full] {
+			U++
+		}
+	}
+	if in.Opt.SUDAMissing == "ignore" {
+		// sdcMicro's Suda2 skips a missing item: no set containing it is an MSU of the record.
+		for c, l := range cols {
+			for i := 0; i < n; i++ {
+				if math.IsNaN(d[i*p+l]) {
+					for S := 1; S < nsub; S++ {
+						if S>>c&1 == 1 {
+							unique[i*nsub+S] = false
+						}
+					}
+				}
+			}
+		}
+	}
 	weight := make([]float64, m+1)
 	for k := 1; k <= m; k++ {
 		if in.Opt.SUDAScores == "normalized" {
@@ -153,14 +176,8 @@ func sudaOf(in *Input) *suda {
 		s.score[i] = sc
 	}
 	// DIS-SUDA
-	full := nsub - 1
-	var U, twice float64
+	var twice float64
 	pairs := map[uint64]int{}
-	for i := 0; i < n; i++ {
-		if unique[i*nsub+full] {
-			U++
-		}
-	}
 	if fullFits(card) {
 		for i := 0; i < n; i++ {
 			var k uint64

@@ -7,7 +7,7 @@ import (
 	"github.com/sdcbench/sdcbench/studies"
 )
 
-//go:embed README.md categorical.md *.toml *.expected.csv *.reference.csv
+//go:embed README.md categorical.md eusilcs.md *.toml *.expected.csv *.reference.csv
 var files embed.FS
 
 // categoricalExperiment is the experiment of the study's categorical stage (CATEGORICAL.md); the
@@ -20,6 +20,7 @@ func init() {
 		Citation: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (numeric stage)",
 		Parts: map[string]string{
 			categoricalExperiment: "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (categorical stage; sdcMicro 5.8.1 on testdata as reference)",
+			eusilcsExperiment:     "Morais (2022), comparison of perturbative masking methods, MSc dissertation, Universidade do Minho (EusilcS walkthrough, section 6.3; sdcMicro 5.8.1 as reference)",
 		},
 		Files:   files,
 		Report:  reporter{},
@@ -27,13 +28,26 @@ func init() {
 	})
 }
 
-// reporter is the study report: CATEGORICAL.md for the categorical stage, PERTURBATIVE.md for
+// reporter is the study report: CATEGORICAL.md for the categorical stage, EUSILCS.md for the
+// EusilcS walkthrough (perturbative-eusilcs), PERTURBATIVE.md for
 // the numeric experiments (perturbative-analytic, -table28, -restricted, -sweep) and the
 // sdcMicro agreement folder.
 type reporter struct{}
 
 // Write writes CATEGORICAL.md or PERTURBATIVE.md and records its verdicts.
 func (reporter) Write(dir, experiment string, t *studies.Tally) error {
+	if experiment == eusilcsExperiment {
+		t.Wrote(EusilcsFile)
+		rows, err := WriteEusilcsVerdicts(dir)
+		for _, v := range rows {
+			if v.Ref {
+				t.AddRef(v.Table, v.Item, v.Verdict.Verdict)
+			} else {
+				t.Add(v.Table, v.Item, v.Verdict.Verdict)
+			}
+		}
+		return err
+	}
 	write, file := WriteVerdicts, File
 	if experiment == categoricalExperiment {
 		write, file = WriteCategoricalVerdicts, "CATEGORICAL.md"
