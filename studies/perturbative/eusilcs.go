@@ -86,13 +86,6 @@ func eusilcsRef(keys, metric string) float64 {
 	return math.NaN()
 }
 
-// EusilcsVerdict is a verdict of EUSILCS.md; Ref marks a check against sdcMicro 5.8.1 (source
-// reference) rather than a number printed in the study.
-type EusilcsVerdict struct {
-	Verdict
-	Ref bool
-}
-
 // Table names of the verdicts.
 const (
 	eusilcsStudyTable = "Morais (2022) EusilcS walkthrough, Codes 26 and 29"
@@ -112,7 +105,7 @@ func exactOK(got, want float64) bool {
 
 // WriteEusilcsVerdicts reads dir/runs.csv, writes dir/EUSILCS.md and returns every verdict it
 // printed (for the study's Reporter; see register.go).
-func WriteEusilcsVerdicts(dir string) ([]EusilcsVerdict, error) {
+func WriteEusilcsVerdicts(dir string) ([]Verdict, error) {
 	t, err := resultsdir.ReadRuns(dir)
 	if err != nil {
 		return nil, err
@@ -132,7 +125,7 @@ func WriteEusilcsVerdicts(dir string) ([]EusilcsVerdict, error) {
 func eusilcsRun(keys, sens string) string { return keys + "_" + sens }
 
 // EusilcsReport writes the report of perturbative-eusilcs from its runs and returns its verdicts.
-func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]EusilcsVerdict, error) {
+func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]Verdict, error) {
 	t := table{t: rt, col: map[string]int{}}
 	for i, h := range rt.Header {
 		t.col[h] = i
@@ -144,9 +137,9 @@ func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]EusilcsVerdict, error) 
 		}
 		return t.value(rs[0], metric)
 	}
-	var vs []EusilcsVerdict
+	var vs []Verdict
 	add := func(ref bool, table, item, verdict string) {
-		vs = append(vs, EusilcsVerdict{Verdict{table, item, verdict}, ref})
+		vs = append(vs, Verdict{table, item, verdict, ref})
 	}
 	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 	f := func(v float64) string {

@@ -42,8 +42,8 @@ func TestEusilcsReport(t *testing.T) {
 		if v.Ref {
 			src = "reference"
 		}
-		count[src+" "+v.Verdict.Verdict]++
-		if !v.Ref && v.Verdict.Verdict != Exact {
+		count[src+" "+v.Verdict]++
+		if !v.Ref && v.Verdict != Exact {
 			miss = append(miss, v.Item)
 		}
 	}

@@ -34,23 +34,14 @@ func init() {
 // sdcMicro agreement folder.
 type reporter struct{}
 
-// Write writes CATEGORICAL.md or PERTURBATIVE.md and records its verdicts.
+// Write writes CATEGORICAL.md, EUSILCS.md or PERTURBATIVE.md and records its verdicts.
 func (reporter) Write(dir, experiment string, t *studies.Tally) error {
-	if experiment == eusilcsExperiment {
-		t.Wrote(EusilcsFile)
-		rows, err := WriteEusilcsVerdicts(dir)
-		for _, v := range rows {
-			if v.Ref {
-				t.AddRef(v.Table, v.Item, v.Verdict.Verdict)
-			} else {
-				t.Add(v.Table, v.Item, v.Verdict.Verdict)
-			}
-		}
-		return err
-	}
 	write, file := WriteVerdicts, File
-	if experiment == categoricalExperiment {
+	switch experiment {
+	case categoricalExperiment:
 		write, file = WriteCategoricalVerdicts, "CATEGORICAL.md"
+	case eusilcsExperiment:
+		write, file = WriteEusilcsVerdicts, EusilcsFile
 	}
 	t.Wrote(file)
 	rows, err := write(dir)

@@ -116,7 +116,7 @@ const NotReproducibleOwner = "perturbative-table28"
 
 func writeNotReproducible(b *bytes.Buffer, r *rec, experiment string) {
 	if experiment == NotReproducibleOwner {
-		for _, item := range []string{"PT2020 numbers (confidential data)", "EusilcS walkthrough (data not shipped)",
+		for _, item := range []string{"PT2020 numbers (confidential data)",
 			"multiplicative-noise rows (inconsistent in the study)", "EQM/EAM Σ and ρ columns (no formula reproduces them)"} {
 			r.add("Morais 2022", item, "not reproducible")
 		}
@@ -126,7 +126,6 @@ func writeNotReproducible(b *bytes.Buffer, r *rec, experiment string) {
 - Every PT2020 number of the study (Tables 21-44): the incentives file is confidential (BPLIM); the
   public substitute pt2020_like matches its published zero shares, quartiles, means and correlations, not
   its records.
-- The EusilcS walkthrough (data not shipped with sdcbench).
 - The multiplicative-noise rows: the study's EQM for var = 0.5 (9.39e10) is about 30 times below
   var·mean(x²) for its own published variances, and its rows in Tables 29-31 look shifted by one variable.
 - The cross-matrix columns (EQM/EAM Σ and ρ) of Tables 28 and 34: no formula tried gives the study's values

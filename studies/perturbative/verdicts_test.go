@@ -93,7 +93,7 @@ func TestNotReproducibleOnce(t *testing.T) {
 		experiment string
 		want       int
 		context    bool
-	}{{"perturbative-table28", 4, false}, {"perturbative-analytic", 0, true},
+	}{{"perturbative-table28", 3, false}, {"perturbative-analytic", 0, true},
 		{"perturbative-restricted", 0, true}, {"perturbative-sweep", 0, true}} {
 		r := &rec{}
 		var b bytes.Buffer
