@@ -34,11 +34,6 @@ func (r *rec) add(table, item, verdict string) {
 	r.vs = append(r.vs, Verdict{Table: table, Item: item, Verdict: verdict})
 }
 
-// addRef records a verdict on a reference value (Verdict.Ref).
-func (r *rec) addRef(table, item, verdict string) {
-	r.vs = append(r.vs, Verdict{Table: table, Item: item, Verdict: verdict, Ref: true})
-}
-
 // check records kind when ok holds and "not reproduced" otherwise; ref as in Verdict.Ref.
 func (r *rec) check(table, item string, ok bool, kind string, ref bool) {
 	v := kind
