@@ -196,7 +196,11 @@ func WriteStatus(w io.Writer, rows []StatusRow, link string) error {
 	}
 	fmt.Fprintf(w, "\n## Total\n\n")
 	fmt.Fprintf(w, "Each distinct (study, table, item) counted once; an item judged in several folders counts with the weakest\n")
-	fmt.Fprintf(w, "of its verdicts (the last in the order of the columns; the items are listed below).\n\n")
+	if len(judged) > 0 {
+		fmt.Fprintf(w, "of its verdicts (the last in the order of the columns; the items are listed below).\n\n")
+	} else {
+		fmt.Fprintf(w, "of its verdicts (the last in the order of the columns); today no item is judged in more than one folder.\n\n")
+	}
 	fmt.Fprintf(w, "| source | %s | all |\n|---|%s---:|\n", joinVerdicts(verdicts, " | "), strings.Repeat("---:|", len(verdicts)))
 	all := map[resultsdir.Verdict]int{}
 	for _, src := range []resultsdir.Source{resultsdir.SourceStudy, resultsdir.SourceReference} {
