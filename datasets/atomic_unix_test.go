@@ -59,6 +59,15 @@ func TestAtomicWriteRefusesNonRegular(t *testing.T) {
 	if fi, err := os.Lstat("/dev/null"); err == nil && fi.Mode()&os.ModeDevice == 0 {
 		t.Error("/dev/null replaced")
 	}
+	for _, alias := range []string{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"} {
+		before, lerr := os.Lstat(alias)
+		if err := AtomicWrite(alias, writeString("x\n")); err == nil || !strings.Contains(err.Error(), "descriptor") {
+			t.Errorf("%s: err = %v", alias, err)
+		}
+		if after, err := os.Lstat(alias); lerr == nil && (err != nil || after.Mode() != before.Mode()) {
+			t.Errorf("%s replaced", alias)
+		}
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("temporary files left: %v", entries)

@@ -382,6 +382,9 @@ func AtomicWrite(path string, write func(io.Writer) error) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
 		return fmt.Errorf("datasets: %s exists and is not a regular file (%s): not replacing it", path, FileKind(fi.Mode()))
 	}
+	if DescriptorAlias(path) {
+		return fmt.Errorf("datasets: %s names an open file descriptor, not a file: not replacing it", path)
+	}
 	f, err := os.CreateTemp(dir, "."+base+TempMarker+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
@@ -449,6 +452,21 @@ func RemoveStaleTemps(dir string) {
 		}
 		os.Remove(filepath.Join(dir, name))
 	}
+}
+
+// DescriptorAlias reports whether path names an open file descriptor (/dev/stdout,
+// /dev/stderr, /dev/stdin, /dev/fd/N, anything under /proc) rather than a file of its own: a
+// rename there would replace the alias, not write to the descriptor.
+func DescriptorAlias(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	switch abs {
+	case "/dev/stdout", "/dev/stderr", "/dev/stdin":
+		return true
+	}
+	return strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/")
 }
 
 // FileKind names the type of a file mode for messages: "device", "named pipe", ...

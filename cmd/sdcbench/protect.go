@@ -308,7 +308,7 @@ func writeOutput(path string, write func(io.Writer) error) (replaced bool, err e
 	switch {
 	case statErr == nil && fi.IsDir():
 		return false, fmt.Errorf("protect: %s is a folder, not a file to write", path)
-	case statErr == nil && (!fi.Mode().IsRegular() || descriptorAlias(path)):
+	case statErr == nil && (!fi.Mode().IsRegular() || datasets.DescriptorAlias(path)):
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			return false, fmt.Errorf("protect: %w", err)
@@ -328,19 +328,4 @@ func writeOutput(path string, write func(io.Writer) error) (replaced bool, err e
 		return false, nil
 	}
 	return true, datasets.AtomicWrite(path, write)
-}
-
-// descriptorAlias reports whether path names an open file descriptor (/dev/stdout,
-// /dev/stderr, /dev/fd/N, anything under /proc) rather than a file of its own: renaming a file
-// there would replace the alias, not write to the descriptor.
-func descriptorAlias(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return false
-	}
-	switch abs {
-	case "/dev/stdout", "/dev/stderr", "/dev/stdin":
-		return true
-	}
-	return strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/")
 }
