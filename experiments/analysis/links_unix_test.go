@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -85,5 +86,22 @@ func TestPlotWriteAtomic(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("files left: %v", ents)
+	}
+}
+
+// TestPlotsFolderSymlinkRefused: a plots/ that is a symbolic link to a folder elsewhere is
+// refused with its name; nothing is written there.
+func TestPlotsFolderSymlinkRefused(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	link := filepath.Join(dir, "plots")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := SaveFigures(link, []Figure{{Name: "x"}})
+	if err == nil || !strings.Contains(err.Error(), link) {
+		t.Fatalf("err = %v", err)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
 	}
 }
