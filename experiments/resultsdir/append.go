@@ -76,7 +76,7 @@ func OpenAppender(dir string, header []string) (*Appender, map[string]bool, erro
 		}
 		t, err := ParseTable(data, runsPath)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%w; the file is left as it is: repair or move it, or use --fresh to discard the folder's runs", err)
 		}
 		if !slices.Equal(t.Header, header) {
 			return nil, nil, fmt.Errorf("resultsdir: %s: %w", runsPath, ErrOtherColumns)
