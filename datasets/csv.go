@@ -9,9 +9,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -366,37 +368,124 @@ func WriteFile(path string, d *Dataset) error {
 	return AtomicWrite(path, func(w io.Writer) error { return WriteCSV(w, d) })
 }
 
-// AtomicWrite calls write on a temporary file beside path and renames it to path if write
-// and the close succeed; otherwise it removes the temporary file and returns the error.
+// AtomicWrite calls write on a temporary file beside path, syncs it to disk and renames it to
+// path if write, the sync and the close succeed; otherwise it removes the temporary file and
+// returns the error. The temporary file is named ".NAME.sdcbench-tmp-PID-RANDOM" so that one a
+// killed process leaves behind is recognised and removed by [RemoveStaleTemps]. A symbolic
+// link at path is replaced by the new file, never written through; an existing path that is
+// neither a regular file nor a symbolic link (a device, a FIFO, a folder) is refused.
 func AtomicWrite(path string, write func(io.Writer) error) error {
 	dir, base := ".", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		dir, base = path[:i+1], path[i+1:]
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+		return fmt.Errorf("datasets: %s exists and is not a regular file (%s): not replacing it", path, FileKind(fi.Mode()))
+	}
+	if DescriptorAlias(path) {
+		return fmt.Errorf("datasets: %s names an open file descriptor, not a file: not replacing it", path)
+	}
+	f, err := os.CreateTemp(dir, "."+base+TempMarker+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("datasets: %w", err)
 	}
 	tmp := f.Name()
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes 0600; results are for everyone to read
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("datasets: %w", err)
-	}
-	if err := write(f); err != nil {
+	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
 		return err
 	}
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes 0600; results are for everyone to read
+		return fail(fmt.Errorf("datasets: %w", err))
+	}
+	if err := write(f); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(fmt.Errorf("datasets: writing %s: %w", path, err))
+	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("datasets: %w", err)
+		return fmt.Errorf("datasets: writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("datasets: %w", err)
+		return fmt.Errorf("datasets: writing %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil { // make the rename durable (best effort)
+		d.Sync()
+		d.Close()
 	}
 	return nil
+}
+
+// TempMarker is part of the name of every temporary file [AtomicWrite] makes.
+const TempMarker = ".sdcbench-tmp-"
+
+// RemoveStaleTemps removes from dir the temporary files of [AtomicWrite] whose process is gone
+// (killed before its rename): those named with TempMarker and the ID of a process that no
+// longer runs on this machine or, where that cannot be checked, older than a day. Temporary
+// files of running processes (a concurrent analysis) are left alone. Errors are ignored: the
+// files are only clutter.
+func RemoveStaleTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		i := strings.LastIndex(name, TempMarker)
+		if !strings.HasPrefix(name, ".") || i < 0 || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(name[i+len(TempMarker):], "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if alive, known := processAlive(pid); known && alive {
+			continue
+		} else if !known {
+			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < 24*time.Hour {
+				continue
+			}
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
+}
+
+// DescriptorAlias reports whether path names an open file descriptor (/dev/stdout,
+// /dev/stderr, /dev/stdin, /dev/fd/N, anything under /proc) rather than a file of its own: a
+// rename there would replace the alias, not write to the descriptor.
+func DescriptorAlias(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	switch abs {
+	case "/dev/stdout", "/dev/stderr", "/dev/stdin":
+		return true
+	}
+	return strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/")
+}
+
+// FileKind names the type of a file mode for messages: "device", "named pipe", ...
+func FileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "not a regular file"
 }
 
 // headerList renders the header's column names for an error: each name clipped to MaxEcho

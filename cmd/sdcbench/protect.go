@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -143,6 +144,11 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *groups != "" && samePath(*groups, *out) {
 		return usageErr("protect", "--groups and --out name the same file %q: the group list would replace the masked data", *out)
 	}
+	for _, o := range []struct{ flag, path string }{{"out", *out}, {"groups", *groups}} {
+		if *in != "" && o.path != "" && overwritesInput(*in, o.path) {
+			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
+		}
+	}
 	d, err := loadInput("protect", *dataset, *in, "in")
 	if err != nil {
 		return err
@@ -164,11 +170,12 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := methods.CheckPartition(info, p, rel.Masked.N, rel.Labels); err != nil {
 		return err
 	}
-	if err := datasets.WriteFile(*out, full); err != nil {
+	replaced, err := writeOutput(*out, func(w io.Writer) error { return datasets.WriteCSV(w, full) })
+	if err != nil {
 		return err
 	}
 	if *groups != "" {
-		err := datasets.AtomicWrite(*groups, func(w io.Writer) error {
+		_, err := writeOutput(*groups, func(w io.Writer) error {
 			b := []byte("group\n")
 			for _, l := range rel.Labels {
 				b = strconv.AppendInt(b, int64(l), 10)
@@ -178,7 +185,9 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		})
 		if err != nil {
-			os.Remove(*out) // leave no half-finished output behind
+			if replaced {
+				os.Remove(*out) // leave no half-finished output behind
+			}
 			return err
 		}
 	}
@@ -275,4 +284,48 @@ func samePath(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
+}
+
+// overwritesInput reports whether writing out would replace the regular file in: the same path,
+// or the same file through a symbolic or hard link (os.SameFile). A device or pipe given as
+// both (a terminal as /dev/stdin and /dev/stdout) is no data to lose.
+func overwritesInput(in, out string) bool {
+	fi, err := os.Stat(in)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return samePath(in, out)
+}
+
+// writeOutput writes a file protect produces (the masked data, the group list). A new or
+// existing regular file is written atomically (datasets.AtomicWrite: a temporary file beside
+// it, renamed; a symbolic link there is replaced). An existing device, named pipe or socket
+// (/dev/null, a FIFO, /dev/stdout onto a pipe) and a descriptor alias (/dev/stdout, /dev/fd/N,
+// /proc/…) are written through, appending, never replaced by a regular file; replaced
+// reports whether the atomic route was taken (the file is then protect's own to remove).
+func writeOutput(path string, write func(io.Writer) error) (replaced bool, err error) {
+	fi, statErr := os.Stat(path)
+	switch {
+	case statErr == nil && fi.IsDir():
+		return false, fmt.Errorf("protect: %s is a folder, not a file to write", path)
+	case statErr == nil && (!fi.Mode().IsRegular() || datasets.DescriptorAlias(path)):
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return false, fmt.Errorf("protect: %w", err)
+		}
+		bw := bufio.NewWriterSize(f, 1<<16)
+		if err := write(bw); err != nil {
+			f.Close()
+			return false, fmt.Errorf("protect: writing %s: %w", path, err)
+		}
+		if err := bw.Flush(); err != nil {
+			f.Close()
+			return false, fmt.Errorf("protect: writing %s: %w", path, err)
+		}
+		if err := f.Close(); err != nil {
+			return false, fmt.Errorf("protect: writing %s: %w", path, err)
+		}
+		return false, nil
+	}
+	return true, datasets.AtomicWrite(path, write)
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
@@ -211,7 +212,7 @@ func findSeed(dir, experiment, name string, bundled fs.FS) string {
 		src, dst = filepath.ToSlash(name), filepath.Join(dir, filepath.Base(name))
 	}
 	if data, err := fs.ReadFile(bundled, src); err == nil {
-		if os.WriteFile(dst, data, 0o644) == nil {
+		if datasets.AtomicWrite(dst, func(w io.Writer) error { _, err := w.Write(data); return err }) == nil {
 			return dst
 		}
 	}
@@ -228,6 +229,8 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
+	datasets.RemoveStaleTemps(out) // left by a killed run, merge or analysis
+	datasets.RemoveStaleTemps(filepath.Join(out, "plots"))
 	r.gzipped = nil
 	byCols := make([]string, len(r.Plan.WinsBy))
 	for i, c := range r.Plan.WinsBy {
@@ -387,39 +390,36 @@ func writeTableCSV(path string, header []string, rows [][]string) (gzipped bool,
 		return false, fmt.Errorf("analysis: %s: %w", path, err)
 	}
 	if buf.Len() <= gzipAbove {
-		os.Remove(path + ".gz")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		if err := datasets.AtomicWrite(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return false, fmt.Errorf("analysis: %w", err)
 		}
+		os.Remove(path + ".gz")
 		return false, nil
 	}
-	os.Remove(path)
 	var z bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
 	zw.Write(buf.Bytes())
 	if err := zw.Close(); err != nil {
 		return false, fmt.Errorf("analysis: %s: %w", path, err)
 	}
-	if err := os.WriteFile(path+".gz", z.Bytes(), 0o644); err != nil {
+	if err := datasets.AtomicWrite(path+".gz", func(w io.Writer) error { _, err := w.Write(z.Bytes()); return err }); err != nil {
 		return false, fmt.Errorf("analysis: %w", err)
 	}
+	os.Remove(path)
 	return true, nil
 }
 
+// writeCSV writes a table to path atomically (datasets.AtomicWrite).
 func writeCSV(path string, header []string, rows [][]string) error {
-	f, err := os.Create(path)
+	err := datasets.AtomicWrite(path, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		w.Write(header)
+		w.WriteAll(rows)
+		w.Flush()
+		return w.Error()
+	})
 	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	w := csv.NewWriter(f)
-	w.Write(header)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		f.Close()
 		return fmt.Errorf("analysis: %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("analysis: %w", err)
 	}
 	return nil
 }

@@ -1,13 +1,14 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -162,28 +163,30 @@ func (f *Figure) save(dir string) error {
 	}
 	svg := vgsvg.New(w, h)
 	f.draw(draw.New(svg))
+	var buf bytes.Buffer
+	if _, err := svg.WriteTo(&buf); err != nil {
+		return fmt.Errorf("analysis: %s.svg: %w", f.Name, err)
+	}
 	path := filepath.Join(dir, f.Name+".svg")
-	if err := writeTo(path, svg); err != nil {
+	if buf.Len() > svgLimit {
+		f.SVG = false
+		return nil
+	}
+	if err := writeTo(path, &buf); err != nil {
 		return err
 	}
 	f.SVG = true
-	if st, err := os.Stat(path); err == nil && st.Size() > svgLimit {
-		f.SVG = false
-		return os.Remove(path)
-	}
 	return nil
 }
 
+// writeTo writes w's output to path atomically (datasets.AtomicWrite): a full disk or a
+// killed analysis never leaves a truncated plot.
 func writeTo(path string, w io.WriterTo) error {
-	file, err := os.Create(path)
+	err := datasets.AtomicWrite(path, func(file io.Writer) error { _, err := w.WriteTo(file); return err })
 	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	if _, err := w.WriteTo(file); err != nil {
-		file.Close()
 		return fmt.Errorf("analysis: %s: %w", path, err)
 	}
-	return file.Close()
+	return nil
 }
 
 // panelSize is the size of one panel of a multi-panel figure, and the number of columns.

@@ -191,8 +191,11 @@ func (r *Result) datasetPanels() []panelSet {
 }
 
 // SaveFigures writes each figure as dir/NAME.png and, when small enough, dir/NAME.svg, and
-// returns them with their plots released.
+// returns them with their plots released. A dir that is a symbolic link is refused.
 func SaveFigures(dir string, figs []Figure) ([]Figure, error) {
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("analysis: %s is a symbolic link: sdcbench does not write through links inside a results folder; replace it with a folder", dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}

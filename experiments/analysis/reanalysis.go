@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bufio"
 	"compress/gzip"
 	"encoding/csv"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
@@ -113,12 +115,12 @@ func parseOrNaN(s string) float64 {
 // The file is recorded as a companion report of dir (resultsdir.RecordReports), which the
 // next REPORT.md links.
 func (r *Result) WriteReanalysis(dir string, prev *Previous) error {
-	f, err := os.Create(filepath.Join(dir, ReanalysisFile))
+	err := datasets.AtomicWrite(filepath.Join(dir, ReanalysisFile), func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		r.reanalysis(bw, prev)
+		return bw.Flush()
+	})
 	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	r.reanalysis(f, prev)
-	if err := f.Close(); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	return resultsdir.RecordReports(dir, ReanalysisFile)

@@ -47,15 +47,23 @@ func OpenAppender(dir string, header []string) (*Appender, map[string]bool, erro
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("resultsdir: %w", err)
 	}
+	if err := CheckOwnFiles(dir); err != nil {
+		return nil, nil, err
+	}
 	runsPath, tracesPath := filepath.Join(dir, RunsFile), filepath.Join(dir, TracesFile)
 	done := map[string]bool{}
 	for _, path := range []string{runsPath, tracesPath} {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			if data, gerr := ReadFile(path); gerr == nil { // only the .gz is there: unpack it to append
-				if err := os.WriteFile(path, data, 0o644); err != nil {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			data, gerr := ReadFile(path)
+			switch {
+			case gerr == nil: // only the .gz is there: unpack it to append
+				if err := datasets.AtomicWrite(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 					return nil, nil, fmt.Errorf("resultsdir: %w", err)
 				}
 				os.Remove(path + ".gz")
+			case !errors.Is(gerr, os.ErrNotExist):
+				// Never discard recorded runs on a read error: the file stays as it is.
+				return nil, nil, fmt.Errorf("%w; the file is left as it is: repair or move it, or use --fresh to discard the folder's runs", gerr)
 			}
 		}
 	}
@@ -68,7 +76,7 @@ func OpenAppender(dir string, header []string) (*Appender, map[string]bool, erro
 		}
 		t, err := ParseTable(data, runsPath)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%w; the file is left as it is: repair or move it, or use --fresh to discard the folder's runs", err)
 		}
 		if !slices.Equal(t.Header, header) {
 			return nil, nil, fmt.Errorf("resultsdir: %s: %w", runsPath, ErrOtherColumns)
@@ -96,7 +104,7 @@ func OpenAppender(dir string, header []string) (*Appender, map[string]bool, erro
 
 // openAppend opens path for appending, writing header first if the file is new or empty.
 func openAppend(path string, header []string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollow, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("resultsdir: %w", err)
 	}
@@ -161,10 +169,18 @@ func (a *Appender) Append(row []string, id string, trace [][]string) error {
 	return nil
 }
 
-// Close closes both files.
+// Close syncs both files to disk and closes them.
 func (a *Appender) Close() error {
+	a.traces.Sync()
 	a.traces.Close()
-	return a.runs.Close()
+	serr := a.runs.Sync()
+	if err := a.runs.Close(); err != nil {
+		return fmt.Errorf("resultsdir: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("resultsdir: %w", serr)
+	}
+	return nil
 }
 
 // Normalize rewrites a finished results folder in grid order (rows sorted by order, traces by

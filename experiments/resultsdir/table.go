@@ -69,17 +69,19 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("resultsdir: %w", err)
 	}
 	f, gerr := os.Open(path + ".gz")
-	if gerr != nil {
+	if errors.Is(gerr, os.ErrNotExist) {
 		return nil, fmt.Errorf("resultsdir: %w", err)
+	}
+	if gerr != nil {
+		return nil, fmt.Errorf("resultsdir: %w", gerr)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("resultsdir: %s.gz: %w", path, err)
+	if err == nil {
+		data, err = io.ReadAll(zr)
 	}
-	data, err = io.ReadAll(zr)
 	if err != nil {
-		return nil, fmt.Errorf("resultsdir: %s.gz: %w", path, err)
+		return nil, fmt.Errorf("resultsdir: reading %s.gz: %w (the file is truncated or corrupt)", path, err)
 	}
 	return data, nil
 }

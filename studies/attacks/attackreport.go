@@ -7,14 +7,15 @@ package attacks
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 
@@ -138,7 +139,7 @@ func Write(dir string) error {
 	if len(none) > 0 {
 		fmt.Fprintf(&b, "- No attack could be made (no predicate isolates a release record; risk 0) for: %s.\n", strings.Join(none, "; "))
 	}
-	return os.WriteFile(filepath.Join(dir, "ATTACKS.md"), []byte(b.String()), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, "ATTACKS.md"), func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }
 
 func boolInt(b bool) int {

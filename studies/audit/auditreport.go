@@ -6,13 +6,14 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
@@ -147,7 +148,7 @@ func Write(dir string) error {
 		fmt.Fprintf(&b, "%s %.3f", k, mean(tight[k]))
 	}
 	b.WriteString(".\n")
-	return os.WriteFile(filepath.Join(dir, "AUDIT.md"), []byte(b.String()), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, "AUDIT.md"), func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }
 
 func mean(v []float64) float64 {

@@ -1,6 +1,7 @@
 package fcrm
 
 import (
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/sdcbench/sdcbench/datasets"
 )
 
 // grid is a (c, n) surface for plotter.HeatMap: column = n, row = c, 1-based values.
@@ -66,13 +69,9 @@ func heatMap(dir, file, title, unit string, z [][]float64) (string, error) {
 		return "", err
 	}
 	rel := filepath.Join("plots", file)
-	f, err := os.Create(filepath.Join(dir, rel))
-	if err != nil {
-		return "", err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return "", err
-	}
-	return rel, f.Close()
+	err := datasets.AtomicWrite(filepath.Join(dir, rel), func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+		return err
+	})
+	return rel, err
 }

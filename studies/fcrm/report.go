@@ -15,10 +15,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/studies"
 )
@@ -77,7 +77,7 @@ func write(dir string, tally *studies.Tally) error {
 	}
 	r.verdicts()
 	tally.Wrote("FCRM.md")
-	return os.WriteFile(filepath.Join(dir, "FCRM.md"), b.Bytes(), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, "FCRM.md"), func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
 }
 
 // A verdict's kind: what it checks, hence how it is recorded (docs/reproducing.md).

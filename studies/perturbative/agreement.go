@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
@@ -69,7 +71,7 @@ func writeAgreement(dir string, rv *rec) error {
 	fmt.Fprintf(&b, "**%d of %d informative cells agree (|z| ≤ %d)**; %d further cells are 0 on both sides (strong noise leaves no record "+
 		"inside the interval), carry no evidence and get no verdict.\n\n%s\n", ok, n, ZMax, zero, body.String())
 	writeSpeed(&b, dir)
-	return os.WriteFile(filepath.Join(dir, File), b.Bytes(), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, File), func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
 }
 
 // writeSpeed puts sdcMicro's rankSwap time beside our benchmark when both files exist.

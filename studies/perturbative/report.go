@@ -3,6 +3,7 @@ package perturbative
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -100,7 +101,7 @@ func WriteVerdicts(dir string) ([]Verdict, error) {
 		return nil, err
 	}
 	writeNotReproducible(&b, r, man.Name)
-	return r.vs, os.WriteFile(filepath.Join(dir, File), b.Bytes(), 0o644)
+	return r.vs, datasets.AtomicWrite(filepath.Join(dir, File), func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
 }
 
 // NotReproducibleOwner is the experiment whose folder records the verdicts of the study's

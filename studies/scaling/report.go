@@ -261,7 +261,7 @@ func Write(dir, label string) error {
 		}
 	}
 	b.WriteString("![time against n, log-log](plots/scaling.png) ([SVG](plots/scaling.svg))\n")
-	return os.WriteFile(filepath.Join(dir, File), []byte(b.String()), 0o644)
+	return datasets.AtomicWrite(filepath.Join(dir, File), func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }
 
 func fmtN(n float64) string {
