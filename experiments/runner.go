@@ -89,7 +89,8 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		man.Reports = old.Reports // the companion reports stay in the folder
 		if err := resultsdir.SameDefinitions(old, man); len(done) > 0 && err != nil {
 			st.Close()
-			return Summary{}, fmt.Errorf("experiments: %s holds runs of other definitions (%v); resume would mix them: use a fresh folder", opt.Out, err)
+			return Summary{}, fmt.Errorf("experiments: %s holds runs made under other definitions (then vs now: %v); "+
+				"resume would mix them: use --fresh to discard them or another --out", opt.Out, err)
 		}
 	}
 	if err := resultsdir.WriteManifest(opt.Out, man); err != nil {

@@ -87,7 +87,8 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 	m := &resultsdir.Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
-		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{}}
+		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{},
+		DatasetEntries: s.Entries, InputFiles: s.InputFiles}
 	for _, id := range s.Metrics {
 		if mt, err := metrics.Lookup(id); err == nil {
 			m.MetricVersions[id] = mt.Info().DefinitionVersion()

@@ -1,0 +1,159 @@
+package experiments_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+)
+
+// surveyCSV writes a small survey file (id, region, two numeric columns) into dir.
+func surveyCSV(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("id,region,x,y\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "%d,%s,%d.5,%d\n", i, []string{"north", "south"}[i%2], (i*7)%23, (i*11)%17)
+	}
+	path := filepath.Join(dir, "survey.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// dropLastRow removes the last row of dir/runs.csv, as an interrupted run leaves it.
+func dropLastRow(t *testing.T, dir string) {
+	t.Helper()
+	tab, err := resultsdir.ReadRuns(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Rows = tab.Rows[:len(tab.Rows)-1]
+	os.Remove(filepath.Join(dir, resultsdir.RunsFileGz))
+	if err := resultsdir.WriteTable(filepath.Join(dir, resultsdir.RunsFile), tab); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func execSpec(t *testing.T, text, out string, fresh bool) error {
+	t.Helper()
+	s, err := experiments.Parse([]byte(text), "survey.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1, Fresh: fresh})
+	return err
+}
+
+// TestResumeRefusesChangedEntry is issue 25's first example: between two resumes strata is
+// added to an entry with keep (and, separately, every other field changes): the run is refused,
+// naming the entry, the field and both values, instead of mixing stratified and unstratified runs.
+func TestResumeRefusesChangedEntry(t *testing.T) {
+	dir := t.TempDir()
+	path := surveyCSV(t, dir)
+	spec := func(entry string) string {
+		return fmt.Sprintf(`name = "survey"
+seed = 1
+datasets = [{path = %q, label = "survey", keep = ["id", "region"]%s}]
+metrics = ["sse_sst"]
+[[methods]]
+name = "mdav"
+[methods.grid]
+k = [3, 5]
+`, path, entry)
+	}
+	for _, c := range []struct{ entry, field, want string }{
+		{`, strata = "region"`, "strata", `strata (none) vs "region"`},
+		{`, columns = ["x"]`, "columns", `columns (none) vs ["x"]`},
+		{`, keys = ["region"]`, "keys", "keys"},
+		{`, categorical = ["region"]`, "categorical", "categorical"},
+		{`, weight = "id"`, "weight", "weight"},
+		{`, household = "id"`, "household", "household"},
+		{`, sensitive = "region"`, "sensitive", "sensitive"},
+	} {
+		out := filepath.Join(dir, "out-"+c.field)
+		if err := execSpec(t, spec(""), out, false); err != nil {
+			t.Fatal(err)
+		}
+		dropLastRow(t, out)
+		err := execSpec(t, spec(c.entry), out, false)
+		if err == nil || !strings.Contains(err.Error(), "dataset entry survey") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s added between resumes: %v", c.field, err)
+		}
+		if err := execSpec(t, spec(""), out, false); err != nil {
+			t.Errorf("%s: the unchanged spec no longer resumes: %v", c.field, err)
+		}
+	}
+	// keep changed ("id" dropped from it).
+	out := filepath.Join(dir, "out-keep")
+	if err := execSpec(t, spec(""), out, false); err != nil {
+		t.Fatal(err)
+	}
+	dropLastRow(t, out)
+	err := execSpec(t, strings.Replace(spec(""), `keep = ["id", "region"]`, `keep = ["region"]`, 1), out, false)
+	if err == nil || !strings.Contains(err.Error(), `keep ["id","region"] vs ["region"]`) {
+		t.Errorf("keep changed between resumes: %v", err)
+	}
+}
+
+// TestResumeRefusesChangedInputFile: the files a run reads besides the dataset (external's
+// release, dfo's start=labels:FILE) are hashed into manifest.json; a resume after one changed
+// is refused, naming the file.
+func TestResumeRefusesChangedInputFile(t *testing.T) {
+	dir := t.TempDir()
+	path := surveyCSV(t, dir)
+	release := filepath.Join(dir, "masked-survey.csv")
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(release, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var labels strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&labels, "%d\n", i/5)
+	}
+	lab := filepath.Join(dir, "start.txt")
+	if err := os.WriteFile(lab, []byte(labels.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := fmt.Sprintf(`name = "files"
+seed = 1
+replicates = 2
+datasets = [{path = %q, label = "survey", columns = ["x", "y"]}]
+metrics = ["sse_sst"]
+[[methods]]
+name = "external"
+grid.pattern = %q
+[[methods]]
+name = "dfo"
+grid.k = 3
+grid.start = "labels:%s"
+`, path, filepath.Join(dir, "masked-{dataset}.csv"), lab)
+	for _, file := range []string{release, lab} {
+		out := filepath.Join(dir, "out-"+filepath.Base(file))
+		if err := execSpec(t, spec, out, false); err != nil {
+			t.Fatal(err)
+		}
+		m, err := resultsdir.ReadManifest(out)
+		if err != nil || len(m.InputFiles[file]) != 64 {
+			t.Fatalf("manifest input_files %v, want the SHA-256 of %s (%v)", m.InputFiles, file, err)
+		}
+		dropLastRow(t, out)
+		old, _ := os.ReadFile(file)
+		if err := os.WriteFile(file, append(old, '\n', '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err = execSpec(t, spec, out, false)
+		if err == nil || !strings.Contains(err.Error(), "input file "+file) {
+			t.Errorf("%s changed between resumes: %v", file, err)
+		}
+		if err := os.WriteFile(file, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
