@@ -157,3 +157,78 @@ grid.start = "labels:%s"
 		}
 	}
 }
+
+// TestMergeRefusesOtherProvenance: merge makes the check a resume makes (SameDefinitions)
+// between the shards and against the inputs now: shards made from another version of the
+// dataset file, under another dataset entry, metric version or sdcbench version are refused,
+// naming both shards and what differs.
+func TestMergeRefusesOtherProvenance(t *testing.T) {
+	dir := t.TempDir()
+	path := surveyCSV(t, dir)
+	orig, _ := os.ReadFile(path)
+	base := fmt.Sprintf(`name = "survey"
+seed = 1
+replicates = 2
+datasets = [{path = %q, label = "survey", keep = ["id", "region"]}]
+metrics = ["sse_sst"]
+[[methods]]
+name = "mdav"
+[methods.grid]
+k = [3, 5]
+`, path)
+	shard := func(text, name string, i int) string {
+		t.Helper()
+		s, err := experiments.Parse([]byte(text), "survey.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name)
+		if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1, Fresh: true,
+			Shard: experiments.Shard{I: i, N: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	editManifest := func(d string, edit func(*resultsdir.Manifest)) {
+		m, err := resultsdir.ReadManifest(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		if err := resultsdir.WriteManifest(d, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s1 := shard(base, "s1", 1)
+	s2 := shard(base, "s2", 2)
+	if err := experiments.Merge(filepath.Join(dir, "ok"), []string{s1, s2}, false); err != nil {
+		t.Fatalf("same provenance: %v", err)
+	}
+	// Shard 2 made from another version of the file.
+	os.WriteFile(path, append(orig[:len(orig):len(orig)], "40,north,1.5,2\n"...), 0o644)
+	s2b := shard(base, "s2b", 2)
+	os.WriteFile(path, orig, 0o644)
+	check := func(what string, dirs []string, want ...string) {
+		t.Helper()
+		err := experiments.Merge(filepath.Join(dir, "m-"+strings.ReplaceAll(what, " ", "-")), dirs, false)
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v (want %q)", what, err, w)
+			}
+		}
+	}
+	check("other file", []string{s1, s2b}, s1, s2b, "survey")
+	// Shard 2 made under another entry (strata added: the grid, hence the spec hash, is the same).
+	s2c := shard(strings.Replace(base, `keep = ["id", "region"]`, `keep = ["id", "region"], strata = "region"`, 1), "s2c", 2)
+	check("other entry", []string{s1, s2c}, s2c, `strata (none) vs "region"`)
+	// Another metric version, another sdcbench version.
+	s2d := shard(base, "s2d", 2)
+	editManifest(s2d, func(m *resultsdir.Manifest) { m.MetricVersions["sse_sst"] += 7 })
+	check("metric version", []string{s1, s2d}, "metric sse_sst")
+	editManifest(s2d, func(m *resultsdir.Manifest) { m.MetricVersions["sse_sst"] -= 7; m.Tool = "0.0.1" })
+	check("tool version", []string{s1, s2d}, "sdcbench version")
+	// Both shards agree, but the file changed since they ran.
+	os.WriteFile(path, append(orig[:len(orig):len(orig)], "40,north,1.5,2\n"...), 0o644)
+	check("file changed since", []string{s1, s2}, "current", "survey")
+	os.WriteFile(path, orig, 0o644)
+}
