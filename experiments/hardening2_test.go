@@ -232,3 +232,36 @@ k = [3, 5]
 	check("file changed since", []string{s1, s2}, "current", "survey")
 	os.WriteFile(path, orig, 0o644)
 }
+
+// TestRunRefusesRowsWithoutManifest: a runs.csv (or runs.csv.gz) without manifest.json, or with
+// a corrupt one, is not adopted by a run of some spec (it may hold another spec's rows, another
+// seed): the run is refused naming the file, and --fresh discards it.
+func TestRunRefusesRowsWithoutManifest(t *testing.T) {
+	s := tiny(t)
+	for _, c := range []struct{ name, manifest, want string }{
+		{"missing", "", "without a manifest"},
+		{"corrupt", "{\"name\": \"tiny\", ", "with an unreadable manifest.json"},
+	} {
+		out := filepath.Join(t.TempDir(), c.name)
+		if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		dropLastRow(t, out)
+		mf := filepath.Join(out, resultsdir.ManifestFile)
+		os.Remove(mf)
+		if c.manifest != "" {
+			os.WriteFile(mf, []byte(c.manifest), 0o644)
+		}
+		before, _ := os.ReadFile(filepath.Join(out, resultsdir.RunsFile))
+		_, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1})
+		if err == nil || !strings.Contains(err.Error(), "runs.csv "+c.want) || !strings.Contains(err.Error(), "--fresh") {
+			t.Errorf("%s manifest: %v", c.name, err)
+		}
+		if after, _ := os.ReadFile(filepath.Join(out, resultsdir.RunsFile)); string(after) != string(before) {
+			t.Errorf("%s manifest: the refused run changed runs.csv", c.name)
+		}
+		if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1, Fresh: true}); err != nil {
+			t.Errorf("%s manifest, --fresh: %v", c.name, err)
+		}
+	}
+}

@@ -113,6 +113,20 @@ func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[strin
 			return nil, nil, err
 		}
 	}
+	if _, err := resultsdir.ReadManifest(dir); err != nil {
+		// Rows without a readable manifest may come from any spec (another seed, other
+		// datasets): adopting them would mix experiments, as merge also refuses.
+		for _, f := range []string{resultsdir.RunsFile, resultsdir.RunsFileGz} {
+			if _, serr := os.Lstat(filepath.Join(dir, f)); serr == nil {
+				why := "without a manifest"
+				if !errors.Is(err, os.ErrNotExist) {
+					why = fmt.Sprintf("with an unreadable %s (%v)", resultsdir.ManifestFile, err)
+				}
+				return nil, nil, fmt.Errorf("experiments: %s holds %s %s: its rows may come from another spec; "+
+					"use --fresh to discard them or another --out", dir, f, why)
+			}
+		}
+	}
 	if m, err := resultsdir.ReadManifest(dir); err == nil && m.SpecHash != s.Hash && m.SpecHash != fileHash(s.Text) {
 		return nil, nil, fmt.Errorf("experiments: %s holds results of a different version of spec %q; "+
 			"use --fresh to discard them or another --out", dir, m.Name)
