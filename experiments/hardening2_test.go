@@ -265,3 +265,42 @@ func TestRunRefusesRowsWithoutManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshRemovesDerivedFiles: run --fresh removes the old experiment's REPORT.md, verdicts,
+// recorded companion reports, analysis tables, plots and baseline comparisons before the first
+// new row, so an interrupted fresh run leaves no old report beside new rows; files sdcbench did
+// not derive (notes.md, seed.csv) stay.
+func TestFreshRemovesDerivedFiles(t *testing.T) {
+	s := tiny(t)
+	out := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	derived := []string{"REPORT.md", "verdicts.csv", "study-notes.md", "summary.csv", "wilcoxon.csv.gz",
+		"best.csv", "reanalysis.md", "table_sse_sst.csv", "plots/box.png", "baseline-old/REPORT.md"}
+	kept := []string{"notes.md", "seed.csv", "baseline-mine/data.txt"}
+	for _, f := range append(derived, kept...) {
+		os.MkdirAll(filepath.Dir(filepath.Join(out, f)), 0o755)
+		if err := os.WriteFile(filepath.Join(out, f), []byte("old experiment\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := resultsdir.RecordReports(out, "study-notes.md"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // interrupted before its first run
+	if _, err := experiments.Execute(ctx, s, experiments.Options{Out: out, Workers: 1, Fresh: true}); err == nil {
+		t.Fatal("a cancelled run reported success")
+	}
+	for _, f := range append(derived, "plots", "baseline-old") {
+		if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s of the old experiment is still there after run --fresh", f)
+		}
+	}
+	for _, f := range kept {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s was removed: %v", f, err)
+		}
+	}
+}
