@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/metrics"
 )
 
 // surveyCSV writes a small survey file (id, region, two numeric columns) into dir.
@@ -302,5 +305,87 @@ func TestFreshRemovesDerivedFiles(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s was removed: %v", f, err)
 		}
+	}
+}
+
+// slowMetric is a test measure that sleeps slowMetricSleep (no context: measures take none).
+type slowMetric struct{}
+
+var slowMetricSleep atomic.Int64 // nanoseconds
+
+func init() { metrics.Register(slowMetric{}) }
+
+func (slowMetric) Info() metrics.Info {
+	return metrics.Info{ID: "test_slow", Unit: "raw", Better: metrics.Lower, Description: "test measure that sleeps"}
+}
+
+func (slowMetric) Eval(*metrics.Input) metrics.Result {
+	time.Sleep(time.Duration(slowMetricSleep.Load()))
+	return metrics.Result{Value: 1}
+}
+
+// TestTimedOutRunHoldsItsWorker: a method abandoned at time_limit that computes on without
+// checking its context keeps its worker until it returns, so no later run computes beside it
+// (before, with one worker, the next runs shared the CPU with it and timed out falsely).
+func TestTimedOutRunHoldsItsWorker(t *testing.T) {
+	spec := strings.Replace(hookSpec, "replicates = 10", "replicates = 2\ntime_limit = \"100ms\"", 1)
+	s, err := experiments.Parse([]byte(spec), "hook.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var active, most, calls atomic.Int32
+	hookFn.Store(func(ctx context.Context) {
+		n := active.Add(1)
+		defer active.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		if calls.Add(1) == 1 {
+			time.Sleep(400 * time.Millisecond) // ignores ctx, as pram's matrix did
+		}
+	})
+	defer hookFn.Store(func(context.Context) {})
+	sum, err := experiments.Execute(context.Background(), s, experiments.Options{Out: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Timeouts != 1 || sum.Done != 8 {
+		t.Errorf("%d timeouts of %d runs, want 1 of 8", sum.Timeouts, sum.Done)
+	}
+	if most.Load() != 1 {
+		t.Errorf("%d methods computed at once on one worker: the abandoned run did not hold its worker", most.Load())
+	}
+}
+
+// TestTimeLimitCoversMeasures: a measure running past time_limit gives the run status timeout
+// (before, prl ran 5.9 s under a 1 s limit and was recorded ok).
+func TestTimeLimitCoversMeasures(t *testing.T) {
+	spec := strings.Replace(hookSpec, "replicates = 10", "replicates = 1\ntime_limit = \"100ms\"", 1)
+	spec = strings.Replace(spec, `metrics = ["sse_sst"]`, `metrics = ["sse_sst", "test_slow"]`, 1)
+	s, err := experiments.Parse([]byte(spec), "hook.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slowMetricSleep.Store(int64(300 * time.Millisecond))
+	defer slowMetricSleep.Store(0)
+	out := t.TempDir()
+	sum, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Timeouts != sum.Done || sum.Done != 4 {
+		t.Fatalf("%d timeouts of %d runs, want every run timed out by its measure", sum.Timeouts, sum.Done)
+	}
+	tab, err := resultsdir.ReadRuns(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := tab.Rows[0][tab.Col("error")]; !strings.Contains(msg, "by the measures") {
+		t.Errorf("error %q does not say the measures ran out of time", msg)
+	}
+	// A measure within the limit: ok.
+	slowMetricSleep.Store(0)
+	sum, err = experiments.Execute(context.Background(), s, experiments.Options{Out: t.TempDir(), Workers: 2})
+	if err != nil || sum.Timeouts != 0 {
+		t.Errorf("fast measures: %d timeouts, %v", sum.Timeouts, err)
 	}
 }
