@@ -389,3 +389,41 @@ func TestTimeLimitCoversMeasures(t *testing.T) {
 		t.Errorf("fast measures: %d timeouts, %v", sum.Timeouts, err)
 	}
 }
+
+// TestResumeRetriesTimeouts: a resume runs the runs recorded with status timeout again, like
+// missing ones, unless Options.KeepTimeouts (run --keep-timeouts) is set.
+func TestResumeRetriesTimeouts(t *testing.T) {
+	spec := strings.Replace(hookSpec, "replicates = 10", "replicates = 2\ntime_limit = \"100ms\"", 1)
+	spec = strings.Replace(spec, `metrics = ["sse_sst"]`, `metrics = ["sse_sst", "test_slow"]`, 1)
+	s, err := experiments.Parse([]byte(spec), "hook.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	slowMetricSleep.Store(int64(300 * time.Millisecond))
+	sum, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 2})
+	slowMetricSleep.Store(0)
+	if err != nil || sum.Timeouts != 8 {
+		t.Fatalf("first run: %d timeouts, %v", sum.Timeouts, err)
+	}
+	sum, err = experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 2, KeepTimeouts: true})
+	if err != nil || sum.Skipped != 8 || sum.Done != 0 {
+		t.Fatalf("KeepTimeouts: %+v, %v", sum, err)
+	}
+	sum, err = experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 2})
+	if err != nil || sum.Skipped != 0 || sum.Done != 8 || sum.Timeouts != 0 {
+		t.Fatalf("resume: %+v, %v; want the 8 timed-out runs run again", sum, err)
+	}
+	tab, err := resultsdir.ReadRuns(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 8 {
+		t.Fatalf("%d rows after the retry, want 8 (one per run)", len(tab.Rows))
+	}
+	for _, r := range tab.Rows {
+		if st := r[tab.Col("status")]; st != experiments.StatusOK {
+			t.Errorf("run %s: status %s", r[0], st)
+		}
+	}
+}

@@ -23,11 +23,15 @@ import (
 
 // Options controls Execute.
 type Options struct {
-	Out      string    // results folder (required)
-	Workers  int       // concurrent runs; 0 = number of CPUs
-	Shard    Shard     // zero value = every run
-	Fresh    bool      // discard earlier results in Out
-	Progress io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
+	Out     string // results folder (required)
+	Workers int    // concurrent runs; 0 = number of CPUs
+	Shard   Shard  // zero value = every run
+	Fresh   bool   // discard earlier results in Out
+	// KeepTimeouts keeps the runs recorded with status timeout on a resume; by default they
+	// are run again, like missing runs (a run may have timed out only because the machine was
+	// busy).
+	KeepTimeouts bool
+	Progress     io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
 }
 
 // Summary counts what Execute did.
@@ -79,7 +83,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer unlock()
-	st, done, err := openStore(opt.Out, s, opt.Fresh)
+	st, done, err := openStore(opt.Out, s, opt.Fresh, opt.KeepTimeouts)
 	if err != nil {
 		return Summary{}, err
 	}

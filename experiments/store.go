@@ -103,8 +103,9 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 // openStore prepares dir for the spec: with fresh it discards earlier results; otherwise it
 // checks that the earlier results come from the same spec and the same input files, and
 // opens runs.csv for appending (resultsdir.OpenAppender), returning the IDs already recorded
-// so that they are skipped.
-func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[string]bool, error) {
+// so that they are skipped. Unless keepTimeouts is set, the rows of runs that timed out are
+// removed first, so that they run again.
+func openStore(dir string, s *Spec, fresh, keepTimeouts bool) (*resultsdir.Appender, map[string]bool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("experiments: %w", err)
 	}
@@ -144,7 +145,33 @@ func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[strin
 		return nil, nil, fmt.Errorf("experiments: %s has other columns than spec %q produces; use --fresh or another --out",
 			filepath.Join(dir, resultsdir.RunsFile), s.Name)
 	}
-	return st, done, err
+	if err != nil || keepTimeouts || len(done) == 0 {
+		return st, done, err
+	}
+	// Runs recorded with status timeout are run again, like missing ones (Options.KeepTimeouts).
+	t, err := resultsdir.ReadRuns(dir)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	col := t.Col("status")
+	kept := t.Rows[:0:0]
+	for _, r := range t.Rows {
+		if r[col] != StatusTimeout {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == len(t.Rows) {
+		return st, done, nil
+	}
+	if err := st.Close(); err != nil {
+		return nil, nil, fmt.Errorf("experiments: %w", err)
+	}
+	t.Rows = kept
+	if err := resultsdir.WriteTable(filepath.Join(dir, resultsdir.RunsFile), t); err != nil {
+		return nil, nil, err
+	}
+	return resultsdir.OpenAppender(dir, s.Header())
 }
 
 // fileHash is the SHA-256 of a spec file's text: what manifests written before the grid hash
