@@ -267,6 +267,14 @@ func TestRunRefusesRowsWithoutManifest(t *testing.T) {
 			t.Errorf("%s manifest, --fresh: %v", c.name, err)
 		}
 	}
+	// A header alone (a run killed before it wrote its manifest) holds no row to mix: adopted.
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, resultsdir.RunsFile), []byte(strings.Join(s.Header(), ",")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1}); err != nil {
+		t.Errorf("header-only runs.csv without a manifest: %v", err)
+	}
 }
 
 // TestFreshRemovesDerivedFiles: run --fresh removes the old experiment's REPORT.md, verdicts,

@@ -116,9 +116,10 @@ func openStore(dir string, s *Spec, fresh, keepTimeouts bool) (*resultsdir.Appen
 	}
 	if _, err := resultsdir.ReadManifest(dir); err != nil {
 		// Rows without a readable manifest may come from any spec (another seed, other
-		// datasets): adopting them would mix experiments, as merge also refuses.
+		// datasets): adopting them would mix experiments, as merge also refuses. A header
+		// alone (a run killed before it wrote its manifest) holds nothing to mix.
 		for _, f := range []string{resultsdir.RunsFile, resultsdir.RunsFileGz} {
-			if _, serr := os.Lstat(filepath.Join(dir, f)); serr == nil {
+			if _, serr := os.Lstat(filepath.Join(dir, f)); serr == nil && !headerOnly(dir) {
 				why := "without a manifest"
 				if !errors.Is(err, os.ErrNotExist) {
 					why = fmt.Sprintf("with an unreadable %s (%v)", resultsdir.ManifestFile, err)
@@ -172,6 +173,12 @@ func openStore(dir string, s *Spec, fresh, keepTimeouts bool) (*resultsdir.Appen
 		return nil, nil, err
 	}
 	return resultsdir.OpenAppender(dir, s.Header())
+}
+
+// headerOnly reports whether dir's runs table parses and holds no row.
+func headerOnly(dir string) bool {
+	t, err := resultsdir.ReadRuns(dir)
+	return err == nil && len(t.Rows) == 0
 }
 
 // fileHash is the SHA-256 of a spec file's text: what manifests written before the grid hash
