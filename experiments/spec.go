@@ -41,7 +41,7 @@ type Spec struct {
 	// select columns: e.g. {name = "testdata", drop = ["sampling_weight"]}.
 	Datasets  []any    `toml:"datasets"`
 	Metrics   []string `toml:"metrics"`
-	TimeLimit string   `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
+	TimeLimit string   `toml:"time_limit"` // per run (method and measures), a Go duration such as "10m"; empty = none
 	// Traces turns off traces.csv when false (absent = on): per-generation rows of large grids
 	// such as magga-calibration would dwarf runs.csv.
 	Traces *bool `toml:"traces"`
