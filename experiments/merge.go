@@ -27,6 +27,7 @@ func Merge(out string, dirs []string, fresh bool) error {
 		return fmt.Errorf("experiments: merge: no input folders")
 	}
 	var spec *Spec
+	var first *resultsdir.Manifest
 	for _, dir := range dirs {
 		m, err := resultsdir.ReadManifest(dir)
 		if err != nil {
@@ -36,9 +37,19 @@ func Merge(out string, dirs []string, fresh bool) error {
 			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile)); err != nil {
 				return err
 			}
+			first = m
 		} else if m.SpecHash != spec.Hash && m.SpecHash != fileHash(spec.Text) {
 			return fmt.Errorf("experiments: merge: %s comes from another spec than %s", dir, dirs[0])
+		} else if err := resultsdir.SameDefinitions(first, m); err != nil {
+			// The check a resume makes (Execute), between shards.
+			return fmt.Errorf("experiments: merge: %s and %s were made under other definitions (%v); "+
+				"merging would mix them: run the shards again with the same inputs and sdcbench", dirs[0], dir, err)
 		}
+	}
+	// And against the inputs as they are now, which the merged manifest records.
+	if err := resultsdir.SameDefinitions(first, newManifest(spec, Shard{}, 0, 0)); err != nil {
+		return fmt.Errorf("experiments: merge: the shards were made under other definitions than the current ones "+
+			"(then vs now: %v); merging would mix them: run the shards again", err)
 	}
 	runs := spec.Expand()
 	order := make(map[string]int, len(runs))

@@ -23,11 +23,15 @@ import (
 
 // Options controls Execute.
 type Options struct {
-	Out      string    // results folder (required)
-	Workers  int       // concurrent runs; 0 = number of CPUs
-	Shard    Shard     // zero value = every run
-	Fresh    bool      // discard earlier results in Out
-	Progress io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
+	Out     string // results folder (required)
+	Workers int    // concurrent runs; 0 = number of CPUs
+	Shard   Shard  // zero value = every run
+	Fresh   bool   // discard earlier results in Out
+	// KeepTimeouts keeps the runs recorded with status timeout on a resume; by default they
+	// are run again, like missing runs (a run may have timed out only because the machine was
+	// busy).
+	KeepTimeouts bool
+	Progress     io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
 }
 
 // Summary counts what Execute did.
@@ -79,7 +83,7 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer unlock()
-	st, done, err := openStore(opt.Out, s, opt.Fresh)
+	st, done, err := openStore(opt.Out, s, opt.Fresh, opt.KeepTimeouts)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -89,7 +93,8 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		man.Reports = old.Reports // the companion reports stay in the folder
 		if err := resultsdir.SameDefinitions(old, man); len(done) > 0 && err != nil {
 			st.Close()
-			return Summary{}, fmt.Errorf("experiments: %s holds runs of other definitions (%v); resume would mix them: use a fresh folder", opt.Out, err)
+			return Summary{}, fmt.Errorf("experiments: %s holds runs made under other definitions (then vs now: %v); "+
+				"resume would mix them: use --fresh to discard them or another --out", opt.Out, err)
 		}
 	}
 	if err := resultsdir.WriteManifest(opt.Out, man); err != nil {
@@ -140,6 +145,15 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 					prog.add(res.status != StatusOK)
 				}
 				mu.Unlock()
+				if res.busy != nil {
+					// The run was abandoned at its time limit and computes on until its next
+					// context check: it keeps this worker until it returns, so that it does not
+					// slow down (and falsely time out) the runs after it.
+					select {
+					case <-res.busy:
+					case <-ctx.Done():
+					}
+				}
 			}
 		}()
 	}
@@ -197,6 +211,8 @@ type result struct {
 	trace   [][]string
 	status  string
 	seconds float64
+	// busy, for a run that timed out, is closed when its abandoned method or measure returns.
+	busy <-chan struct{}
 }
 
 // do runs r. ok is false when ctx was cancelled before the run finished.
@@ -205,6 +221,14 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		return res, false
 	}
 	status, msg := StatusOK, ""
+	// One deadline covers the method and the measures (time_limit).
+	rctx := ctx
+	if x.limit > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, x.limit)
+		defer cancel()
+	}
+	var busy <-chan struct{}
 	pr, err := x.spec.Prepared(r.Dataset, r.Method)
 	var ctl *datasets.Dataset // held-out control rows (spec key holdout)
 	if err == nil {
@@ -218,7 +242,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		probe = startProbe()
 	}
 	if err == nil {
-		rel, full, secs, err = x.protect(ctx, r, pr)
+		rel, full, secs, busy, err = x.protect(rctx, r, pr)
 		if ctx.Err() != nil {
 			if probe != nil {
 				probe.finish()
@@ -228,7 +252,13 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	}
 	var values, times []string
 	if err == nil {
-		values, times, err = x.evaluate(pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+		values, times, busy, err = x.evaluateBy(rctx, pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+		if ctx.Err() != nil {
+			if probe != nil {
+				probe.finish()
+			}
+			return res, false
+		}
 	}
 	if x.spec.Profile && err == nil {
 		cpu, peak := math.NaN(), math.NaN()
@@ -243,6 +273,9 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		status, msg = StatusError, err.Error()
 		if errors.Is(err, context.DeadlineExceeded) {
 			status, msg = StatusTimeout, fmt.Sprintf("time limit %s exceeded", x.limit)
+			if rel != nil {
+				msg += " by the measures"
+			}
 		}
 		values = make([]string, len(x.metricColumns()))
 	}
@@ -253,7 +286,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	row = append(row, strconv.Itoa(r.Replicate), strconv.FormatUint(r.Seed, 10))
 	row = append(row, values...)
 	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
-	res = result{row: row, status: status, seconds: secs}
+	res = result{row: row, status: status, seconds: secs, busy: busy}
 	if rel != nil && status == StatusOK && (x.spec.Traces == nil || *x.spec.Traces) {
 		for _, t := range rel.Trace {
 			res.trace = append(res.trace, []string{strconv.Itoa(t.Iter), formatFloat(t.Best),
@@ -265,13 +298,11 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 
 // protect runs the method with the run's generator, thread budget and time limit. A panic
 // becomes an error carrying the message and the top of the stack.
-func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*methods.Release, *datasets.Dataset, float64, error) {
+//
+// ctx carries the run's deadline. When it passes first, protect returns at once with the
+// deadline's error and busy, which is closed when the abandoned method returns.
+func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*methods.Release, *datasets.Dataset, float64, <-chan struct{}, error) {
 	rctx := methods.WithThreads(ctx, x.threads)
-	if x.limit > 0 {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(rctx, x.limit)
-		defer cancel()
-	}
 	rng := rand.New(rand.NewPCG(r.Seed, r.Seed^0x9e3779b97f4a7c15))
 	type out struct {
 		rel  *methods.Release
@@ -280,6 +311,7 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 		secs float64
 	}
 	ch := make(chan out, 1)
+	done := make(chan struct{})
 	go func() {
 		var o out
 		defer func() {
@@ -287,6 +319,7 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 				o.err = fmt.Errorf("%s: panic: %v [%s]", r.Method, p, stackTop())
 			}
 			ch <- o
+			close(done)
 		}()
 		t0 := time.Now()
 		o.rel, o.full, o.err = pr.Protect(rctx, r.method, r.Params, rng)
@@ -300,10 +333,49 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 	}()
 	select {
 	case o := <-ch:
-		return o.rel, o.full, o.secs, o.err
+		return o.rel, o.full, o.secs, nil, o.err
 	case <-rctx.Done():
-		// The method did not stop in time; it is abandoned (it stops at its next ctx check).
-		return nil, nil, x.limit.Seconds(), rctx.Err()
+		// The method did not stop in time; it is abandoned (it stops at its next ctx check)
+		// and holds its worker until then (Execute).
+		return nil, nil, x.limit.Seconds(), done, rctx.Err()
+	}
+}
+
+// evaluateBy is evaluate under the run's deadline (ctx): the measures take no context, so
+// they run in a goroutine; when the deadline passes first, evaluateBy returns the deadline's
+// error and busy, closed when the abandoned measures return.
+func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, busy <-chan struct{}, err error) {
+	if _, ok := ctx.Deadline(); !ok {
+		vals, secs, err = x.evaluate(d, rel, full, ctl, opt)
+		return vals, secs, nil, err
+	}
+	type out struct {
+		vals, secs []string
+		err        error
+	}
+	ch := make(chan out, 1)
+	done := make(chan struct{})
+	go func() {
+		var o out
+		defer func() {
+			if p := recover(); p != nil {
+				o.err = fmt.Errorf("measures: panic: %v [%s]", p, stackTop())
+			}
+			ch <- o
+			close(done)
+		}()
+		o.vals, o.secs, o.err = x.evaluate(d, rel, full, ctl, opt)
+	}()
+	select {
+	case o := <-ch:
+		return o.vals, o.secs, nil, o.err
+	case <-ctx.Done():
+		select {
+		case o := <-ch: // finished as the deadline passed
+			return o.vals, o.secs, nil, o.err
+		default:
+		}
+		return nil, nil, done, ctx.Err()
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,7 +41,7 @@ type Spec struct {
 	// select columns: e.g. {name = "testdata", drop = ["sampling_weight"]}.
 	Datasets  []any    `toml:"datasets"`
 	Metrics   []string `toml:"metrics"`
-	TimeLimit string   `toml:"time_limit"` // per run, a Go duration such as "10m"; empty = none
+	TimeLimit string   `toml:"time_limit"` // per run (method and measures), a Go duration such as "10m"; empty = none
 	// Traces turns off traces.csv when false (absent = on): per-generation rows of large grids
 	// such as magga-calibration would dwarf runs.csv.
 	Traces *bool `toml:"traces"`
@@ -75,6 +76,12 @@ type Spec struct {
 	// Inputs maps the label of every dataset read from a file to the file's SHA-256 (hex);
 	// manifest.json records it and a resume refuses a changed file.
 	Inputs map[string]string
+	// InputFiles maps every further file a run reads (methods.FileReader: external's release,
+	// dfo's start=labels:FILE), as named in the parameters, to its SHA-256 (hex); Entries holds
+	// every field of every dataset entry, by label (DatasetEntry.Fields). manifest.json
+	// records both and a resume or a merge refuses rows made under other ones.
+	InputFiles map[string]string
+	Entries    map[string]map[string]string
 }
 
 // DatasetEntry is one entry of the datasets list in its table form (docs/own-data.md).
@@ -92,6 +99,22 @@ type DatasetEntry struct {
 	// Weight, Household and Sensitive name the columns of the weighted risk, hier_risk_* and
 	// ldiv_distinct_* (they must be released: kept or protected).
 	Weight, Household, Sensitive string
+}
+
+// Fields returns every field of the entry as written (lists as JSON arrays, absent fields
+// empty), by its spec key: what manifest.json records so that a resume names the field that
+// changed.
+func (e DatasetEntry) Fields() map[string]string {
+	list := func(l []string) string {
+		if l == nil {
+			return ""
+		}
+		b, _ := json.Marshal(l)
+		return string(b)
+	}
+	return map[string]string{"name": e.Name, "path": e.Path, "label": e.Label, "columns": list(e.Columns),
+		"drop": list(e.Drop), "keep": list(e.Keep), "strata": e.Strata, "keys": list(e.Keys),
+		"categorical": list(e.Categorical), "weight": e.Weight, "household": e.Household, "sensitive": e.Sensitive}
 }
 
 // selection returns the entry's column selection.
@@ -190,6 +213,10 @@ func (s *Spec) loadDatasets() error {
 				e.Label = strings.TrimSuffix(filepath.Base(e.Path), filepath.Ext(e.Path))
 			}
 		}
+		if s.Entries == nil {
+			s.Entries = map[string]map[string]string{}
+		}
+		s.Entries[e.Label] = e.Fields()
 		var d *datasets.Dataset
 		var err error
 		if e.Path != "" {
@@ -263,6 +290,26 @@ func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
 	}
 	s.Inputs[e.Label] = hex.EncodeToString(sum[:])
 	return d, nil
+}
+
+// hashInputFiles records the SHA-256 of each file (as a method's parameter names it) in
+// s.InputFiles.
+func (s *Spec) hashInputFiles(files []string) error {
+	for _, f := range files {
+		if _, ok := s.InputFiles[f]; ok {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("input file: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		if s.InputFiles == nil {
+			s.InputFiles = map[string]string{}
+		}
+		s.InputFiles[f] = hex.EncodeToString(sum[:])
+	}
+	return nil
 }
 
 func asString(v any) (string, error) {
@@ -509,7 +556,11 @@ func (s *Spec) validate() error {
 		}
 		for _, p := range sets {
 			for _, dname := range s.methodDatasets(i) {
-				if err := s.prepared[dname+"\x00"+ms.Name].Validate(m, p); err != nil {
+				pr := s.prepared[dname+"\x00"+ms.Name]
+				if err := pr.Validate(m, p); err != nil {
+					return bad(key, "on dataset %s: %v", dname, err)
+				}
+				if err := s.hashInputFiles(methods.InputFiles(m, pr.Protected, p)); err != nil {
 					return bad(key, "on dataset %s: %v", dname, err)
 				}
 			}

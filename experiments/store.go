@@ -87,7 +87,8 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 	m := &resultsdir.Manifest{Name: s.Name, SpecHash: s.Hash, Spec: s.Text, Shard: sh.String(), Tool: Version,
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
-		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{}}
+		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{},
+		DatasetEntries: s.Entries, InputFiles: s.InputFiles}
 	for _, id := range s.Metrics {
 		if mt, err := metrics.Lookup(id); err == nil {
 			m.MetricVersions[id] = mt.Info().DefinitionVersion()
@@ -102,14 +103,30 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 // openStore prepares dir for the spec: with fresh it discards earlier results; otherwise it
 // checks that the earlier results come from the same spec and the same input files, and
 // opens runs.csv for appending (resultsdir.OpenAppender), returning the IDs already recorded
-// so that they are skipped.
-func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[string]bool, error) {
+// so that they are skipped. Unless keepTimeouts is set, the rows of runs that timed out are
+// removed first, so that they run again.
+func openStore(dir string, s *Spec, fresh, keepTimeouts bool) (*resultsdir.Appender, map[string]bool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("experiments: %w", err)
 	}
 	if fresh {
 		if err := resultsdir.Discard(dir); err != nil {
 			return nil, nil, err
+		}
+	}
+	if _, err := resultsdir.ReadManifest(dir); err != nil {
+		// Rows without a readable manifest may come from any spec (another seed, other
+		// datasets): adopting them would mix experiments, as merge also refuses. A header
+		// alone (a run killed before it wrote its manifest) holds nothing to mix.
+		for _, f := range []string{resultsdir.RunsFile, resultsdir.RunsFileGz} {
+			if _, serr := os.Lstat(filepath.Join(dir, f)); serr == nil && !headerOnly(dir) {
+				why := "without a manifest"
+				if !errors.Is(err, os.ErrNotExist) {
+					why = fmt.Sprintf("with an unreadable %s (%v)", resultsdir.ManifestFile, err)
+				}
+				return nil, nil, fmt.Errorf("experiments: %s holds %s %s: its rows may come from another spec; "+
+					"use --fresh to discard them or another --out", dir, f, why)
+			}
 		}
 	}
 	if m, err := resultsdir.ReadManifest(dir); err == nil && m.SpecHash != s.Hash && m.SpecHash != fileHash(s.Text) {
@@ -129,7 +146,39 @@ func openStore(dir string, s *Spec, fresh bool) (*resultsdir.Appender, map[strin
 		return nil, nil, fmt.Errorf("experiments: %s has other columns than spec %q produces; use --fresh or another --out",
 			filepath.Join(dir, resultsdir.RunsFile), s.Name)
 	}
-	return st, done, err
+	if err != nil || keepTimeouts || len(done) == 0 {
+		return st, done, err
+	}
+	// Runs recorded with status timeout are run again, like missing ones (Options.KeepTimeouts).
+	t, err := resultsdir.ReadRuns(dir)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	col := t.Col("status")
+	kept := t.Rows[:0:0]
+	for _, r := range t.Rows {
+		if r[col] != StatusTimeout {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == len(t.Rows) {
+		return st, done, nil
+	}
+	if err := st.Close(); err != nil {
+		return nil, nil, fmt.Errorf("experiments: %w", err)
+	}
+	t.Rows = kept
+	if err := resultsdir.WriteTable(filepath.Join(dir, resultsdir.RunsFile), t); err != nil {
+		return nil, nil, err
+	}
+	return resultsdir.OpenAppender(dir, s.Header())
+}
+
+// headerOnly reports whether dir's runs table parses and holds no row.
+func headerOnly(dir string) bool {
+	t, err := resultsdir.ReadRuns(dir)
+	return err == nil && len(t.Rows) == 0
 }
 
 // fileHash is the SHA-256 of a spec file's text: what manifests written before the grid hash

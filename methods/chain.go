@@ -80,6 +80,9 @@ func (c *chain) Validate(d *datasets.Dataset, p Params) error {
 	return nil
 }
 
+// InputFiles delegates to the inner method.
+func (c *chain) InputFiles(d *datasets.Dataset, p Params) []string { return InputFiles(c.inner, d, p) }
+
 func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng *rand.Rand) (*Release, error) {
 	rel, err := c.inner.Protect(ctx, d, p, rng)
 	if err != nil {

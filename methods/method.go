@@ -81,6 +81,22 @@ type Validator interface {
 	Validate(d *datasets.Dataset, p Params) error
 }
 
+// FileReader is implemented by methods whose runs read files named by their parameters
+// (external's release, dfo's start=labels:FILE). The harness hashes those files into the
+// results folder's manifest, so that a resume or a merge refuses rows made from another
+// version of them.
+type FileReader interface {
+	InputFiles(d *datasets.Dataset, p Params) []string
+}
+
+// InputFiles returns the files a run of m with p on d reads (FileReader), none otherwise.
+func InputFiles(m Method, d *datasets.Dataset, p Params) []string {
+	if f, ok := m.(FileReader); ok {
+		return f.InputFiles(d, p)
+	}
+	return nil
+}
+
 var methodTable registry.Registry[Method]
 
 // Register adds m under m.Info().Name. It panics on a duplicate or malformed entry: call it

@@ -12,7 +12,7 @@
 //
 // Run an experiment (a bundled spec by name, or a TOML file), here or split over a cluster:
 //
-//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--no-analyze] SPEC
+//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--no-analyze] SPEC
 //	sdcbench slurm --shards N [--cpus-per-task C] [--time T] [--partition P] [--mem M] [--out DIR] SPEC
 //	sdcbench merge [--fresh] --out DIR DIR...
 //

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--no-analyze] SPEC", run: runRun}
+	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--no-analyze] SPEC", run: runRun}
 	commands["merge"] = command{usage: "merge [--fresh] --out DIR DIR...", run: runMerge}
 	commands["slurm"] = command{usage: "slurm --shards N [--cpus-per-task C] [--time T] [--partition P] [--mem M] [--out DIR] SPEC", run: runSlurm}
 }
@@ -25,6 +25,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	shard := fs.String("shard", "", "run only shard `i/n` of the grid (1 ≤ i ≤ n)")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	fresh := fs.Bool("fresh", false, "discard earlier results in the output folder")
+	keepTimeouts := fs.Bool("keep-timeouts", false, "on a resume, keep the runs recorded with status timeout (default: run them again)")
 	noAnalyze := fs.Bool("no-analyze", false, "skip the analysis (sdcbench analyze) when the grid is complete")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -49,7 +50,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		*out = filepath.Join("results", spec.Name)
 	}
-	opt := experiments.Options{Out: *out, Workers: *workers, Shard: sh, Fresh: *fresh}
+	opt := experiments.Options{Out: *out, Workers: *workers, Shard: sh, Fresh: *fresh, KeepTimeouts: *keepTimeouts}
 	if !*quiet {
 		opt.Progress = stderr
 	}

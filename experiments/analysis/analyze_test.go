@@ -230,3 +230,32 @@ func TestPivotsNone(t *testing.T) {
 		t.Fatalf("default columns without k: %v %v", ps, err)
 	}
 }
+
+// TestDiscardRemovesAnalysis: every file a whole analysis (tables, pivot tables, plots,
+// REPORT.md, the seed comparison) writes into a results folder is one resultsdir.Discard
+// removes, so run --fresh leaves nothing of an old analysis beside new rows (issue 25).
+func TestDiscardRemovesAnalysis(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "small"))
+	before := map[string]bool{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		before[e.Name()] = true
+	}
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Table = TableConfig{Metrics: []string{"sse_sst"}}
+	if _, err := Run(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := resultsdir.Discard(dir); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ = os.ReadDir(dir)
+	for _, e := range ents {
+		if !before[e.Name()] {
+			t.Errorf("%s, written by the analysis, survives Discard", e.Name())
+		}
+	}
+}

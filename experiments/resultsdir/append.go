@@ -19,9 +19,50 @@ import (
 // columns than the header asked for.
 var ErrOtherColumns = errors.New("runs.csv has other columns")
 
+// AnalysisFiles are the files an analysis writes into a results folder besides REPORT.md
+// (each table also as NAME.gz when large), and AnalysisGlobs the patterns of its further
+// files: pivot tables and the plots folder. Discard removes them.
+var (
+	AnalysisFiles = []string{"summary.csv", "wilcoxon.csv", "best.csv", "wins.csv", "pareto.csv",
+		"profiles.csv", "gaps.csv", "friedman.csv", "seed_comparison.csv", "reanalysis.md"}
+	AnalysisGlobs = []string{"table_*.csv", "table_*.csv.gz", "plots"}
+)
+
 // Discard removes the runs, traces and manifest of dir (plain and gzipped), as a fresh run
-// or merge into it does. Missing files are not an error.
+// or merge into it does, and first everything derived from them: REPORT.md, verdicts.csv, the
+// companion reports the manifest records, the analysis's tables and plots (AnalysisFiles,
+// AnalysisGlobs) and the baseline comparisons (baseline-*/ folders holding a REPORT.md), so
+// that no report of the old experiment stays beside the new rows, even when the fresh run is
+// interrupted. The manifest goes last. Missing files are not an error.
 func Discard(dir string) error {
+	var derived []string
+	if m, err := ReadManifest(dir); err == nil {
+		for _, f := range m.Reports {
+			if filepath.IsLocal(f) { // a name in dir, never a path out of it
+				derived = append(derived, f)
+			}
+		}
+	}
+	derived = append(derived, ReportFile, VerdictsFile)
+	for _, f := range AnalysisFiles {
+		derived = append(derived, f, f+".gz")
+	}
+	for _, g := range AnalysisGlobs {
+		m, _ := filepath.Glob(filepath.Join(dir, g))
+		for _, p := range m {
+			derived = append(derived, filepath.Base(p))
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "baseline-*", ReportFile)); m != nil {
+		for _, p := range m {
+			derived = append(derived, filepath.Base(filepath.Dir(p)))
+		}
+	}
+	for _, f := range derived {
+		if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
+			return fmt.Errorf("resultsdir: %w", err)
+		}
+	}
 	for _, f := range []string{RunsFile, RunsFileGz, TracesFile, TracesFile + ".gz", ManifestFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("resultsdir: %w", err)

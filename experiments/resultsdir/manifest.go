@@ -38,6 +38,12 @@ type Manifest struct {
 	// label (experiments.DatasetHash). Folders written before sdcbench recorded them have neither.
 	MetricVersions map[string]int    `json:"metric_versions,omitempty"`
 	DatasetHashes  map[string]string `json:"dataset_hashes,omitempty"`
+	// DatasetEntries holds every field of every dataset entry of the spec, by label and field
+	// (columns, keep, strata, keys, …: experiments.DatasetEntry.Fields); InputFiles the SHA-256
+	// of every further file the runs read (external's release, dfo's start=labels:FILE), by
+	// path. Folders written before sdcbench recorded them have neither.
+	DatasetEntries map[string]map[string]string `json:"dataset_entries,omitempty"`
+	InputFiles     map[string]string            `json:"input_files,omitempty"`
 	// Reports are the companion reports in the folder, sorted: the Markdown files its study
 	// report wrote (WriteStudyReport) and the analysis's reanalysis (RecordReports). REPORT.md
 	// links them.
@@ -69,13 +75,31 @@ func WriteManifest(dir string, m *Manifest) error {
 	})
 }
 
-// SameDefinitions returns nil when two folders' metric versions and dataset hashes agree
-// wherever both record them, else an error naming the first metric whose version, or dataset
-// whose content hash, differs.
+// SameDefinitions is the one provenance check of results that are put together, by a resume
+// (the folder's manifest a against the run's b) and by a merge (every shard against the first):
+// it returns nil when the two agree wherever both record a value, else an error naming the
+// first difference: the tool version, a metric's definition version, a dataset's content
+// hash, a field of a dataset entry (with both values), the file of a dataset or a further
+// input file (with both hashes).
 func SameDefinitions(a, b *Manifest) error {
+	if a.Tool != "" && b.Tool != "" && a.Tool != b.Tool {
+		return fmt.Errorf("sdcbench version %s vs %s", a.Tool, b.Tool)
+	}
 	for _, id := range slices.Sorted(maps.Keys(a.MetricVersions)) {
 		if v, ok := b.MetricVersions[id]; ok && v != a.MetricVersions[id] {
 			return fmt.Errorf("metric %s: version %d vs %d", id, a.MetricVersions[id], v)
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(a.DatasetEntries)) {
+		fb, ok := b.DatasetEntries[d]
+		if !ok {
+			continue
+		}
+		fa := a.DatasetEntries[d]
+		for _, f := range slices.Sorted(maps.Keys(fa)) {
+			if v, ok := fb[f]; ok && v != fa[f] {
+				return fmt.Errorf("dataset entry %s: %s %s vs %s", d, f, quoteField(fa[f]), quoteField(v))
+			}
 		}
 	}
 	for _, d := range slices.Sorted(maps.Keys(a.DatasetHashes)) {
@@ -83,5 +107,26 @@ func SameDefinitions(a, b *Manifest) error {
 			return fmt.Errorf("dataset %s: content hash %.12s vs %.12s", d, a.DatasetHashes[d], h)
 		}
 	}
+	for _, d := range slices.Sorted(maps.Keys(a.Inputs)) {
+		if h, ok := b.Inputs[d]; ok && h != a.Inputs[d] {
+			return fmt.Errorf("dataset %s: file SHA-256 %.12s vs %.12s", d, a.Inputs[d], h)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(a.InputFiles)) {
+		if h, ok := b.InputFiles[f]; ok && h != a.InputFiles[f] {
+			return fmt.Errorf("input file %s: SHA-256 %.12s vs %.12s", f, a.InputFiles[f], h)
+		}
+	}
 	return nil
+}
+
+// quoteField shows a recorded entry field in an error: (none) when absent.
+func quoteField(v string) string {
+	switch {
+	case v == "":
+		return "(none)"
+	case v[0] == '[':
+		return v // a JSON list
+	}
+	return fmt.Sprintf("%q", v)
 }

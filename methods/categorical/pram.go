@@ -119,6 +119,13 @@ func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) 
 //
 // with the sums in sdcMicro's order, so that πᵀRs = πᵀ. With L = 1 the matrix is [1].
 func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
+	m, _ := invariantMatrix(context.Background(), pi, pd, alpha)
+	return m
+}
+
+// invariantMatrix is InvariantMatrix, which takes O(L³) time: it returns ctx's error once ctx
+// is done (checked once per row of the matrix).
+func invariantMatrix(ctx context.Context, pi, pd []float64, alpha float64) ([][]float64, error) {
 	L := len(pi)
 	var tot float64
 	for _, v := range pi {
@@ -141,6 +148,9 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 	}
 	Q := make([][]float64, L)
 	for k := range Q {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		Q[k] = make([]float64, L)
 		var s float64
 		for j := 0; j < L; j++ {
@@ -152,6 +162,9 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 	}
 	Rs := make([][]float64, L)
 	for i := range Rs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		Rs[i] = make([]float64, L)
 		for j := range Rs[i] {
 			var r float64
@@ -167,7 +180,7 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 	if L == 1 {
 		Rs[0][0] = 1
 	}
-	return Rs
+	return Rs, nil
 }
 
 // Protect implements methods.Method. Info: "pram_matrices" ([][][]float64, one per column
@@ -191,9 +204,9 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 	out := d.Clone()
 	var mats [][][]float64
 	var changed, expected, invErr float64
-	matrixFor := func(j int, rows []int) [][]float64 {
+	matrixFor := func(j int, rows []int) ([][]float64, error) {
 		if explicit != nil {
-			return explicit
+			return explicit, nil
 		}
 		cnt := levelCounts(d, j, rows)
 		L := len(cnt)
@@ -202,11 +215,14 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 			draws[i] = pd + (1-pd)*rng.Float64()
 		}
 		if L == 0 {
-			return nil
+			return nil, nil
 		}
-		m := InvariantMatrix(cnt, draws, alpha)
+		m, err := invariantMatrix(ctx, cnt, draws, alpha)
+		if err != nil {
+			return nil, err
+		}
 		invErr = max(invErr, invarianceErr(cnt, m))
-		return m
+		return m, nil
 	}
 	for j := 0; j < d.P; j++ {
 		if err := ctx.Err(); err != nil {
@@ -217,13 +233,20 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 		}
 		var global [][]float64
 		if !perStratum {
-			global = matrixFor(j, nil)
+			if global, err = matrixFor(j, nil); err != nil {
+				return nil, err
+			}
 			mats = append(mats, global)
 		}
 		for _, rows := range strata {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			m := global
 			if perStratum {
-				m = matrixFor(j, rows)
+				if m, err = matrixFor(j, rows); err != nil {
+					return nil, err
+				}
 				mats = append(mats, m)
 			}
 			if m == nil {
@@ -231,6 +254,9 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 			}
 			cum := make([][]float64, len(m))
 			for i, row := range m {
+				if i%64 == 0 && ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				cum[i] = make([]float64, len(row))
 				var c float64
 				for k, v := range row {

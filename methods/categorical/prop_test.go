@@ -2,10 +2,12 @@ package categorical
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
 )
@@ -212,5 +214,23 @@ func TestSemanticRecode(t *testing.T) {
 	want := []string{"ax", "ax", "ax", "ay", "ay", "ay", "ax"}
 	if !slices.Equal(got, want) || rel.Info["iterations"].(int) != 2 || rel.Info["recoded"].(int) != 2 {
 		t.Errorf("got %v (info %v), want %v after 2 iterations", got, rel.Info, want)
+	}
+}
+
+// TestPRAMStopsAtDeadline: the invariant matrix of a column with many categories takes O(L³)
+// time; pram checks its context while building it, so a run abandoned at its time limit stops
+// instead of computing on (issue 25).
+func TestPRAMStopsAtDeadline(t *testing.T) {
+	d := randomCat(rand.New(rand.NewPCG(1, 2)), 3000, 1, 1500)
+	p := resolve(t, PRAM{}, map[string]string{"pd": "0.6", "alpha": "0.7"})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, err := PRAM{}.Protect(ctx, d, p, rand.New(rand.NewPCG(3, 4)))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v, want the deadline's", err)
+	}
+	if el := time.Since(t0); el > 2*time.Second {
+		t.Errorf("pram returned %s after its 50 ms deadline", el)
 	}
 }

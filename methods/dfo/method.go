@@ -208,6 +208,14 @@ func startMethod(s string) (methods.Method, error) {
 	return m, nil
 }
 
+// InputFiles implements methods.FileReader: the file of start=labels:FILE.
+func (Method) InputFiles(_ *datasets.Dataset, p methods.Params) []string {
+	if s := p.String("start"); strings.HasPrefix(s, "labels:") {
+		return []string{strings.TrimPrefix(s, "labels:")}
+	}
+	return nil
+}
+
 // readLabels reads one integer group id per line (an optional non-numeric header line and
 // blank lines are skipped; a line's first comma-separated field is used).
 func readLabels(path string, n int) ([]int32, error) {

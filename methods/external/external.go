@@ -40,6 +40,14 @@ func (Method) Info() methods.Info {
 // Path returns the release file of dataset label under pattern.
 func Path(pattern, label string) string { return strings.ReplaceAll(pattern, "{dataset}", label) }
 
+// InputFiles implements methods.FileReader: the release file of d.
+func (Method) InputFiles(d *datasets.Dataset, p methods.Params) []string {
+	if pat := p.String("pattern"); pat != "" {
+		return []string{Path(pat, d.Name)}
+	}
+	return nil
+}
+
 // Validate reads the release and checks its shape, so a spec with a missing or misshapen file
 // fails before anything runs.
 func (m Method) Validate(d *datasets.Dataset, p methods.Params) error {
