@@ -90,8 +90,16 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 		return nil, nil, fmt.Errorf("%s: empty file", path)
 	}
 	header = recs[0]
+	first := map[string]int{}
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
+		if j, dup := first[header[i]]; dup {
+			return nil, nil, fmt.Errorf("%s: duplicate column name %q (columns %d and %d): rename one", path, header[i], j+1, i+1)
+		}
+		first[header[i]] = i
+	}
+	if len(recs) == 1 {
+		return nil, nil, fmt.Errorf("%s: no data rows (only the header %s)", path, strings.Join(header, ","))
 	}
 	cols = make([][]float64, len(header))
 	for line, rec := range recs[1:] {
@@ -109,6 +117,13 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 		}
 	}
 	return header, cols, nil
+}
+
+// printWarnings writes each warning of a test to stderr (the JSON on stdout keeps them too).
+func printWarnings(stderr io.Writer, test string, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "sdcbench stats %s: warning: %s\n", test, w)
+	}
 }
 
 func column(path string, header []string, cols [][]float64, name string) ([]float64, error) {
@@ -174,6 +189,7 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 	for _, w := range c.Warnings {
 		warnings = append(warnings, strings.TrimPrefix(w.Error(), "stats: "))
 	}
+	printWarnings(stderr, "wilcoxon", warnings)
 	out := struct {
 		Method        string   `json:"method"`
 		StatisticName string   `json:"statistic_name"`
@@ -254,6 +270,11 @@ func statsFriedman(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	res := stats.Friedman(y, *alpha)
+	var warnings []string
+	for _, w := range res.Warnings {
+		warnings = append(warnings, strings.TrimPrefix(w.Error(), "stats: "))
+	}
+	printWarnings(stderr, "friedman", warnings)
 	ranks := map[string]jnum{}
 	for j, h := range header {
 		ranks[h] = jnum(res.MeanRanks[j])
