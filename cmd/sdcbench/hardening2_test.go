@@ -36,3 +36,21 @@ func TestStatsEdgeFiles(t *testing.T) {
 		t.Errorf("warnings: exit %d, stderr %q", code, e)
 	}
 }
+
+// TestInputSizeCaps is issue 25: `protect --in /dev/zero` and a single-line CSV longer than
+// datasets.MaxRecordBytes end in an error naming the file and the limit, not out of memory.
+func TestInputSizeCaps(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "line.csv", "a,b\n"+strings.Repeat("1", 17<<20)+",2\n")
+	for _, in := range []string{"line.csv", "/dev/zero"} {
+		if _, err := os.Stat(filepath.Join(dir, in)); in == "/dev/zero" && err != nil {
+			if _, err := os.Stat(in); err != nil {
+				continue
+			}
+		}
+		_, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--in", in, "--out", "m.csv")
+		checkError(t, in, e, code, []string{in, "longer than 16 MiB"})
+	}
+	_, e, code := sdcbench(t, dir, "stats", "wilcoxon", "line.csv")
+	checkError(t, "stats", e, code, []string{"line.csv", "longer than 16 MiB"})
+}

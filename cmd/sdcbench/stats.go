@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -80,9 +82,12 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 		defer f.Close()
 		r = f
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(datasets.LimitRecords(r, path))
 	cr.FieldsPerRecord = -1
 	recs, err := cr.ReadAll()
+	if errors.Is(err, datasets.ErrTooLarge) {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

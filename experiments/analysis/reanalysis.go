@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
@@ -76,6 +77,7 @@ func readTable(path string) (*csvTable, error) {
 				f.Close()
 				return nil, fmt.Errorf("analysis: %s.gz: %w", path, err)
 			}
+			r = datasets.LimitDecompressed(r, path+".gz")
 		}
 	}
 	if err != nil {

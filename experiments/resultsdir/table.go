@@ -77,8 +77,11 @@ func ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resultsdir: %s.gz: %w", path, err)
 	}
-	data, err = io.ReadAll(zr)
+	data, err = io.ReadAll(datasets.LimitDecompressed(zr, path+".gz"))
 	if err != nil {
+		if errors.Is(err, datasets.ErrTooLarge) {
+			return nil, fmt.Errorf("resultsdir: %w", err)
+		}
 		return nil, fmt.Errorf("resultsdir: %s.gz: %w", path, err)
 	}
 	return data, nil
