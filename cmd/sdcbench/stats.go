@@ -26,7 +26,7 @@ func init() {
 
 // runStats runs one test of package experiments/stats on a CSV file ("-" for stdin) and prints
 // the result as JSON. The numbers are those of R's wilcox.test, p.adjust and friedman.test.
-func runStats(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageErr("stats", "want a test: wilcoxon, adjust or friedman")
 	}
@@ -35,7 +35,7 @@ func runStats(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "usage: sdcbench %s\n", commands["stats"].usage)
 		return nil
 	case "wilcoxon":
-		return statsWilcoxon(args[1:], stdout, stderr)
+		return statsWilcoxon(ctx, args[1:], stdout, stderr)
 	case "adjust":
 		return statsAdjust(args[1:], stdout, stderr)
 	case "friedman":
@@ -139,7 +139,7 @@ func column(path string, header []string, cols [][]float64, name string) ([]floa
 	return cols[j], nil
 }
 
-func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
+func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE"
 	fs := newFlags("stats wilcoxon", usage, stderr)
 	paired := fs.Bool("paired", false, "signed-rank test of the pairs (x, y) instead of the rank-sum test")
@@ -157,7 +157,7 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("stats wilcoxon", "want one CSV FILE with columns x and y (\"-\" for stdin)")
 	}
-	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha, ConfInt: *confInt, ConfLevel: *confLevel}
+	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha, ConfInt: *confInt, ConfLevel: *confLevel, Context: ctx}
 	switch *exact {
 	case "auto":
 	case "yes":
@@ -189,6 +189,9 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 		c, name = stats.SignedRank(x, y, opt), "V"
 	} else {
 		c = stats.RankSum(x, y, opt)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stats wilcoxon: interrupted before the exact distribution was complete: %w", err)
 	}
 	warnings := []string{}
 	for _, w := range c.Warnings {
