@@ -85,6 +85,12 @@ func (PRAM) Validate(d *datasets.Dataset, p methods.Params) error {
 	return err
 }
 
+// MaxPRAMLevels caps the number of categories of a column pramed with the invariant matrix:
+// the matrix needs L² memory and L³ time (2,000 categories took about two minutes, 100,000
+// exhausted 23 GB). A column with more is refused; merge categories first (global_recode) or
+// give an explicit matrix.
+const MaxPRAMLevels = 1000
+
 // pramSetup returns the explicit matrix (or nil) and the strata column (or −1).
 func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) {
 	if err := requireCategorical("pram", d); err != nil {
@@ -107,6 +113,12 @@ func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) 
 				return nil, -1, fmt.Errorf("pram: column %q has %d levels %v, the matrix is %d×%d", d.Names[j], len(d.Levels[j]), d.Levels[j], len(m), len(m))
 			}
 		}
+		return m, sc, nil
+	}
+	for j := 0; j < d.P; j++ {
+		if L := len(d.Levels[j]); j != sc && L > MaxPRAMLevels {
+			return nil, -1, fmt.Errorf("pram: column %q has %d categories, more than %d (the invariant matrix needs L² memory and L³ time): merge categories first, e.g. with global_recode, or leave the column out", d.Names[j], L, MaxPRAMLevels)
+		}
 	}
 	return m, sc, nil
 }
@@ -119,6 +131,13 @@ func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) 
 //
 // with the sums in sdcMicro's order, so that πᵀRs = πᵀ. With L = 1 the matrix is [1].
 func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
+	m, _ := InvariantMatrixCtx(context.Background(), pi, pd, alpha)
+	return m
+}
+
+// InvariantMatrixCtx is InvariantMatrix stopped, with ctx's error, once ctx is done (its
+// O(L³) product checks ctx once per row).
+func InvariantMatrixCtx(ctx context.Context, pi, pd []float64, alpha float64) ([][]float64, error) {
 	L := len(pi)
 	var tot float64
 	for _, v := range pi {
@@ -152,6 +171,9 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 	}
 	Rs := make([][]float64, L)
 	for i := range Rs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		Rs[i] = make([]float64, L)
 		for j := range Rs[i] {
 			var r float64
@@ -167,7 +189,7 @@ func InvariantMatrix(pi, pd []float64, alpha float64) [][]float64 {
 	if L == 1 {
 		Rs[0][0] = 1
 	}
-	return Rs
+	return Rs, nil
 }
 
 // Protect implements methods.Method. Info: "pram_matrices" ([][][]float64, one per column
@@ -191,9 +213,9 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 	out := d.Clone()
 	var mats [][][]float64
 	var changed, expected, invErr float64
-	matrixFor := func(j int, rows []int) [][]float64 {
+	matrixFor := func(j int, rows []int) ([][]float64, error) {
 		if explicit != nil {
-			return explicit
+			return explicit, nil
 		}
 		cnt := levelCounts(d, j, rows)
 		L := len(cnt)
@@ -202,11 +224,14 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 			draws[i] = pd + (1-pd)*rng.Float64()
 		}
 		if L == 0 {
-			return nil
+			return nil, nil
 		}
-		m := InvariantMatrix(cnt, draws, alpha)
+		m, err := InvariantMatrixCtx(ctx, cnt, draws, alpha)
+		if err != nil {
+			return nil, err
+		}
 		invErr = max(invErr, invarianceErr(cnt, m))
-		return m
+		return m, nil
 	}
 	for j := 0; j < d.P; j++ {
 		if err := ctx.Err(); err != nil {
@@ -217,13 +242,17 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 		}
 		var global [][]float64
 		if !perStratum {
-			global = matrixFor(j, nil)
+			if global, err = matrixFor(j, nil); err != nil {
+				return nil, err
+			}
 			mats = append(mats, global)
 		}
 		for _, rows := range strata {
 			m := global
 			if perStratum {
-				m = matrixFor(j, rows)
+				if m, err = matrixFor(j, rows); err != nil {
+					return nil, err
+				}
 				mats = append(mats, m)
 			}
 			if m == nil {
