@@ -4,8 +4,10 @@ BIN := bin/sdcbench
 
 .PHONY: run test test-slurm bench bench-asm reproduce build fuzz lint clean
 
+## build: the CLI without cgo (nothing needs it; a cgo binary aborts in pthread_create under a
+## `ulimit -v` that a CGO_ENABLED=0 one runs under)
 build:
-	$(GO) build -o $(BIN) ./cmd/sdcbench
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/sdcbench
 
 ## run: the quickstart experiment on the embedded datasets, into results/quickstart/ (not tracked
 ## by git, so a run leaves `git status` clean; the committed example is results/quickstart-example/)

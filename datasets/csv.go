@@ -44,7 +44,7 @@ func isMissing(s string) bool { return s == "" || s == "NA" || s == "NaN" }
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
 // around a number are ignored; "NA" and empty cells are not numbers.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	cr := csv.NewReader(bufio.NewReader(r))
+	cr := csv.NewReader(bufio.NewReader(LimitRecords(r, name)))
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -308,6 +308,9 @@ func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
 }
 
 func csvErr(name string, err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return err // names the file and the limit
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ParseError{File: name, Row: pe.Line, Err: pe.Err}

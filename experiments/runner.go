@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,18 +102,47 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		st.Close()
 		return Summary{}, err
 	}
+	if opt.Fresh {
+		if err := resultsdir.RemoveStartLog(opt.Out); err != nil {
+			st.Close()
+			return Summary{}, err
+		}
+	}
+	starts, unfinished, err := resultsdir.OpenStartLog(opt.Out)
+	if err != nil {
+		st.Close()
+		return Summary{}, err
+	}
+	defer starts.Close()
 	sum := Summary{Total: len(mine)}
-	var todo []Run
+	var todo, abandoned []Run
 	for _, r := range mine {
-		if done[r.ID] {
+		switch {
+		case done[r.ID]:
 			sum.Skipped++
-		} else {
+		case unfinished[r.ID] >= maxUnfinished:
+			abandoned = append(abandoned, r)
+		default:
 			todo = append(todo, r)
 		}
 	}
 	prog := newProgress(opt.Progress, s.Name, len(mine), sum.Skipped)
 	threads := max(1, runtime.NumCPU()/min(workers, max(1, len(todo))))
 	x := &executor{spec: s, threads: threads, limit: s.timeLimit, solo: min(workers, len(todo)) <= 1}
+	for _, r := range abandoned {
+		// started maxUnfinished times by processes that died during it: an error row, so
+		// that the other runs go on instead of the same crash on every resume
+		res := x.row(r, nil, 0, StatusError, fmt.Sprintf("did not finish in %d earlier attempts: out of memory or killed? "+
+			"Recorded as an error so that the other runs go on; run with --fresh (or another --out) to try it again", unfinished[r.ID]))
+		if err := st.Append(res.row, r.ID, nil); err != nil {
+			st.Close()
+			return sum, err
+		}
+		starts.End(r.ID)
+		sum.Done++
+		sum.Failed++
+		prog.add(true)
+	}
 
 	jobs := make(chan Run)
 	var (
@@ -125,13 +155,23 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		go func() {
 			defer wg.Done()
 			for r := range jobs {
+				if err := starts.Start(r.ID); err != nil {
+					mu.Lock()
+					writeErr = cmp.Or(writeErr, err)
+					mu.Unlock()
+					continue
+				}
 				res, ok := x.do(ctx, r)
 				if !ok {
+					starts.End(r.ID)
 					continue // cancelled: not recorded
 				}
 				mu.Lock()
 				if writeErr == nil {
 					writeErr = st.Append(res.row, r.ID, res.trace)
+				}
+				if writeErr == nil {
+					writeErr = starts.End(r.ID)
 				}
 				if writeErr == nil {
 					sum.Done++
@@ -188,6 +228,10 @@ feed:
 			return sum, err
 		}
 		man.Complete, man.Finished = true, time.Now().UTC()
+		starts.Close()
+		if err := resultsdir.RemoveStartLog(opt.Out); err != nil {
+			return sum, err
+		}
 	}
 	if err := resultsdir.WriteManifest(opt.Out, man); err != nil {
 		return sum, err
@@ -279,14 +323,8 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		}
 		values = make([]string, len(x.metricColumns()))
 	}
-	row := []string{r.ID, r.Dataset, r.Method}
-	for _, name := range x.spec.paramNames() {
-		row = append(row, r.Params.Get(name))
-	}
-	row = append(row, strconv.Itoa(r.Replicate), strconv.FormatUint(r.Seed, 10))
-	row = append(row, values...)
-	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
-	res = result{row: row, status: status, seconds: secs, busy: busy}
+	res = x.row(r, values, secs, status, msg)
+	res.busy = busy
 	if rel != nil && status == StatusOK && (x.spec.Traces == nil || *x.spec.Traces) {
 		for _, t := range rel.Trace {
 			res.trace = append(res.trace, []string{strconv.Itoa(t.Iter), formatFloat(t.Best),
@@ -377,6 +415,25 @@ func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *met
 		}
 		return nil, nil, done, ctx.Err()
 	}
+}
+
+// maxUnfinished is how many times a run may be started by processes that died during it
+// (resultsdir.StartedFile) before a resume records it as an error instead of running it again.
+const maxUnfinished = 2
+
+// row returns the runs.csv row of r; values nil means empty metric cells.
+func (x *executor) row(r Run, values []string, secs float64, status, msg string) result {
+	if values == nil {
+		values = make([]string, len(x.metricColumns()))
+	}
+	row := []string{r.ID, r.Dataset, r.Method}
+	for _, name := range x.spec.paramNames() {
+		row = append(row, r.Params.Get(name))
+	}
+	row = append(row, strconv.Itoa(r.Replicate), strconv.FormatUint(r.Seed, 10))
+	row = append(row, values...)
+	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
+	return result{row: row, status: status, seconds: secs}
 }
 
 func (x *executor) metricColumns() []string {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -276,15 +277,21 @@ func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.dir, path)
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset file: %w", err)
 	}
-	d, err := datasets.ReadCSV(bytes.NewReader(b), path, datasets.ReadOptions{Mixed: true, Categorical: nil})
+	defer f.Close()
+	// read as a stream (the reader's caps hold for /dev/zero), hashing what it reads
+	h := sha256.New()
+	d, err := datasets.ReadCSV(io.TeeReader(f, h), path, datasets.ReadOptions{Mixed: true, Categorical: nil})
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(b)
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("dataset file: %w", err)
+	}
+	sum := h.Sum(nil)
 	if s.Inputs == nil {
 		s.Inputs = map[string]string{}
 	}
@@ -415,6 +422,9 @@ func Parse(data []byte, file string) (*Spec, error) {
 // an older manifest still reads. Parse is Decode followed by every check; the analysis reads
 // a folder's spec with Decode, for its name, metrics and [analysis] table (AnalysisTable).
 func Decode(data []byte, file string) (*Spec, error) {
+	if err := checkSpecText(data, file); err != nil {
+		return nil, err
+	}
 	var s Spec
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&s)
 	if err != nil {
@@ -442,7 +452,11 @@ func (s *Spec) gridHash() string {
 // spec: `run quickstart` means the bundled spec even when a folder named quickstart exists
 // (such as the results folder of an earlier run). Use ./name for a file that shadows nothing.
 func Load(nameOrPath string, bundled fs.FS) (*Spec, error) {
-	data, err := os.ReadFile(nameOrPath)
+	data, err := ReadSpecFile(nameOrPath)
+	var se *SpecError
+	if errors.As(err, &se) {
+		return nil, err // too large
+	}
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		if fi, serr := os.Stat(nameOrPath); serr == nil && fi.IsDir() {
 			err = fmt.Errorf("%s is a folder, not a spec file: %w", nameOrPath, os.ErrNotExist)

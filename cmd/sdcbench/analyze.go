@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/sdcbench/sdcbench/experiments"
@@ -70,7 +69,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var cfg analysis.Config
 	var err error
 	if *spec != "" {
-		text, rerr := os.ReadFile(*spec)
+		text, rerr := experiments.ReadSpecFile(*spec)
 		if rerr != nil {
 			return rerr
 		}

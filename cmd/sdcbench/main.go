@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // command is one subcommand: run parses its own flags from args.
@@ -28,7 +29,10 @@ var errUsage = errors.New("usage")
 func main() {
 	// SIGTERM (what Slurm and most schedulers send at a time limit) stops as gracefully as ^C.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go exitAfterGrace(ctx, finished, interruptGrace)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	close(finished)
 	stop()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -37,6 +41,27 @@ func main() {
 		if errors.Is(err, errUsage) {
 			os.Exit(2)
 		}
+		os.Exit(1)
+	}
+}
+
+// interruptGrace is how long a command may take to stop after SIGINT or SIGTERM before the
+// process exits anyway: the loops that check the context stop within about a second, but a
+// read blocked on a pipe or a computation without a check would swallow the signal.
+const interruptGrace = 2 * time.Second
+
+// exitAfterGrace exits with status 1 when ctx is cancelled (a signal) and the command has not
+// finished within grace.
+func exitAfterGrace(ctx context.Context, finished <-chan struct{}, grace time.Duration) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-finished:
+	case <-time.After(grace):
+		fmt.Fprintf(os.Stderr, "sdcbench: interrupted: still busy %v after the signal; exiting without finishing (a run resumes where it stopped)\n", grace)
 		os.Exit(1)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
@@ -24,7 +26,7 @@ func init() {
 
 // runStats runs one test of package experiments/stats on a CSV file ("-" for stdin) and prints
 // the result as JSON. The numbers are those of R's wilcox.test, p.adjust and friedman.test.
-func runStats(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageErr("stats", "want a test: wilcoxon, adjust or friedman")
 	}
@@ -33,7 +35,7 @@ func runStats(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "usage: sdcbench %s\n", commands["stats"].usage)
 		return nil
 	case "wilcoxon":
-		return statsWilcoxon(args[1:], stdout, stderr)
+		return statsWilcoxon(ctx, args[1:], stdout, stderr)
 	case "adjust":
 		return statsAdjust(args[1:], stdout, stderr)
 	case "friedman":
@@ -80,9 +82,12 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 		defer f.Close()
 		r = f
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(datasets.LimitRecords(r, path))
 	cr.FieldsPerRecord = -1
 	recs, err := cr.ReadAll()
+	if errors.Is(err, datasets.ErrTooLarge) {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -90,8 +95,16 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 		return nil, nil, fmt.Errorf("%s: empty file", path)
 	}
 	header = recs[0]
+	first := map[string]int{}
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
+		if j, dup := first[header[i]]; dup {
+			return nil, nil, fmt.Errorf("%s: duplicate column name %q (columns %d and %d): rename one", path, header[i], j+1, i+1)
+		}
+		first[header[i]] = i
+	}
+	if len(recs) == 1 {
+		return nil, nil, fmt.Errorf("%s: no data rows (only the header %s)", path, strings.Join(header, ","))
 	}
 	cols = make([][]float64, len(header))
 	for line, rec := range recs[1:] {
@@ -111,6 +124,13 @@ func readColumns(path string) (header []string, cols [][]float64, err error) {
 	return header, cols, nil
 }
 
+// printWarnings writes each warning of a test to stderr (the JSON on stdout keeps them too).
+func printWarnings(stderr io.Writer, test string, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "sdcbench stats %s: warning: %s\n", test, w)
+	}
+}
+
 func column(path string, header []string, cols [][]float64, name string) ([]float64, error) {
 	j := slices.Index(header, name)
 	if j < 0 {
@@ -119,7 +139,7 @@ func column(path string, header []string, cols [][]float64, name string) ([]floa
 	return cols[j], nil
 }
 
-func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
+func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE"
 	fs := newFlags("stats wilcoxon", usage, stderr)
 	paired := fs.Bool("paired", false, "signed-rank test of the pairs (x, y) instead of the rank-sum test")
@@ -137,7 +157,7 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("stats wilcoxon", "want one CSV FILE with columns x and y (\"-\" for stdin)")
 	}
-	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha, ConfInt: *confInt, ConfLevel: *confLevel}
+	opt := &stats.WilcoxonOptions{NoCorrect: *noCorrect, Alpha: *alpha, ConfInt: *confInt, ConfLevel: *confLevel, Context: ctx}
 	switch *exact {
 	case "auto":
 	case "yes":
@@ -170,10 +190,14 @@ func statsWilcoxon(args []string, stdout, stderr io.Writer) error {
 	} else {
 		c = stats.RankSum(x, y, opt)
 	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stats wilcoxon: interrupted before the exact distribution was complete: %w", err)
+	}
 	warnings := []string{}
 	for _, w := range c.Warnings {
 		warnings = append(warnings, strings.TrimPrefix(w.Error(), "stats: "))
 	}
+	printWarnings(stderr, "wilcoxon", warnings)
 	out := struct {
 		Method        string   `json:"method"`
 		StatisticName string   `json:"statistic_name"`
@@ -254,6 +278,11 @@ func statsFriedman(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	res := stats.Friedman(y, *alpha)
+	var warnings []string
+	for _, w := range res.Warnings {
+		warnings = append(warnings, strings.TrimPrefix(w.Error(), "stats: "))
+	}
+	printWarnings(stderr, "friedman", warnings)
 	ranks := map[string]jnum{}
 	for j, h := range header {
 		ranks[h] = jnum(res.MeanRanks[j])

@@ -78,6 +78,7 @@ func readTable(path string) (*csvTable, error) {
 				f.Close()
 				return nil, fmt.Errorf("analysis: %s.gz: %w", path, err)
 			}
+			r = datasets.LimitDecompressed(r, path+".gz")
 		}
 	}
 	if err != nil {

@@ -78,9 +78,12 @@ func ReadFile(path string) ([]byte, error) {
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err == nil {
-		data, err = io.ReadAll(zr)
+		data, err = io.ReadAll(datasets.LimitDecompressed(zr, path+".gz"))
 	}
 	if err != nil {
+		if errors.Is(err, datasets.ErrTooLarge) {
+			return nil, fmt.Errorf("resultsdir: %w", err)
+		}
 		return nil, fmt.Errorf("resultsdir: reading %s.gz: %w (the file is truncated or corrupt)", path, err)
 	}
 	return data, nil

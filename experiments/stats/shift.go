@@ -71,7 +71,10 @@ func oneSampleShift(x []float64, exact bool, o WilcoxonOptions) Shift {
 			walsh[i] /= 2
 		}
 		slices.Sort(walsh)
-		d := signedRankDist(n)
+		d, err := signedRankDistCtx(o, n)
+		if err != nil {
+			return s
+		}
 		qu := d.quantile(alpha/2, math.Exp(-float64(n)*math.Ln2))
 		if qu == 0 {
 			qu = 1
@@ -191,7 +194,10 @@ func twoSampleShift(x, y []float64, exact bool, o WilcoxonOptions) Shift {
 			}
 		}
 		slices.Sort(diffs)
-		d := rankSumDist(nx, ny)
+		d, err := rankSumDistCtx(o, nx, ny)
+		if err != nil {
+			return s
+		}
 		qu := d.quantile(alpha/2, 0)
 		if qu == 0 {
 			qu = 1

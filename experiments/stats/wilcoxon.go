@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -39,6 +40,18 @@ type WilcoxonOptions struct {
 	// blocks the approximation can report p-values the design cannot produce (four tied
 	// differences: 0.07 where the permutation p is 0.125). Off by default, as R.
 	ExactTies bool
+	// Context, when not nil, stops the exact null distribution (quadratic memory and cubic time
+	// in the sample sizes) when it is done: the Comparison then has P NaN and the context's
+	// error among its Warnings.
+	Context context.Context
+}
+
+// ctxErr returns the error of o.Context, nil without one.
+func (o WilcoxonOptions) ctxErr() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
 }
 
 // Comparison is the result of a two-sided test of equal location.
@@ -124,7 +137,11 @@ func RankSum(x, y []float64, opt *WilcoxonOptions) Comparison {
 		c.Shift = &sh
 	}
 	if exact && !hasTies {
-		d := rankSumDist(len(x), len(y))
+		d, err := rankSumDistCtx(o, len(x), len(y))
+		if err != nil {
+			c.Warnings = append(c.Warnings, err)
+			return c
+		}
 		var p float64
 		if w > n1*n2/2 {
 			p = d.upper(w)
@@ -227,7 +244,11 @@ func SignedRank(x, y []float64, opt *WilcoxonOptions) Comparison {
 		c.Shift = &sh
 	}
 	if exact && !hasTies && !zeros {
-		dist := signedRankDist(len(nz))
+		dist, err := signedRankDistCtx(o, len(nz))
+		if err != nil {
+			c.Warnings = append(c.Warnings, err)
+			return c
+		}
 		var p float64
 		if v > n*(n+1)/4 {
 			p = dist.upper(v)
@@ -340,23 +361,38 @@ func (d dist) upper(q float64) float64 {
 // signedRankDist returns the null distribution of V for n non-zero differences: the number of
 // subsets of {1..n} with each sum, out of 2^n (R's csignrank).
 func signedRankDist(n int) dist {
+	d, _ := signedRankDistCtx(WilcoxonOptions{}, n)
+	return d
+}
+
+// signedRankDistCtx is signedRankDist stopped, with o.Context's error, once o.Context is done.
+func signedRankDistCtx(o WilcoxonOptions, n int) (dist, error) {
 	m := n * (n + 1) / 2
 	c := make([]float64, m+1)
 	c[0] = 1
 	top := 0
 	for i := 1; i <= n; i++ {
+		if err := o.ctxErr(); err != nil {
+			return dist{}, err
+		}
 		top += i
 		for s := top; s >= i; s-- {
 			c[s] += c[s-i]
 		}
 	}
-	return dist{counts: c, total: math.Ldexp(1, n)}
+	return dist{counts: c, total: math.Ldexp(1, n)}, nil
 }
 
 // rankSumDist returns the null distribution of W for samples of sizes m and n: the number of
 // arrangements with each value of W, out of C(m+n, m) (R's cwilcox). It uses the recurrence
 // c(m, n; k) = c(m−1, n; k−n) + c(m, n−1; k), which only adds non-negative counts.
 func rankSumDist(m, n int) dist {
+	d, _ := rankSumDistCtx(WilcoxonOptions{}, m, n)
+	return d
+}
+
+// rankSumDistCtx is rankSumDist stopped, with o.Context's error, once o.Context is done.
+func rankSumDistCtx(o WilcoxonOptions, m, n int) (dist, error) {
 	// prev[j] holds c(i−1, j; ·) for j = 0..n; cur[j] holds c(i, j; ·).
 	prev := make([][]float64, n+1)
 	for j := range prev {
@@ -366,6 +402,9 @@ func rankSumDist(m, n int) dist {
 		cur := make([][]float64, n+1)
 		cur[0] = []float64{1} // c(i, 0; 0) = 1
 		for j := 1; j <= n; j++ {
+			if err := o.ctxErr(); err != nil {
+				return dist{}, err
+			}
 			v := make([]float64, i*j+1)
 			copy(v, cur[j-1]) // c(i, j−1; k)
 			for k, c := range prev[j] {
@@ -380,5 +419,5 @@ func rankSumDist(m, n int) dist {
 	for _, v := range c {
 		total += v
 	}
-	return dist{counts: c, total: total}
+	return dist{counts: c, total: total}, o.ctxErr()
 }

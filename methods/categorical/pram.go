@@ -85,6 +85,12 @@ func (PRAM) Validate(d *datasets.Dataset, p methods.Params) error {
 	return err
 }
 
+// MaxPRAMLevels caps the number of categories of a column pramed with the invariant matrix:
+// the matrix needs L² memory and L³ time (2,000 categories took about two minutes, 100,000
+// exhausted 23 GB). A column with more is refused; merge categories first (global_recode) or
+// give an explicit matrix.
+const MaxPRAMLevels = 1000
+
 // pramSetup returns the explicit matrix (or nil) and the strata column (or −1).
 func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) {
 	if err := requireCategorical("pram", d); err != nil {
@@ -106,6 +112,12 @@ func pramSetup(d *datasets.Dataset, p methods.Params) ([][]float64, int, error) 
 			if j != sc && len(d.Levels[j]) != len(m) {
 				return nil, -1, fmt.Errorf("pram: column %q has %d levels %v, the matrix is %d×%d", d.Names[j], len(d.Levels[j]), d.Levels[j], len(m), len(m))
 			}
+		}
+		return m, sc, nil
+	}
+	for j := 0; j < d.P; j++ {
+		if L := len(d.Levels[j]); j != sc && L > MaxPRAMLevels {
+			return nil, -1, fmt.Errorf("pram: column %q has %d categories, more than %d (the invariant matrix needs L² memory and L³ time): merge categories first, e.g. with global_recode, or leave the column out", d.Names[j], L, MaxPRAMLevels)
 		}
 	}
 	return m, sc, nil

@@ -221,7 +221,7 @@ func TestSemanticRecode(t *testing.T) {
 // time; pram checks its context while building it, so a run abandoned at its time limit stops
 // instead of computing on (issue 25).
 func TestPRAMStopsAtDeadline(t *testing.T) {
-	d := randomCat(rand.New(rand.NewPCG(1, 2)), 3000, 1, 1500)
+	d := randomCat(rand.New(rand.NewPCG(1, 2)), 3000, 1, MaxPRAMLevels)
 	p := resolve(t, PRAM{}, map[string]string{"pd": "0.6", "alpha": "0.7"})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
