@@ -325,14 +325,22 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // datasets, methods, parameters and metrics, values of the wrong type or out of range, empty
 // grids and a non-positive replicate count are all errors that name the offending key.
 func Parse(data []byte, file string) (*Spec, error) {
+	dir := ""
+	if st, err := os.Stat(file); err == nil && !st.IsDir() {
+		dir = filepath.Dir(file)
+	}
+	return parseIn(data, file, dir)
+}
+
+// parseIn is Parse with relative dataset paths resolved against dir (merge passes the spec
+// folder recorded in a shard's manifest, not the manifest's folder).
+func parseIn(data []byte, file, dir string) (*Spec, error) {
 	s, err := Decode(data, file)
 	if err != nil {
 		return nil, err
 	}
 	md := s.meta
-	if st, err := os.Stat(file); err == nil && !st.IsDir() {
-		s.dir = filepath.Dir(file)
-	}
+	s.dir = dir
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {

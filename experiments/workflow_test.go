@@ -1,0 +1,49 @@
+package experiments_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sdcbench/sdcbench/experiments"
+	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+)
+
+// TestMergeRelativeDatasetPath: a spec whose dataset path is relative, run in shards from the
+// spec's folder (the Slurm workflow for one's own data) and merged from another working
+// directory, merges: the path is resolved against the spec's folder recorded in the manifest,
+// not against the shard folder.
+func TestMergeRelativeDatasetPath(t *testing.T) {
+	dir := t.TempDir()
+	writeSpec(t, dir, ownSpec)
+	t.Chdir(dir)
+	s, err := experiments.Load("own.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shards []string
+	for i := 1; i <= 2; i++ {
+		out := filepath.Join("shards", "s"+string(rune('0'+i)))
+		if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1,
+			Shard: experiments.Shard{I: i, N: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, filepath.Join(dir, out))
+	}
+	m, err := resultsdir.ReadManifest(shards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.SpecDir != dir {
+		t.Fatalf("manifest spec_dir %q, want %q", m.SpecDir, dir)
+	}
+	other := t.TempDir()
+	t.Chdir(other)
+	if err := experiments.Merge("merged", shards, false); err != nil {
+		t.Fatalf("merge from another folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "merged", resultsdir.ManifestFile)); err != nil {
+		t.Fatal(err)
+	}
+}
