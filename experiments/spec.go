@@ -353,7 +353,12 @@ func parseIn(data []byte, file, dir string) (*Spec, error) {
 			return nil, &SpecError{File: file, Key: keys[0], Err: fmt.Errorf("unknown key (unknown keys: %s)", strings.Join(keys, ", "))}
 		}
 	}
-	if err := s.validate(); err != nil {
+	if err := s.validate(); err == nil && analysisCheck != nil {
+		// The [analysis] table is checked now, before any run, not after the whole grid.
+		if aerr := analysisCheck(s); aerr != nil {
+			return nil, &SpecError{File: file, Err: aerr}
+		}
+	} else if err != nil {
 		var se *SpecError
 		if errors.As(err, &se) {
 			se.File = file
@@ -645,6 +650,18 @@ func paramKey(p methods.Params) string {
 
 // TimeLimitDuration returns the per-run time limit (0 = none).
 func (s *Spec) TimeLimitDuration() time.Duration { return s.timeLimit }
+
+// analysisCheck validates a spec's [analysis] table; the analysis package sets it
+// (SetAnalysisCheck), which this package cannot import.
+var analysisCheck func(*Spec) error
+
+// SetAnalysisCheck makes Parse validate every spec's [analysis] table with check, so that a
+// typo in it stops a run before the grid, not after it.
+func SetAnalysisCheck(check func(*Spec) error) { analysisCheck = check }
+
+// AnalysisKeyDefined reports whether the spec's [analysis] table sets key (so that an explicit
+// alpha = 0 is told from an absent one).
+func (s *Spec) AnalysisKeyDefined(key string) bool { return s.meta.IsDefined("analysis", key) }
 
 // AnalysisTable decodes the spec's [analysis] table into v (a pointer to the analysis
 // configuration); a key of the table that v has no field for is an error naming it. It does

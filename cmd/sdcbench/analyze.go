@@ -64,7 +64,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErr("analyze", "want exactly one results folder DIR, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
-	if *alpha != 0 && !(*alpha > 0 && *alpha < 1) {
+	alphaSet := false
+	fs.Visit(func(f *flag.Flag) { alphaSet = alphaSet || f.Name == "alpha" })
+	if (alphaSet || *alpha != 0) && !(*alpha > 0 && *alpha < 1) {
 		return usageErr("analyze", "--alpha must be in (0, 1) (got %v)", *alpha)
 	}
 	var cfg analysis.Config
