@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -189,6 +190,10 @@ func (s *Spec) loadDatasets() error {
 			if e.Path != "" {
 				e.Label = strings.TrimSuffix(filepath.Base(e.Path), filepath.Ext(e.Path))
 			}
+		}
+		// The label is a runs.csv cell and part of file names: a newline would tear the table.
+		if err := noControl(e.Label); err != nil {
+			return &SpecError{Key: key + ".label", Err: fmt.Errorf("dataset label %q: %v", clipEcho(e.Label), err)}
 		}
 		var d *datasets.Dataset
 		var err error
@@ -603,6 +608,11 @@ func (ms *MethodSpec) paramSets(info methods.Info) ([]methods.Params, error) {
 	out := make([]methods.Params, 0, len(raws))
 	seen := map[string]bool{}
 	for _, r := range raws {
+		for name, v := range r { // parameter values are runs.csv cells
+			if err := noControl(v); err != nil {
+				return nil, fmt.Errorf("parameter %s = %q: %v", name, clipEcho(v), err)
+			}
+		}
 		p, err := info.Resolve(r)
 		if err != nil {
 			return nil, err
@@ -615,6 +625,17 @@ func (ms *MethodSpec) paramSets(info methods.Info) ([]methods.Params, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// noControl refuses a string with a control character (a newline, a tab, NUL, ...): labels
+// and parameter values end up in runs.csv cells and file names.
+func noControl(v string) error {
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("contains the control character U+%04X (not allowed in names and values)", r)
+		}
+	}
+	return nil
 }
 
 // values normalizes a grid entry (a scalar or a list) to canonical strings.

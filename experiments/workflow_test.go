@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments"
@@ -45,5 +46,21 @@ func TestMergeRelativeDatasetPath(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(other, "merged", resultsdir.ManifestFile)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestControlCharactersRefused: a dataset label or a parameter value with a control character
+// (a newline tore runs.csv beyond repair) is refused when the spec is loaded, naming the key.
+func TestControlCharactersRefused(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"name = \"t\"\ndatasets = [{name = \"census\", label = \"a\\nb\"}]\n[[methods]]\nname = \"mdav\"\ngrid.k = 3\n", "datasets[0].label"},
+		{"name = \"t\"\ndatasets = [{name = \"census\", label = \"a\\tb\"}]\n[[methods]]\nname = \"mdav\"\ngrid.k = 3\n", "U+0009"},
+		{"name = \"t\"\ndatasets = [{path = \"x\\r.csv\"}]\n[[methods]]\nname = \"mdav\"\ngrid.k = 3\n", "U+000D"},
+		{"name = \"t\"\ndatasets = [\"census\"]\n[[methods]]\nname = \"mdav\"\ngrid.k = \"3\\n\"\n", "parameter k"},
+	} {
+		_, err := experiments.Parse([]byte(c.spec), "t.toml")
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "control character") {
+			t.Errorf("%q: error %v, want one naming %q and the control character", c.spec, err, c.want)
+		}
 	}
 }
