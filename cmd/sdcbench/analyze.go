@@ -69,6 +69,12 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if (alphaSet || *alpha != 0) && !(*alpha > 0 && *alpha < 1) {
 		return usageErr("analyze", "--alpha must be in (0, 1) (got %v)", *alpha)
 	}
+	if len(baselines) > 0 && *out != "" && !samePath(*out, dir) {
+		// RunBaseline writes under DIR/baseline-NAME/ and reads DIR's tables: an --out elsewhere
+		// used to drop the baseline silently.
+		return usageErr("analyze", "--baseline writes DIR/baseline-NAME/ and cannot be combined with --out %s; "+
+			"run the baseline comparison without --out", *out)
+	}
 	var cfg analysis.Config
 	var err error
 	if *spec != "" {
