@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -324,6 +325,9 @@ func (e *SpecError) Error() string {
 
 func (e *SpecError) Unwrap() error { return e.Err }
 
+// durationSyntax matches what time.ParseDuration accepts, whatever the magnitude.
+var durationSyntax = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Parse decodes and validates a spec. file names it in errors. Unknown keys, unknown
@@ -480,6 +484,10 @@ func (s *Spec) validate() error {
 	}
 	if s.TimeLimit != "" {
 		d, err := time.ParseDuration(s.TimeLimit)
+		if err != nil && durationSyntax.MatchString(s.TimeLimit) {
+			// Well formed but beyond time.Duration (9999999h): say so, not "must be positive".
+			return bad("time_limit", "%q exceeds the largest time limit, %v (about 292 years)", clipEcho(s.TimeLimit), time.Duration(math.MaxInt64))
+		}
 		if err != nil || d <= 0 {
 			return bad("time_limit", "must be a positive duration such as \"90s\" or \"10m\" (got %q)", clipEcho(s.TimeLimit))
 		}

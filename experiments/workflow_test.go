@@ -64,3 +64,25 @@ func TestControlCharactersRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeLimitOverflow: a well-formed time_limit beyond time.Duration is called that, with
+// the maximum (it was "must be positive"); a malformed or non-positive one keeps its message.
+func TestTimeLimitOverflow(t *testing.T) {
+	spec := func(tl string) []byte {
+		return []byte("name = \"t\"\ndatasets = [\"census\"]\ntime_limit = \"" + tl + "\"\n[[methods]]\nname = \"mdav\"\ngrid.k = 3\n")
+	}
+	for tl, want := range map[string]string{
+		"9999999h": "exceeds the largest time limit, 2562047h47m16.854775807s",
+		"1e30s":    "must be a positive duration",
+		"0s":       "must be a positive duration",
+		"ten":      "must be a positive duration",
+	} {
+		_, err := experiments.Parse(spec(tl), "t.toml")
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "time_limit") {
+			t.Errorf("time_limit %q: error %v, want %q", tl, err, want)
+		}
+	}
+	if _, err := experiments.Parse(spec("2562047h"), "t.toml"); err != nil {
+		t.Errorf("time_limit 2562047h: %v", err)
+	}
+}
