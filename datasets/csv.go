@@ -42,7 +42,11 @@ func isMissing(s string) bool { return s == "" || s == "NA" || s == "NaN" }
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
 // around a number are ignored; "NA" and empty cells are not numbers.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	cr := csv.NewReader(bufio.NewReader(r))
+	br := bufio.NewReader(r)
+	if err := checkCompressed(br, name); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	header, err := cr.Read()

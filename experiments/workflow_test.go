@@ -86,3 +86,18 @@ func TestTimeLimitOverflow(t *testing.T) {
 		t.Errorf("time_limit 2562047h: %v", err)
 	}
 }
+
+// TestCompressedDatasetPath: a spec dataset path naming a gzip file is called gzip-compressed.
+func TestCompressedDatasetPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "d.csv.gz"), []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "s.toml")
+	if err := os.WriteFile(spec, []byte("name = \"t\"\ndatasets = [{path = \"d.csv.gz\"}]\n[[methods]]\nname = \"mdav\"\ngrid.k = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := experiments.Load(spec, nil); err == nil || !strings.Contains(err.Error(), "d.csv.gz: gzip-compressed: decompress it first") {
+		t.Errorf("gzip dataset path: %v", err)
+	}
+}
