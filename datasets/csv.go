@@ -372,7 +372,8 @@ func WriteFile(path string, d *Dataset) error {
 
 // AtomicWrite calls write on a temporary file beside path and renames it to path if write
 // and the close succeed; otherwise it removes the temporary file and returns the error.
-func AtomicWrite(path string, write func(io.Writer) error) error {
+func AtomicWrite(path string, write func(io.Writer) error) (err error) {
+	defer func() { err = userFileError(err, path) }() // name path, never the temporary file
 	dir, base := ".", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		dir, base = path[:i+1], path[i+1:]
