@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestProtectInFIFO: protect --in reads a FIFO or a pipe once (it used to open it twice and
@@ -29,8 +31,13 @@ func TestProtectInFIFO(t *testing.T) {
 		f.WriteString(good)
 		f.Close()
 	}()
-	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--param", "k=3", "--in", fifo, "--out", "m.csv"); code != 0 {
-		t.Fatalf("protect --in FIFO: exit %d: %s", code, e)
+	// A second opening of the FIFO would wait for a writer for ever: bound the command.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "protect", "--method", "mdav", "--param", "k=3", "--in", fifo, "--out", "m.csv")
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("protect --in FIFO: %v: %s", err, b)
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "m.csv")); err != nil || strings.Count(string(b), "\n") != 7 {
 		t.Fatalf("m.csv: %q %v", b, err)
