@@ -44,7 +44,11 @@ func isMissing(s string) bool { return s == "" || s == "NA" || s == "NaN" }
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
 // around a number are ignored; "NA" and empty cells are not numbers.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	cr := csv.NewReader(bufio.NewReader(LimitRecords(r, name)))
+	br := bufio.NewReader(LimitRecords(r, name))
+	if err := checkCompressed(br, name); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -377,7 +381,8 @@ func WriteFile(path string, d *Dataset) error {
 // killed process leaves behind is recognised and removed by [RemoveStaleTemps]. A symbolic
 // link at path is replaced by the new file, never written through; an existing path that is
 // neither a regular file nor a symbolic link (a device, a FIFO, a folder) is refused.
-func AtomicWrite(path string, write func(io.Writer) error) error {
+func AtomicWrite(path string, write func(io.Writer) error) (err error) {
+	defer func() { err = userFileError(err, path) }() // name path, never the temporary file
 	dir, base := ".", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		dir, base = path[:i+1], path[i+1:]

@@ -34,7 +34,13 @@ func Merge(out string, dirs []string, fresh bool) error {
 			return fmt.Errorf("experiments: merge: %w", err)
 		}
 		if spec == nil {
-			if spec, err = Parse([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile)); err != nil {
+			// Relative dataset paths start from the spec file's folder, recorded by the run;
+			// manifests written before it was recorded fall back to the shard folder.
+			specDir := m.SpecDir
+			if specDir == "" {
+				specDir = dir
+			}
+			if spec, err = parseIn([]byte(m.Spec), filepath.Join(dir, resultsdir.ManifestFile), specDir); err != nil {
 				return err
 			}
 			first = m

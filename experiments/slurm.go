@@ -57,6 +57,11 @@ func SlurmScript(w io.Writer, s *Spec, specArg string, o SlurmOptions) error {
 	if err := o.check(); err != nil {
 		return err
 	}
+	if n := len(s.runs); o.Shards > n {
+		// A shard without runs is an array task that does nothing (100000000 of them for a
+		// 16-run grid).
+		return fmt.Errorf("experiments: slurm: --shards %d is more than the %d runs of spec %q: use at most %d", o.Shards, n, s.Name, n)
+	}
 	if o.Out == "" {
 		o.Out = "results/" + s.Name
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,6 +25,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -214,6 +216,10 @@ func (s *Spec) loadDatasets() error {
 				e.Label = strings.TrimSuffix(filepath.Base(e.Path), filepath.Ext(e.Path))
 			}
 		}
+		// The label is a runs.csv cell and part of file names: a newline would tear the table.
+		if err := noControl(e.Label); err != nil {
+			return &SpecError{Key: key + ".label", Err: fmt.Errorf("dataset label %q: %v", clipEcho(e.Label), err)}
+		}
 		if s.Entries == nil {
 			s.Entries = map[string]map[string]string{}
 		}
@@ -373,20 +379,31 @@ func (e *SpecError) Error() string {
 
 func (e *SpecError) Unwrap() error { return e.Err }
 
+// durationSyntax matches what time.ParseDuration accepts, whatever the magnitude.
+var durationSyntax = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Parse decodes and validates a spec. file names it in errors. Unknown keys, unknown
 // datasets, methods, parameters and metrics, values of the wrong type or out of range, empty
 // grids and a non-positive replicate count are all errors that name the offending key.
 func Parse(data []byte, file string) (*Spec, error) {
+	dir := ""
+	if st, err := os.Stat(file); err == nil && !st.IsDir() {
+		dir = filepath.Dir(file)
+	}
+	return parseIn(data, file, dir)
+}
+
+// parseIn is Parse with relative dataset paths resolved against dir (merge passes the spec
+// folder recorded in a shard's manifest, not the manifest's folder).
+func parseIn(data []byte, file, dir string) (*Spec, error) {
 	s, err := Decode(data, file)
 	if err != nil {
 		return nil, err
 	}
 	md := s.meta
-	if st, err := os.Stat(file); err == nil && !st.IsDir() {
-		s.dir = filepath.Dir(file)
-	}
+	s.dir = dir
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
@@ -399,7 +416,12 @@ func Parse(data []byte, file string) (*Spec, error) {
 			return nil, &SpecError{File: file, Key: keys[0], Err: fmt.Errorf("unknown key (unknown keys: %s)", strings.Join(keys, ", "))}
 		}
 	}
-	if err := s.validate(); err != nil {
+	if err := s.validate(); err == nil && analysisCheck != nil {
+		// The [analysis] table is checked now, before any run, not after the whole grid.
+		if aerr := analysisCheck(s); aerr != nil {
+			return nil, &SpecError{File: file, Err: aerr}
+		}
+	} else if err != nil {
 		var se *SpecError
 		if errors.As(err, &se) {
 			se.File = file
@@ -523,6 +545,10 @@ func (s *Spec) validate() error {
 	}
 	if s.TimeLimit != "" {
 		d, err := time.ParseDuration(s.TimeLimit)
+		if err != nil && durationSyntax.MatchString(s.TimeLimit) {
+			// Well formed but beyond time.Duration (9999999h): say so, not "must be positive".
+			return bad("time_limit", "%q exceeds the largest time limit, %v (about 292 years)", clipEcho(s.TimeLimit), time.Duration(math.MaxInt64))
+		}
 		if err != nil || d <= 0 {
 			return bad("time_limit", "must be a positive duration such as \"90s\" or \"10m\" (got %q)", clipEcho(s.TimeLimit))
 		}
@@ -655,6 +681,11 @@ func (ms *MethodSpec) paramSets(info methods.Info) ([]methods.Params, error) {
 	out := make([]methods.Params, 0, len(raws))
 	seen := map[string]bool{}
 	for _, r := range raws {
+		for name, v := range r { // parameter values are runs.csv cells
+			if err := noControl(v); err != nil {
+				return nil, fmt.Errorf("parameter %s = %q: %v", name, clipEcho(v), err)
+			}
+		}
 		p, err := info.Resolve(r)
 		if err != nil {
 			return nil, err
@@ -667,6 +698,17 @@ func (ms *MethodSpec) paramSets(info methods.Info) ([]methods.Params, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// noControl refuses a string with a control character (a newline, a tab, NUL, ...): labels
+// and parameter values end up in runs.csv cells and file names.
+func noControl(v string) error {
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("contains the control character U+%04X (not allowed in names and values)", r)
+		}
+	}
+	return nil
 }
 
 // values normalizes a grid entry (a scalar or a list) to canonical strings.
@@ -702,6 +744,18 @@ func paramKey(p methods.Params) string {
 
 // TimeLimitDuration returns the per-run time limit (0 = none).
 func (s *Spec) TimeLimitDuration() time.Duration { return s.timeLimit }
+
+// analysisCheck validates a spec's [analysis] table; the analysis package sets it
+// (SetAnalysisCheck), which this package cannot import.
+var analysisCheck func(*Spec) error
+
+// SetAnalysisCheck makes Parse validate every spec's [analysis] table with check, so that a
+// typo in it stops a run before the grid, not after it.
+func SetAnalysisCheck(check func(*Spec) error) { analysisCheck = check }
+
+// AnalysisKeyDefined reports whether the spec's [analysis] table sets key (so that an explicit
+// alpha = 0 is told from an absent one).
+func (s *Spec) AnalysisKeyDefined(key string) bool { return s.meta.IsDefined("analysis", key) }
 
 // AnalysisTable decodes the spec's [analysis] table into v (a pointer to the analysis
 // configuration); a key of the table that v has no field for is an error naming it. It does

@@ -89,6 +89,11 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
 		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{},
 		DatasetEntries: s.Entries, InputFiles: s.InputFiles}
+	if s.dir != "" {
+		if abs, err := filepath.Abs(s.dir); err == nil {
+			m.SpecDir = abs
+		}
+	}
 	for _, id := range s.Metrics {
 		if mt, err := metrics.Lookup(id); err == nil {
 			m.MetricVersions[id] = mt.Info().DefinitionVersion()

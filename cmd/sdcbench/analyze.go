@@ -63,8 +63,16 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErr("analyze", "want exactly one results folder DIR, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
-	if *alpha != 0 && !(*alpha > 0 && *alpha < 1) {
+	alphaSet := false
+	fs.Visit(func(f *flag.Flag) { alphaSet = alphaSet || f.Name == "alpha" })
+	if (alphaSet || *alpha != 0) && !(*alpha > 0 && *alpha < 1) {
 		return usageErr("analyze", "--alpha must be in (0, 1) (got %v)", *alpha)
+	}
+	if len(baselines) > 0 && *out != "" && !samePath(*out, dir) {
+		// RunBaseline writes under DIR/baseline-NAME/ and reads DIR's tables: an --out elsewhere
+		// used to drop the baseline silently.
+		return usageErr("analyze", "--baseline writes DIR/baseline-NAME/ and cannot be combined with --out %s; "+
+			"run the baseline comparison without --out", *out)
 	}
 	var cfg analysis.Config
 	var err error

@@ -24,6 +24,9 @@
 //	sdcbench report DIR...
 //	sdcbench status [--results DIR] [--out FILE]
 //
+// status prints the page on standard output unless --out names the file (make reproduce writes
+// docs/reproductions.md).
+//
 // One shot: protect one dataset or file, measure a masked file, run one statistical test on a
 // CSV (the numbers of R's wilcox.test, p.adjust and friedman.test, as JSON):
 //

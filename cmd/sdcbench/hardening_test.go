@@ -132,7 +132,7 @@ func TestSIGTERM(t *testing.T) {
 func TestSlurmScript(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "a;echo X;.toml")
-	tiny := "name = \"t\"\nseed = 1\ndatasets = [\"census\"]\nmetrics = [\"sse_sst\"]\n[[methods]]\nname = \"mdav\"\n"
+	tiny := "name = \"t\"\nseed = 1\ndatasets = [\"census\"]\nmetrics = [\"sse_sst\"]\n[[methods]]\nname = \"mdav\"\ngrid.k = [3, 4, 5]\n"
 	if err := os.WriteFile(spec, []byte(tiny), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -76,33 +77,63 @@ func (f selectionFlags) options() metrics.Options {
 }
 
 // loadInput returns the registered dataset or the CSV file (exactly one must be given); a
-// file is read as a mixed-type table (text columns become categorical).
-func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, error) {
+// file is read as a mixed-type table (text columns become categorical). The file is opened
+// once: a pipe or a FIFO (--in /dev/stdin, <(...)) has no second reading, so the bytes of one
+// that is not a regular file are kept in in, for prepare's second, strict parse.
+func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFile, error) {
 	switch {
 	case dataset != "" && file != "":
-		return nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
+		return nil, nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
 	case dataset != "":
-		return datasets.Load(dataset)
+		d, err := datasets.Load(dataset)
+		return d, nil, err
 	case file != "":
-		return datasets.ReadFile(file, datasets.ReadOptions{Mixed: true})
+		in := &inputFile{path: file}
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("datasets: %w", err)
+		}
+		defer f.Close()
+		var r io.Reader = f
+		if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+			in.kept = &bytes.Buffer{}
+			r = io.TeeReader(f, in.kept)
+		}
+		d, err := datasets.ReadCSV(r, file, datasets.ReadOptions{Mixed: true})
+		return d, in, err
 	}
-	return nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
+	return nil, nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
+}
+
+// inputFile is a CSV file named on the command line; kept holds its bytes when it is not a
+// regular file (and so cannot be read twice).
+type inputFile struct {
+	path string
+	kept *bytes.Buffer
+}
+
+// read parses the input again with opt.
+func (in *inputFile) read(opt datasets.ReadOptions) (*datasets.Dataset, error) {
+	if in.kept != nil {
+		return datasets.ReadCSV(bytes.NewReader(in.kept.Bytes()), in.path, opt)
+	}
+	return datasets.ReadFile(in.path, opt)
 }
 
 // prepare resolves the column flags on d. A text column given to a numeric method is
 // reported as the strict reader would: file, row, column and the first text value; so is a
 // missing number in a column a numeric method protects.
-func prepare(d *datasets.Dataset, file string, sel methods.Selection, info methods.Info) (*methods.Prepared, error) {
+func prepare(d *datasets.Dataset, in *inputFile, sel methods.Selection, info methods.Info) (*methods.Prepared, error) {
 	pr, err := methods.Prepare(d, sel, info)
 	var ce *methods.ColumnKindError
-	if errors.As(err, &ce) && file != "" {
-		if _, rerr := datasets.ReadFile(file, datasets.ReadOptions{Columns: []string{ce.Column}}); rerr != nil {
+	if errors.As(err, &ce) && in != nil {
+		if _, rerr := in.read(datasets.ReadOptions{Columns: []string{ce.Column}}); rerr != nil {
 			return nil, fmt.Errorf("%s: %w (a numeric method needs numbers; pass the column through with --keep)", info.Name, rerr)
 		}
 	}
-	if err == nil && file != "" && info.Columns == methods.NumericColumns {
+	if err == nil && in != nil && info.Columns == methods.NumericColumns {
 		// The strict reader names the file, row, column and value of a missing number.
-		if _, rerr := datasets.ReadFile(file, datasets.ReadOptions{Columns: pr.Protected.Names}); rerr != nil {
+		if _, rerr := in.read(datasets.ReadOptions{Columns: pr.Protected.Names}); rerr != nil {
 			return nil, fmt.Errorf("%s: %w", info.Name, rerr)
 		}
 	}
@@ -149,11 +180,11 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
 		}
 	}
-	d, err := loadInput("protect", *dataset, *in, "in")
+	d, input, err := loadInput("protect", *dataset, *in, "in")
 	if err != nil {
 		return err
 	}
-	pr, err := prepare(d, *in, sf.selection(), info)
+	pr, err := prepare(d, input, sf.selection(), info)
 	if err != nil {
 		return err
 	}
@@ -222,7 +253,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ms[i] = m
 	}
-	d, err := loadInput("eval", *dataset, *orig, "orig")
+	d, _, err := loadInput("eval", *dataset, *orig, "orig")
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,9 @@ func studyReport(dir string, brief io.Writer) error {
 func runStatus(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("status", commands["status"].usage, stderr)
 	root := fs.String("results", "results", "the results `folder` to read")
-	out := fs.String("out", filepath.Join("docs", "reproductions.md"), "the page to write (- for standard output)")
+	// The default is standard output: a status run in any folder used to write (and create)
+	// ./docs/reproductions.md there. make reproduce passes --out docs/reproductions.md.
+	out := fs.String("out", "-", "the page to write (default -: standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -117,8 +117,8 @@ func (c *Config) alpha() float64 {
 
 // Validate checks the values that do not depend on the data, naming the offending key.
 func (c *Config) Validate() error {
-	if !(c.Alpha >= 0 && c.Alpha < 1) {
-		return fmt.Errorf("analysis: alpha must be in [0, 1), have %v", c.Alpha)
+	if c.Alpha != 0 && !(c.Alpha > 0 && c.Alpha < 1) {
+		return fmt.Errorf("analysis: alpha must be in (0, 1), have %v", c.Alpha)
 	}
 	switch c.Test {
 	case "", TestAuto, TestSignedRank, TestRankSum:
@@ -152,7 +152,18 @@ func SpecConfig(s *experiments.Spec) (Config, error) {
 	if err := s.AnalysisTable(&cfg); err != nil {
 		return Config{}, fmt.Errorf("analysis: spec: %w", err)
 	}
+	if s.AnalysisKeyDefined("alpha") && !(cfg.Alpha > 0 && cfg.Alpha < 1) {
+		// 0 in the zero Config means the default; written in the spec it is a mistake.
+		return Config{}, fmt.Errorf("analysis: alpha must be in (0, 1), have %v", cfg.Alpha)
+	}
 	return cfg, cfg.Validate()
+}
+
+func init() {
+	experiments.SetAnalysisCheck(func(s *experiments.Spec) error {
+		_, err := SpecConfig(s)
+		return err
+	})
 }
 
 // paramName returns the runs.csv name of a column written by a user: "k" becomes "param_k"

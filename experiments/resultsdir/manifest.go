@@ -33,6 +33,9 @@ type Manifest struct {
 	Cumulative float64   `json:"run_seconds_total"`
 	// Inputs maps each dataset read from a file to the file's SHA-256.
 	Inputs map[string]string `json:"inputs,omitempty"`
+	// SpecDir is the absolute folder of the spec file, from which its relative dataset paths
+	// start; merge reads the spec back from a shard's manifest and resolves them there.
+	SpecDir string `json:"spec_dir,omitempty"`
 	// MetricVersions is the definition version of every metric of the spec
 	// (metrics.Info.DefinitionVersion); DatasetHashes the content hash of every dataset, by
 	// label (experiments.DatasetHash). Folders written before sdcbench recorded them have neither.
