@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
+
 	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
@@ -12,7 +14,7 @@ import (
 // over the live records.
 func TestLowestWithin(t *testing.T) {
 	const n, d = 3000, 3
-	for name, z := range indexTables(n, d, 5) {
+	for name, z := range mdavtest.IndexTables(n, d, 5) {
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 7))
 			ix := New(z, n, d, Options{})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
+
 	"github.com/sdcbench/sdcbench/internal/distance"
 )
 
@@ -12,7 +14,7 @@ import (
 // rows by (distance, row), on tables with and without ties.
 func TestLaneTreeKNearest(t *testing.T) {
 	const n, d = 800, 4
-	for name, z := range testTables(n, d, 3) {
+	for name, z := range mdavtest.Tables(n, d, 3) {
 		tr := NewTree(z, n, d)
 		var qs Query
 		live := make([]bool, n)

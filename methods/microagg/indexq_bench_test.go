@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
 )
 
 // BenchmarkIndexedMethods compares the scan and the indexed paths of CBFS, VMDAV (both
@@ -29,7 +31,7 @@ func BenchmarkIndexedMethods(b *testing.B) {
 		{"gsms", func(z []float64, d int, ix bool) ([]int32, error) { return gsms(ctx, z, n, d, 3, 1, ix) }},
 	}
 	for _, d := range []int{3, 10} {
-		z := mdavTables(n, d, 1)["normal"]
+		z := mdavtest.Tables(n, d, 1)["normal"]
 		for _, m := range methods {
 			for _, mode := range []string{"scan", "indexed"} {
 				b.Run(fmt.Sprintf("%s/d=%d/%s", m.name, d, mode), func(b *testing.B) {

@@ -9,32 +9,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
+
 	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
-// nearTieTable returns an n×d integer grid whose values are moved by 0..3 ulps: squared
-// distances then differ by a few ulps, and many distinct ones share a rounded square root
-// (the din ties of VMDAV).
-func nearTieTable(n, d int, seed uint64) []float64 {
-	r := rand.New(rand.NewPCG(seed, 13))
-	z := make([]float64, n*d)
-	for i := range z {
-		v := float64(1 + r.IntN(4))
-		z[i] = v + float64(r.IntN(4))*(math.Nextafter(v, 5)-v)
-	}
-	return z
-}
-
-// indexTables is mdavTables plus the near-tie table.
-func indexTables(n, d int, seed uint64) map[string][]float64 {
-	tabs := mdavTables(n, d, seed)
-	tabs["neartie"] = nearTieTable(n, d, seed)
-	return tabs
-}
-
 func TestNearTieTableHasSqrtTies(t *testing.T) {
-	z := nearTieTable(200, 3, 1)
+	z := mdavtest.NearTieTable(200, 3, 1)
 	roots := map[float64]float64{} // √s → one s
 	for i := 0; i < 200; i++ {
 		for j := i + 1; j < 200; j++ {
@@ -96,7 +78,7 @@ func sameLabels(t *testing.T, n int, f func(indexed bool) ([]int32, error)) {
 func TestIndexedCBFSSameLabels(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range idxCases(idxCase{30000, 10, 3}, idxCase{30000, 3, 5}) {
-		for name, z := range indexTables(c.n, c.d, uint64(c.n+c.d)) {
+		for name, z := range mdavtest.IndexTables(c.n, c.d, uint64(c.n+c.d)) {
 			for _, global := range []bool{true, false} {
 				t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d/global=%v", name, c.n, c.d, c.k, global), func(t *testing.T) {
 					sameLabels(t, c.n, func(ix bool) ([]int32, error) { return cbfs(ctx, z, c.n, c.d, c.k, global, ix) })
@@ -111,7 +93,7 @@ func TestIndexedCBFSSameLabels(t *testing.T) {
 func TestIndexedVMDAVSameLabels(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range idxCases(idxCase{30000, 10, 3}, idxCase{30000, 3, 5}) {
-		for name, z := range indexTables(c.n, c.d, uint64(c.n+c.d)) {
+		for name, z := range mdavtest.IndexTables(c.n, c.d, uint64(c.n+c.d)) {
 			for _, global := range []bool{true, false} {
 				for _, gamma := range []float64{0.2, 1.1, 3} {
 					t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d/global=%v/gamma=%g", name, c.n, c.d, c.k, global, gamma), func(t *testing.T) {
@@ -130,7 +112,7 @@ func TestIndexedVMDAVSameLabels(t *testing.T) {
 func TestIndexedGSMSSameLabels(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range idxCases(idxCase{20000, 10, 3}, idxCase{20000, 3, 5}) {
-		for name, z := range indexTables(c.n, c.d, uint64(c.n+c.d)) {
+		for name, z := range mdavtest.IndexTables(c.n, c.d, uint64(c.n+c.d)) {
 			t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d", name, c.n, c.d, c.k), func(t *testing.T) {
 				sameLabels(t, c.n, func(ix bool) ([]int32, error) { return gsms(ctx, z, c.n, c.d, c.k, 2, ix) })
 			})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
 )
 
 // BenchmarkMDAVIndexed compares the scan MDAV with the indexed one (pivot list and k-d tree) on 50,000 normal rows, one worker, k = 3 (docs/scaling.md). The partitions are
@@ -11,7 +13,7 @@ import (
 func BenchmarkMDAVIndexed(b *testing.B) {
 	const n = 50000
 	for _, d := range []int{3, 10} {
-		z := mdavTables(n, d, 1)["normal"]
+		z := mdavtest.Tables(n, d, 1)["normal"]
 		for _, mode := range []string{"scan", "indexed"} {
 			b.Run(fmt.Sprintf("d=%d/%s", d, mode), func(b *testing.B) {
 				b.ReportAllocs()

@@ -4,35 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
+
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
-
-// mdavTables returns z-scored-like test tables of n rows and d columns: normal, clustered,
-// integer grid (exact distance ties everywhere) and rows repeated three times.
-func mdavTables(n, d int, seed uint64) map[string][]float64 {
-	r := rand.New(rand.NewPCG(seed, 11))
-	norm, grid, clus, dup := make([]float64, n*d), make([]float64, n*d), make([]float64, n*d), make([]float64, n*d)
-	cent := make([]float64, 8*d)
-	for i := range cent {
-		cent[i] = 10 * r.NormFloat64()
-	}
-	for i := 0; i < n; i++ {
-		c := r.IntN(8)
-		for j := 0; j < d; j++ {
-			norm[i*d+j] = r.NormFloat64()
-			grid[i*d+j] = float64(r.IntN(5))
-			clus[i*d+j] = cent[c*d+j] + r.NormFloat64()
-		}
-	}
-	for i := 0; i < n; i++ {
-		copy(dup[i*d:(i+1)*d], norm[(i/3)*d:(i/3+1)*d])
-	}
-	return map[string][]float64{"normal": norm, "grid": grid, "clustered": clus, "dup": dup}
-}
 
 // TestIndexedMDAVSameLabels checks that the indexed MDAV (pivot list and k-d tree) gives the
 // labels of the scan on random, clustered, integer-grid and duplicated data; the sizes up to
@@ -44,7 +22,7 @@ func TestIndexedMDAVSameLabels(t *testing.T) {
 		cases = append(cases, cs{30000, 10, 3}, cs{30000, 5, 4}, cs{100000, 10, 3}, cs{100000, 3, 3})
 	}
 	for _, c := range cases {
-		for name, z := range mdavTables(c.n, c.d, uint64(c.n+c.d)) {
+		for name, z := range mdavtest.Tables(c.n, c.d, uint64(c.n+c.d)) {
 			t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d", name, c.n, c.d, c.k), func(t *testing.T) {
 				a, err := mdav(context.Background(), z, c.n, c.d, c.k, 2, false)
 				if err != nil {
