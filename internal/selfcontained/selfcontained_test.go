@@ -19,7 +19,11 @@ import (
 // workingNotes matches a pointer into the working notes: a path into the folder, the folder
 // beside the repository, or one of its numbered seeds (the words are split so that this file
 // does not match itself).
-var workingNotes = regexp.MustCompile(`shared` + `/(spec|seeds|datasets|tools|hooks)\b` + `|\.\./` + `shared\b` + `|\b[Ss]eed` + `[- ]0\d\d\b`)
+var workingNotes = regexp.MustCompile(notesDir + `/(spec|seeds|datasets|tools|hooks)\b` + `|\.\./` + notesDir + `\b` + `|\b[Ss]eed` + `[- ]0\d\d\b`)
+
+// notesDir is the name of the working-notes folder, kept in one place so that this file names
+// no path into it.
+const notesDir = "shared"
 
 // skipDirs are not part of what a reader reads: generated results, build output, VCS data.
 var skipDirs = map[string]bool{".git": true, "results": true, "bin": true, "out": true, "testdata": true}
@@ -49,9 +53,9 @@ func pointers(root, path string) ([]string, error) {
 
 func TestWorkingNotesPattern(t *testing.T) {
 	for s, want := range map[string]bool{
-		"see ../" + "shared/" + "spec/magga.md":                     true,
-		"the " + "shared/" + "spec/README.md defines them":          true,
-		"in ../" + "shared, beside the repository":                  true,
+		"see ../" + notesDir + "/spec/magga.md":                     true,
+		"the " + notesDir + "/spec/README.md defines them":          true,
+		"in ../" + notesDir + ", beside the repository":             true,
 		"as " + "seed" + " 000 Table 5.5":                           true,
 		"Seed" + " 003 says":                                        true,
 		"The " + "seed" + "-000 tables":                             true,
