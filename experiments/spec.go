@@ -10,6 +10,7 @@ package experiments
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,6 +87,10 @@ type Spec struct {
 	// records both and a resume or a merge refuses rows made under other ones.
 	InputFiles map[string]string
 	Entries    map[string]map[string]string
+	// Commands maps what a method that runs other software describes of itself
+	// (methods.Describer: command's command line) to its version; manifest.json records it and
+	// a resume or a merge refuses rows made under another version.
+	Commands map[string]string
 }
 
 // DatasetEntry is one entry of the datasets list in its table form (docs/own-data.md).
@@ -303,6 +309,25 @@ func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
 	}
 	s.Inputs[e.Label] = hex.EncodeToString(sum[:])
 	return d, nil
+}
+
+// describe records what m says of the software it runs with p (methods.Describer) in
+// s.Commands.
+func (s *Spec) describe(m methods.Method, p methods.Params) error {
+	d, ok := m.(methods.Describer)
+	if !ok {
+		return nil
+	}
+	ctx := methods.WithRun(context.Background(), methods.Run{Dir: s.dir})
+	got, err := d.Describe(ctx, p)
+	if err != nil {
+		return err
+	}
+	if s.Commands == nil {
+		s.Commands = map[string]string{}
+	}
+	maps.Copy(s.Commands, got)
+	return nil
 }
 
 // hashInputFiles records the SHA-256 of each file (as a method's parameter names it) in
@@ -603,6 +628,9 @@ func (s *Spec) validate() error {
 				if err := s.hashInputFiles(methods.InputFiles(m, pr.Protected, p)); err != nil {
 					return bad(key, "on dataset %s: %v", dname, err)
 				}
+			}
+			if err := s.describe(m, p); err != nil {
+				return bad(key, "%v", err)
 			}
 		}
 	}
