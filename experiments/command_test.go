@@ -4,12 +4,14 @@ package experiments_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
@@ -94,5 +96,63 @@ version_cmd = "cat version.txt"
 	_, err = experiments.Execute(context.Background(), s2, experiments.Options{Out: out, Workers: 1})
 	if err == nil || !strings.Contains(err.Error(), `version "1.0" vs "2.0"`) {
 		t.Errorf("resume under another version: %v", err)
+	}
+}
+
+// TestExternalPerReplicate: external's pattern takes {replicate} and {seed}, starts at the
+// spec's folder, every file read is hashed into manifest.json, and a missing replicate's file
+// stops the spec before anything runs.
+func TestExternalPerReplicate(t *testing.T) {
+	dir := t.TempDir()
+	d, err := datasets.Load("tarragona")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "masked"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for rep := 1; rep <= 2; rep++ {
+		if err := datasets.WriteFile(filepath.Join(dir, "masked", fmt.Sprintf("tarragona-%d.csv", rep)), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := `name = "ext"
+seed = 1
+replicates = 2
+datasets = ["tarragona"]
+metrics = ["il1s"]
+[[methods]]
+name = "external"
+grid = {pattern = "masked/{dataset}-{replicate}.csv"}
+`
+	file := filepath.Join(dir, "spec.toml")
+	if err := os.WriteFile(file, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := experiments.Parse([]byte(spec), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "res")
+	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: out, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	man, err := resultsdir.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rep := 1; rep <= 2; rep++ {
+		f := filepath.Join(dir, "masked", fmt.Sprintf("tarragona-%d.csv", rep))
+		if man.InputFiles[f] == "" {
+			t.Errorf("manifest input files %v lack %s", man.InputFiles, f)
+		}
+	}
+	three := strings.Replace(spec, "replicates = 2", "replicates = 3", 1)
+	if _, err := experiments.Parse([]byte(three), file); err == nil || !strings.Contains(err.Error(), "tarragona-3.csv") {
+		t.Errorf("a missing replicate file: %v", err)
+	}
+	bad := strings.Replace(spec, "{replicate}", "{rep}", 1)
+	if _, err := experiments.Parse([]byte(bad), file); err == nil || !strings.Contains(err.Error(), "unknown placeholder {rep}") {
+		t.Errorf("an unknown placeholder: %v", err)
 	}
 }

@@ -94,7 +94,14 @@ type Validator interface {
 // results folder's manifest, so that a resume or a merge refuses rows made from another
 // version of them.
 type FileReader interface {
-	InputFiles(d *datasets.Dataset, p Params) []string
+	InputFiles(d *datasets.Dataset, p Params, r Run) []string
+}
+
+// RunValidator is implemented by methods whose check needs the run: external reads the file
+// made for it ({replicate}, {seed}, relative to the spec's folder). The harness calls it before
+// anything runs, once per distinct set of input files.
+type RunValidator interface {
+	ValidateRun(d *datasets.Dataset, p Params, r Run) error
 }
 
 // Describer is implemented by methods that run other software (command): Describe returns
@@ -105,10 +112,10 @@ type Describer interface {
 	Describe(ctx context.Context, p Params) (map[string]string, error)
 }
 
-// InputFiles returns the files a run of m with p on d reads (FileReader), none otherwise.
-func InputFiles(m Method, d *datasets.Dataset, p Params) []string {
+// InputFiles returns the files run r of m with p on d reads (FileReader), none otherwise.
+func InputFiles(m Method, d *datasets.Dataset, p Params, r Run) []string {
 	if f, ok := m.(FileReader); ok {
-		return f.InputFiles(d, p)
+		return f.InputFiles(d, p, r)
 	}
 	return nil
 }
