@@ -67,6 +67,10 @@ type Info struct {
 	// conformance checks (methods/all) use them, so a method with a required setting, or a
 	// slow default, is checked without editing a test. Nil means the defaults.
 	Example map[string]string
+	// NotEquivariant, when not empty, says why the release is not scale-equivariant (the
+	// release of the data × 2^k is not the release × 2^k); the extreme-magnitude checks then
+	// ask only for a finite release. Empty promises equivariance to the last bit.
+	NotEquivariant string
 }
 
 // Column kinds of Info.Columns.
