@@ -341,6 +341,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 // deadline's error and busy, which is closed when the abandoned method returns.
 func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*methods.Release, *datasets.Dataset, float64, <-chan struct{}, error) {
 	rctx := methods.WithThreads(ctx, x.threads)
+	rctx = methods.WithRun(rctx, methods.Run{Seed: r.Seed, Replicate: r.Replicate, Dataset: r.Dataset, Dir: x.spec.dir})
 	rng := rand.New(rand.NewPCG(r.Seed, r.Seed^0x9e3779b97f4a7c15))
 	type out struct {
 		rel  *methods.Release

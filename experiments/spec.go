@@ -10,6 +10,7 @@ package experiments
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,6 +87,10 @@ type Spec struct {
 	// records both and a resume or a merge refuses rows made under other ones.
 	InputFiles map[string]string
 	Entries    map[string]map[string]string
+	// Commands maps what a method that runs other software describes of itself
+	// (methods.Describer: command's command line) to its version; manifest.json records it and
+	// a resume or a merge refuses rows made under another version.
+	Commands map[string]string
 }
 
 // DatasetEntry is one entry of the datasets list in its table form (docs/own-data.md).
@@ -305,6 +311,58 @@ func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
 	return d, nil
 }
 
+// describe records what m says of the software it runs with p (methods.Describer) in
+// s.Commands.
+func (s *Spec) describe(m methods.Method, p methods.Params) error {
+	d, ok := m.(methods.Describer)
+	if !ok {
+		return nil
+	}
+	ctx := methods.WithRun(context.Background(), methods.Run{Dir: s.dir})
+	got, err := d.Describe(ctx, p)
+	if err != nil {
+		return err
+	}
+	if s.Commands == nil {
+		s.Commands = map[string]string{}
+	}
+	maps.Copy(s.Commands, got)
+	return nil
+}
+
+// checkRunFiles hashes the files every run reads (methods.FileReader) into s.InputFiles and
+// checks them (methods.RunValidator, once per distinct set of files), so a spec whose external
+// release is missing or misshapen fails before anything runs. entry is each run's [[methods]]
+// index.
+func (s *Spec) checkRunFiles(entry []int) *SpecError {
+	checked := map[string]bool{}
+	for i, r := range s.runs {
+		_, reads := r.method.(methods.FileReader)
+		_, checks := r.method.(methods.RunValidator)
+		if !reads && !checks {
+			continue
+		}
+		key := fmt.Sprintf("methods[%d]", entry[i])
+		pr := s.prepared[r.Dataset+"\x00"+r.Method]
+		run := methods.Run{Seed: r.Seed, Replicate: r.Replicate, Dataset: r.Dataset, Dir: s.dir}
+		files := methods.InputFiles(r.method, pr.Protected, r.Params, run)
+		if err := s.hashInputFiles(files); err != nil {
+			return &SpecError{Key: key, Err: fmt.Errorf("on dataset %s, replicate %d: %v", r.Dataset, r.Replicate, err)}
+		}
+		if v, ok := r.method.(methods.RunValidator); ok {
+			k := r.Dataset + "\x00" + r.Method + "\x00" + paramKey(r.Params) + "\x00" + strings.Join(files, "\x00")
+			if checked[k] {
+				continue
+			}
+			checked[k] = true
+			if err := v.ValidateRun(pr.Protected, r.Params, run); err != nil {
+				return &SpecError{Key: key, Err: fmt.Errorf("on dataset %s: %v", r.Dataset, err)}
+			}
+		}
+	}
+	return nil
+}
+
 // hashInputFiles records the SHA-256 of each file (as a method's parameter names it) in
 // s.InputFiles.
 func (s *Spec) hashInputFiles(files []string) error {
@@ -433,6 +491,10 @@ func parseIn(data []byte, file, dir string) (*Spec, error) {
 	s.runs, entry = s.expand()
 	if err := checkDuplicateRuns(s.runs, entry); err != nil {
 		err.(*SpecError).File = file
+		return nil, err
+	}
+	if err := s.checkRunFiles(entry); err != nil {
+		err.File = file
 		return nil, err
 	}
 	s.Hash = s.gridHash()
@@ -600,9 +662,9 @@ func (s *Spec) validate() error {
 				if err := pr.Validate(m, p); err != nil {
 					return bad(key, "on dataset %s: %v", dname, err)
 				}
-				if err := s.hashInputFiles(methods.InputFiles(m, pr.Protected, p)); err != nil {
-					return bad(key, "on dataset %s: %v", dname, err)
-				}
+			}
+			if err := s.describe(m, p); err != nil {
+				return bad(key, "%v", err)
 			}
 		}
 	}

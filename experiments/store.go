@@ -49,10 +49,30 @@ func (s *Spec) Header() []string {
 
 func (s *Spec) paramNames() []string {
 	var names []string
-	for _, m := range s.methods {
+	add := func(name string) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for i, m := range s.methods {
 		for _, ps := range m.Info().Params {
-			if !slices.Contains(names, ps.Name) {
-				names = append(names, ps.Name)
+			add(ps.Name)
+		}
+		if m.Info().OpenParams && i < len(s.Methods) {
+			// The undeclared parameters of an open method (command's placeholders), in the
+			// order Resolve gives them: by name.
+			var extra []string
+			for name := range s.Methods[i].Grid {
+				extra = append(extra, name)
+			}
+			for _, set := range s.Methods[i].Sets {
+				for name := range set {
+					extra = append(extra, name)
+				}
+			}
+			slices.Sort(extra)
+			for _, name := range extra {
+				add(name)
 			}
 		}
 	}
@@ -88,7 +108,7 @@ func newManifest(s *Spec, sh Shard, workers, runs int) *resultsdir.Manifest {
 		GoVersion: runtime.Version(), Started: time.Now().UTC(), CPUs: runtime.NumCPU(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Workers: workers, Runs: runs, Inputs: s.Inputs,
 		MetricVersions: map[string]int{}, DatasetHashes: map[string]string{},
-		DatasetEntries: s.Entries, InputFiles: s.InputFiles}
+		DatasetEntries: s.Entries, InputFiles: s.InputFiles, Commands: s.Commands}
 	if s.dir != "" {
 		if abs, err := filepath.Abs(s.dir); err == nil {
 			m.SpecDir = abs

@@ -81,7 +81,17 @@ func (c *chain) Validate(d *datasets.Dataset, p Params) error {
 }
 
 // InputFiles delegates to the inner method.
-func (c *chain) InputFiles(d *datasets.Dataset, p Params) []string { return InputFiles(c.inner, d, p) }
+func (c *chain) InputFiles(d *datasets.Dataset, p Params, r Run) []string {
+	return InputFiles(c.inner, d, p, r)
+}
+
+// ValidateRun delegates to the inner method.
+func (c *chain) ValidateRun(d *datasets.Dataset, p Params, r Run) error {
+	if v, ok := c.inner.(RunValidator); ok {
+		return v.ValidateRun(d, p, r)
+	}
+	return nil
+}
 
 func (c *chain) Protect(ctx context.Context, d *datasets.Dataset, p Params, rng *rand.Rand) (*Release, error) {
 	rel, err := c.inner.Protect(ctx, d, p, rng)

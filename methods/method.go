@@ -59,6 +59,18 @@ type Info struct {
 	// BoundedGroups promises groups of at most 2k−1 records (with the "k" parameter); the
 	// runner and protect check it, and every partition's minimum k, with CheckPartition.
 	BoundedGroups bool
+	// OpenParams accepts parameters the method does not declare, as strings in canonical
+	// form, after the declared ones in name order (command fills its placeholders with them).
+	// Their names are identifiers: ASCII letters, digits and _, starting with a letter.
+	OpenParams bool
+	// Example holds parameters with which the method runs quickly on a small dataset: the
+	// conformance checks (methods/all) use them, so a method with a required setting, or a
+	// slow default, is checked without editing a test. Nil means the defaults.
+	Example map[string]string
+	// NotEquivariant, when not empty, says why the release is not scale-equivariant (the
+	// release of the data × 2^k is not the release × 2^k); the extreme-magnitude checks then
+	// ask only for a finite release. Empty promises equivariance to the last bit.
+	NotEquivariant string
 }
 
 // Column kinds of Info.Columns.
@@ -86,13 +98,28 @@ type Validator interface {
 // results folder's manifest, so that a resume or a merge refuses rows made from another
 // version of them.
 type FileReader interface {
-	InputFiles(d *datasets.Dataset, p Params) []string
+	InputFiles(d *datasets.Dataset, p Params, r Run) []string
 }
 
-// InputFiles returns the files a run of m with p on d reads (FileReader), none otherwise.
-func InputFiles(m Method, d *datasets.Dataset, p Params) []string {
+// RunValidator is implemented by methods whose check needs the run: external reads the file
+// made for it ({replicate}, {seed}, relative to the spec's folder). The harness calls it before
+// anything runs, once per distinct set of input files.
+type RunValidator interface {
+	ValidateRun(d *datasets.Dataset, p Params, r Run) error
+}
+
+// Describer is implemented by methods that run other software (command): Describe returns
+// what manifest.json records of it for a parameter set, e.g. the command line and the
+// program's version, so that a resume or a merge refuses rows made by another version. ctx
+// carries the run's folder (WithRun).
+type Describer interface {
+	Describe(ctx context.Context, p Params) (map[string]string, error)
+}
+
+// InputFiles returns the files run r of m with p on d reads (FileReader), none otherwise.
+func InputFiles(m Method, d *datasets.Dataset, p Params, r Run) []string {
 	if f, ok := m.(FileReader); ok {
-		return f.InputFiles(d, p)
+		return f.InputFiles(d, p, r)
 	}
 	return nil
 }

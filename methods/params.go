@@ -139,8 +139,22 @@ type Params struct {
 // the method and the parameter.
 func (in Info) Resolve(raw map[string]string) (Params, error) {
 	p := Params{spec: in.Params, vals: make(map[string]string, len(in.Params))}
+	if in.OpenParams {
+		var extra []ParamSpec
+		for name, v := range raw {
+			if slices.ContainsFunc(in.Params, func(ps ParamSpec) bool { return ps.Name == name }) {
+				continue
+			}
+			if !openName(name) {
+				return Params{}, fmt.Errorf("%s: %w: parameter name %q: use letters, digits and _ (starting with a letter)", in.Name, ErrBadParam, clip(name))
+			}
+			extra = append(extra, ParamSpec{Name: name, Kind: String, Default: v, Doc: "free parameter"})
+		}
+		slices.SortFunc(extra, func(a, b ParamSpec) int { return strings.Compare(a.Name, b.Name) })
+		p.spec = append(slices.Clip(in.Params), extra...)
+	}
 	for name := range raw {
-		if !slices.ContainsFunc(in.Params, func(ps ParamSpec) bool { return ps.Name == name }) {
+		if !slices.ContainsFunc(p.spec, func(ps ParamSpec) bool { return ps.Name == name }) {
 			names := make([]string, len(in.Params))
 			for i, ps := range in.Params {
 				names[i] = ps.Name
@@ -149,7 +163,7 @@ func (in Info) Resolve(raw map[string]string) (Params, error) {
 				registry.DidYouMean(name, names), names)
 		}
 	}
-	for _, ps := range in.Params {
+	for _, ps := range p.spec {
 		s, ok := raw[ps.Name]
 		if !ok {
 			s = ps.Default
@@ -223,4 +237,21 @@ func FormatValue(v any) (string, error) {
 		return strconv.FormatBool(x), nil
 	}
 	return "", fmt.Errorf("%w: unsupported value %v of type %T", ErrBadParam, v, v)
+}
+
+// openName reports whether name may name an undeclared parameter of an Info.OpenParams
+// method: an identifier of ASCII letters, digits and underscores that starts with a letter.
+func openName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r == '_' || r >= '0' && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
 }

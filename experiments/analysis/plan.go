@@ -375,13 +375,19 @@ func key(runs *Runs, i int, cols []string) string {
 }
 
 // label returns the human name of run i's value of cols: the method name, then name=value for
-// each non-empty parameter.
-func label(runs *Runs, i int, cols []string) string {
+// each non-empty parameter. A run with a parameter label (the command method's free name for a
+// program, e.g. "sdcMicro addNoise") is named by it instead of its method and the command's own
+// settings (cmd, version, version_cmd, deterministic) when useLabel is set.
+func label(runs *Runs, i int, cols []string, useLabel bool) string {
 	var parts []string
+	named := useLabel && slices.Contains(cols, "param_label") && runs.Get(i, "param_label") != ""
 	for _, c := range cols {
 		v := runs.Get(i, c)
 		switch {
 		case v == "":
+		case named && (c == "method" || commandSetting[c]):
+		case named && c == "param_label":
+			parts = append(parts, v)
 		case c == "method" || c == "dataset":
 			parts = append(parts, v)
 		default:
@@ -393,6 +399,10 @@ func label(runs *Runs, i int, cols []string) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// commandSetting lists the parameters of the command method that a label replaces in a
+// configuration's name.
+var commandSetting = map[string]bool{"param_cmd": true, "param_version": true, "param_version_cmd": true, "param_deterministic": true}
 
 // assign gives every ok run its configuration and block. Labels name the method and the
 // configuration columns with more than one non-empty value across the ok runs (a parameter every
@@ -434,7 +444,11 @@ func (p *Plan) assign(runs *Runs) {
 		if !ok {
 			c = len(p.Configs)
 			idx[k] = c
-			p.Configs = append(p.Configs, label(runs, i, labelCols))
+			name := label(runs, i, labelCols, true)
+			if slices.Contains(p.Configs, name) { // two settings under one label: name them in full
+				name = label(runs, i, labelCols, false)
+			}
+			p.Configs = append(p.Configs, name)
 		}
 		p.config[i] = c
 		p.block[i] = key(runs, i, p.Blocks)

@@ -435,7 +435,7 @@ func (r *Result) curve(m, q string, ds panelSet, leg *legendSet) (*plot.Plot, er
 		if !ok {
 			g = len(names)
 			idx[k] = g
-			names = append(names, label(r.Runs, i, restLabel))
+			names = append(names, label(r.Runs, i, restLabel, true))
 		}
 		if ds.keep != nil && !ds.keep(i) {
 			continue

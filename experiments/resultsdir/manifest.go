@@ -47,6 +47,9 @@ type Manifest struct {
 	// path. Folders written before sdcbench recorded them have neither.
 	DatasetEntries map[string]map[string]string `json:"dataset_entries,omitempty"`
 	InputFiles     map[string]string            `json:"input_files,omitempty"`
+	// Commands maps the software a method runs (the command method's command line) to its
+	// declared version ("" when none is given).
+	Commands map[string]string `json:"commands,omitempty"`
 	// Reports are the companion reports in the folder, sorted: the Markdown files its study
 	// report wrote (WriteStudyReport) and the analysis's reanalysis (RecordReports). REPORT.md
 	// links them.
@@ -113,6 +116,11 @@ func SameDefinitions(a, b *Manifest) error {
 	for _, d := range slices.Sorted(maps.Keys(a.Inputs)) {
 		if h, ok := b.Inputs[d]; ok && h != a.Inputs[d] {
 			return fmt.Errorf("dataset %s: file SHA-256 %.12s vs %.12s", d, a.Inputs[d], h)
+		}
+	}
+	for _, c := range slices.Sorted(maps.Keys(a.Commands)) {
+		if v, ok := b.Commands[c]; ok && v != a.Commands[c] {
+			return fmt.Errorf("%s: version %s vs %s", c, quoteField(a.Commands[c]), quoteField(v))
 		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(a.InputFiles)) {

@@ -4,6 +4,7 @@ package all
 
 import (
 	_ "github.com/sdcbench/sdcbench/methods/categorical" // PRAM, local suppression, recoding (categorical keys)
+	_ "github.com/sdcbench/sdcbench/methods/command"     // a method in any language: an executable per run
 	_ "github.com/sdcbench/sdcbench/methods/dfo"         // DFO: pattern search over the number of groups (DFO paper)
 	_ "github.com/sdcbench/sdcbench/methods/dp"          // ε-DP synthesis and Charest-style inference (DP study)
 	_ "github.com/sdcbench/sdcbench/methods/dpaudit"     // empirical ε audit of the DP synthesizers

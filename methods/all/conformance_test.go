@@ -10,21 +10,6 @@ import (
 	"github.com/sdcbench/sdcbench/methods/methodtest"
 )
 
-// fast lists parameters that keep the slow methods' conformance runs short.
-var fast = map[string]map[string]string{
-	"magga":         {"pop": "8", "gens": "3"},
-	"rmdm":          {"mcd_starts": "10"},
-	"charest_gibbs": {"burn": "20", "keep": "20", "thin": "1"},
-	"charest_mhl":   {"burn": "20", "keep": "20", "thin": "1"},
-	"dm_alg6":       {"niter": "200", "burn": "50"},
-	"dm_collapsed":  {"niter": "200", "burn": "50"},
-	"dp_audit":      {"releases": "40"},
-	// the categorical methods with a required setting, on the testdata300 keys
-	"global_recode": {"map": "1:1-2;2:1-2"},
-	"local_supp":    {"key_var": "water"},
-	"topbot_code":   {"value": "2"},
-}
-
 // TestConformance runs methodtest.Check on every registered method, on the first of a few
 // small datasets it accepts: a new method is checked without editing this test.
 func TestConformance(t *testing.T) {
@@ -69,14 +54,19 @@ func TestConformance(t *testing.T) {
 	if err := datasets.WriteFile(filepath.Join(dir, "census60.csv"), small); err != nil {
 		t.Fatal(err)
 	}
-	fast["external"] = map[string]string{"pattern": filepath.Join(dir, "{dataset}.csv")}
+	// Every other method runs with the parameters its Info.Example declares (defaults when nil).
+	example := map[string]map[string]string{"external": {"pattern": filepath.Join(dir, "{dataset}.csv")}}
 	for _, in := range methods.List() {
 		if in.Name == "test_hook" {
 			continue
 		}
 		m, _ := methods.Lookup(in.Name)
+		raw := in.Example
+		if e, ok := example[in.Name]; ok {
+			raw = e
+		}
 		t.Run(in.Name, func(t *testing.T) {
-			p, err := in.Resolve(fast[in.Name])
+			p, err := in.Resolve(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +74,7 @@ func TestConformance(t *testing.T) {
 				if v, ok := m.(methods.Validator); ok && v.Validate(d, p) != nil {
 					continue
 				}
-				methodtest.Check(t, m, fast[in.Name], d)
+				methodtest.Check(t, m, raw, d)
 				return
 			}
 			t.Errorf("no conformance dataset is accepted by %s: add one to this test", in.Name)

@@ -34,6 +34,7 @@ func (LocalSupp) Info() methods.Info {
 				Doc: "risk threshold in [0, 1]; a comma list gives one per step"},
 		},
 		Columns: methods.CategoricalColumns,
+		Example: map[string]string{"key_var": "water"}, // testdata's key
 	}
 }
 

@@ -38,6 +38,7 @@ func (GlobalRecode) Info() methods.Info {
 				Doc: "numeric columns: increasing break points b0,b1,…,bm"},
 		},
 		Columns: methods.AnyColumns,
+		Example: map[string]string{"map": "1:1-2;2:1-2"}, // on testdata's keys
 	}
 }
 
@@ -189,6 +190,7 @@ func (TopBot) Info() methods.Info {
 			{Name: "replacement", Kind: methods.String, Default: "", Doc: "numeric replacement (default: value)"},
 		},
 		Columns: methods.AnyColumns,
+		Example: map[string]string{"value": "2"},
 	}
 }
 

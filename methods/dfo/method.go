@@ -209,7 +209,7 @@ func startMethod(s string) (methods.Method, error) {
 }
 
 // InputFiles implements methods.FileReader: the file of start=labels:FILE.
-func (Method) InputFiles(_ *datasets.Dataset, p methods.Params) []string {
+func (Method) InputFiles(_ *datasets.Dataset, p methods.Params, _ methods.Run) []string {
 	if s := p.String("start"); strings.HasPrefix(s, "labels:") {
 		return []string{strings.TrimPrefix(s, "labels:")}
 	}

@@ -46,10 +46,19 @@ func (m *method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Par
 	return m.run(s, d, p, rng)
 }
 
+// examples are short chains for the conformance checks (methods.Info.Example).
+var examples = map[string]map[string]string{
+	"charest_gibbs": {"burn": "20", "keep": "20", "thin": "1"},
+	"charest_mhl":   {"burn": "20", "keep": "20", "thin": "1"},
+	"dm_alg6":       {"niter": "200", "burn": "50"},
+	"dm_collapsed":  {"niter": "200", "burn": "50"},
+}
+
 func register(name, desc string, k kind, extra []methods.ParamSpec, check func(methods.Params) error,
 	run func(*setup, *datasets.Dataset, methods.Params, *rand.Rand) (*methods.Release, error)) {
 	methods.Register(&method{
-		info: methods.Info{Name: name, Description: desc, Params: append(commonParams(k), extra...), Randomized: true},
+		info: methods.Info{Name: name, Description: desc, Params: append(commonParams(k), extra...), Randomized: true,
+			Example: examples[name]},
 		kind: k, check: check, run: run,
 	})
 }

@@ -48,6 +48,7 @@ func (method) Info() methods.Info {
 			{Name: "releases", Kind: methods.Int, Default: "4000", Min: 20, Max: math.Inf(1), Doc: "releases from each of the two datasets"},
 			{Name: "level", Kind: methods.Float, Default: "0.95", Min: 0.5, Max: 0.9999, Doc: "confidence of the lower bound"},
 		},
+		Example:    map[string]string{"releases": "40"},
 		Randomized: true,
 	}
 }

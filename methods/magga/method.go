@@ -40,6 +40,7 @@ func (Method) Info() methods.Info {
 		Randomized:    true,
 		Partitions:    true,
 		BoundedGroups: true,
+		Example:       map[string]string{"pop": "8", "gens": "3"},
 		Params: []methods.ParamSpec{
 			{Name: "k", Kind: methods.Int, Default: "3", Min: 2, Max: inf, Doc: "minimum group size (groups have k..2k−1 records)"},
 			{Name: "pop", Kind: methods.Int, Default: "100", Min: 2, Max: inf, Doc: "population size"},

@@ -25,6 +25,7 @@ func init() {
 			Randomized:    true,
 			Partitions:    true,
 			BoundedGroups: true,
+			Example:       map[string]string{"mcd_starts": "10"},
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error) {
 			opt := robust.MCDOptions{

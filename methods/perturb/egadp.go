@@ -113,10 +113,11 @@ type EGADPSdcMicro struct{}
 // Info implements methods.Method.
 func (EGADPSdcMicro) Info() methods.Info {
 	return methods.Info{
-		Name:        "egadp_sdcmicro",
-		Description: "EGADP as sdcMicro's shuffle(gadp=TRUE) computes it (≈ OLS fitted values)",
-		Params:      predParams,
-		Randomized:  true,
+		Name:           "egadp_sdcmicro",
+		Description:    "EGADP as sdcMicro's shuffle(gadp=TRUE) computes it (≈ OLS fitted values)",
+		Params:         predParams,
+		Randomized:     true,
+		NotEquivariant: "adds noise with the covariance of the ranks to data-scale values, as sdcMicro does",
 	}
 }
 
