@@ -24,12 +24,14 @@ func init() {
 // (a constant released column) is NA, a record with no failing attribute and an NA ratio is
 // NA, and then the total is NaN; x/0 = +Inf fails. sdist is Opt.SDIDDist[0] (0.05); with
 // several thresholds Aux holds each value under its formatted threshold ("0.1" → sdid_0.1).
-// NaN if n < 2 or an input is NaN.
+// A cell missing in either table is skipped, as sdcMicro's dRisk does (§3.2): sd'_l is the SD
+// of the released column's observed cells, and a record with no cell observed in both
+// tables has no failing attribute, so it counts as disclosed. NaN if n < 2.
 func SDID(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	ro, rm := in.Rescaled() // ratios to the SD: exact on rescaled columns, no overflow
 	x, xm := ro.Data, rm.Data
-	if n < 2 || hasNaN(x, xm) {
+	if n < 2 {
 		return nan()
 	}
 	sd := sampleSDs(xm, n, p)
@@ -41,6 +43,9 @@ func SDID(in *Input) Result {
 		for i := 0; i < n && !na; i++ {
 			fail, miss := false, false
 			for l := 0; l < p; l++ {
+				if !both(x[i*p+l], xm[i*p+l]) {
+					continue
+				}
 				r := math.Abs(x[i*p+l]-xm[i*p+l]) / sd[l]
 				switch {
 				case math.IsNaN(r):
