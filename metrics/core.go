@@ -59,7 +59,7 @@ func SSESST(in *Input) Result {
 		}
 	}
 	if skip == n*len(cols) {
-		return nanNote("no cell observed in both tables")
+		return nanNote(NoteMissing + "no cell observed in both tables")
 	}
 	res := Result{Value: 100 * sse / sst, Aux: map[string]float64{"sse": sse, "sst": sst}}
 	if skip > 0 {
@@ -104,7 +104,7 @@ func IL1s(in *Input) Result {
 		sum += col
 	}
 	if cells == 0 {
-		return nanNote("no cell observed in both tables")
+		return nanNote(NoteMissing + "no cell observed in both tables")
 	}
 	return Result{Value: sum / float64(cells)}
 }

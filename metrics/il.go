@@ -280,7 +280,7 @@ func GiniDiff(in *Input) Result {
 		a, b := ro.Col(l), rm.Col(l) // a Gini coefficient is scale-free
 		a, b, wl := observedPairs(a, b, w)
 		if len(a) == 0 {
-			return nanNote("column " + in.Orig.Names[l] + ": no value observed in both tables")
+			return nanNote(NoteMissing + "column " + in.Orig.Names[l] + " has no value observed in both tables")
 		}
 		for i := range a {
 			neg = neg || a[i] < 0 || b[i] < 0

@@ -186,3 +186,77 @@ func scaleNA(x []float64, n, p int, cols []int) []float64 {
 	}
 	return out
 }
+
+// completeCases is an Input restricted to the records observed on every evaluated column in
+// both tables, R's complete.cases(X, X'); omitted counts the records left out.
+type completeCases struct {
+	sub     *Input
+	omitted int
+}
+
+// NoteMissing begins every Result note about missing cells (a measure's value computed on
+// the complete cases, or undefined because too few cells are observed), so that a caller such
+// as eval can say what a measure skipped.
+const NoteMissing = "missing cells: "
+
+// noteComplete ends the note of a measure computed on the complete cases only.
+const noteComplete = " records left out (complete cases, metrics.md §0.4)"
+
+// complete returns the complete cases of in, or nil when neither table has a missing cell. The
+// measures that have no rule of their own for a missing cell (linkage, rank and robust
+// distances, il3, pil, the regression, the lower bound) are computed on them, as if the other
+// records were not in the file: every statistic of such a measure (means, SDs, covariances,
+// ranks) comes from the complete cases. The result is computed once per Input, so that the
+// combined measures share it.
+func (in *Input) complete() *completeCases {
+	if !hasNaN(in.Orig.Data, in.Masked.Data) {
+		return nil
+	}
+	return cached(in, "missing:complete", func(in *Input) *completeCases {
+		n, p := in.Orig.N, in.Orig.P
+		var rows []int
+		for i := 0; i < n; i++ {
+			ok := true
+			for l := 0; l < p && ok; l++ {
+				ok = both(in.Orig.Data[i*p+l], in.Masked.Data[i*p+l])
+			}
+			if ok {
+				rows = append(rows, i)
+			}
+		}
+		pick := func(d *datasets.Dataset) *datasets.Dataset {
+			if d == nil {
+				return nil
+			}
+			data := make([]float64, 0, len(rows)*d.P)
+			for _, i := range rows {
+				data = append(data, d.Row(i)...)
+			}
+			out := datasets.New(d.Name, d.Names, len(rows), d.P, data)
+			out.Levels = d.Levels
+			return out
+		}
+		sub := &Input{Orig: pick(in.Orig), Masked: pick(in.Masked), Diag: in.Diag, Opt: in.Opt,
+			Control: in.Control}
+		if in.MaskedAll != nil {
+			sub.MaskedAll = pick(in.MaskedAll)
+		}
+		return &completeCases{sub: sub, omitted: n - len(rows)}
+	})
+}
+
+// eval returns f on the complete cases, with Aux "nomit" (the records left out) and a note.
+// No complete case gives NaN.
+func (cc *completeCases) eval(f func(*Input) Result) Result {
+	note := NoteMissing + itoa(cc.omitted) + noteComplete
+	if cc.sub.Orig.N == 0 {
+		return nanNote(NoteMissing + "no record observed on every column of both tables")
+	}
+	r := f(cc.sub)
+	aux := make(map[string]float64, len(r.Aux)+1)
+	for k, v := range r.Aux {
+		aux[k] = v
+	}
+	aux["nomit"] = float64(cc.omitted)
+	return Result{Value: r.Value, Aux: aux, Notes: append(append([]string(nil), r.Notes...), note)}
+}

@@ -84,9 +84,13 @@ func SDID(in *Input) Result {
 //
 //	y_(max(1, ρ_j−w)) ≤ x_jl ≤ y_(min(n, ρ_j+w)).
 //
-// id_rank = 100·hits/#(p, l, j). NaN if n = 0 or an input is NaN. Invariant to a per-column
+// id_rank = 100·hits/#(p, l, j). NaN if n = 0; with a missing cell it is computed on the
+// complete cases (metrics.md §0.4). Invariant to a per-column
 // increasing affine map. Cost O(pn log n + |P|·pn).
 func IDRank(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return IDRank(in) })
+	}
 	n, p := in.Orig.N, in.Orig.P
 	x, xm := in.Orig.Data, in.Masked.Data
 	if n == 0 || p == 0 || hasNaN(x, xm) {
