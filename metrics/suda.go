@@ -9,11 +9,12 @@ import (
 
 // SUDA2 / DIS-SUDA of metrics.md §4.6 (sdcMicro suda2 semantics).
 func init() {
-	Register(Func(Info{ID: "dis_suda_mean", Unit: "frac", Better: Lower,
+	// Version 2: a missing key value is never part of an MSU by default (metrics.md §4.6).
+	Register(Func(Info{ID: "dis_suda_mean", Unit: "frac", Better: Lower, Version: 2,
 		Components:  []string{"bin_0", "bin_0.1", "bin_0.2", "bin_0.3", "bin_0.4", "bin_0.5", "bin_0.6", "bin_0.7", "bin_gt0.7"},
 		Description: "mean DIS-SUDA score over records (sdcMicro suda2; Morais (2022); metrics.md §4.6)"},
 		func(in *Input) Result { return disSUDA(in, false) }))
-	Register(Func(Info{ID: "dis_suda_max", Unit: "frac", Better: Lower,
+	Register(Func(Info{ID: "dis_suda_max", Unit: "frac", Better: Lower, Version: 2,
 		Description: "largest DIS-SUDA score (sdcMicro suda2; Morais (2022); metrics.md §4.6)"},
 		func(in *Input) Result { return disSUDA(in, true) }))
 }

@@ -12,7 +12,7 @@ import (
 // reportMissing writes to w, for eval, how many cells of the release file are missing where
 // the original has a value, per column, and how many are missing in both; the measures skip
 // them (docs/metrics.md §0.4). eval cannot tell a declared suppression from a hole, so it
-// counts them all and says so: a hole is never silent (docs/own-data.md). Nothing is written
+// counts them all and says so: a hole is never silent (docs/metrics.md §0.4). Nothing is written
 // when no cell is missing.
 func reportMissing(w io.Writer, file string, orig, rel *datasets.Dataset) {
 	mc := metrics.CountMissing(orig, rel)
