@@ -336,3 +336,45 @@ func TestMissingCellRules(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingKeysSdcMicro checks the frequency and SUDA measures on testdata's seven keys with
+// 91 cells set missing against sdcMicro 5.8.1 (freqCalc, suda2; missing_sdcmicro.R): the
+// frequencies treat a missing value as matching any value and SUDA never puts it in an MSU,
+// so both agree with sdcMicro. The SUDA counts are exact; DIS to 1e-7 relative (5.8e-8 and
+// 2.4e-8 here: sdcMicro's single-precision U/Dis − U, metrics.md §4.6).
+func TestMissingKeysSdcMicro(t *testing.T) {
+	want := sdcMicroExpected(t)["testdata_keys_na"]
+	d := readTestCSV(t, "testdata_keys_na.csv")
+	keys := []string{"urbrur", "roof", "walls", "water", "electcon", "relat", "sex"}
+	in := &Input{Orig: d, Masked: d, Opt: Options{Keys: keys}}
+	suda := disSUDA(in, false)
+	for _, c := range []struct {
+		name, measure string
+		got, tol      float64
+	}{
+		{"kanon_viol_2", "kanon_viol_2", eval(t, "kanon_viol_2", in).Value, 0},
+		{"kanon_viol_3", "kanon_viol_3", eval(t, "kanon_viol_3", in).Value, 0},
+		{"kanon_viol_5", "kanon_viol_5", eval(t, "kanon_viol_5", in).Value, 0},
+		{"global_risk_er", "global_risk_er", eval(t, "global_risk_er", in).Value, 1e-12},
+		{"ind_risk_max", "ind_risk_max", eval(t, "ind_risk_max", in).Value, 0},
+		{"n_score", "suda_n_score", suda.Aux["n_score"], 0},
+		{"score_sum", "suda_score_sum", suda.Aux["score_sum"], 0},
+		{"score_max", "suda_score_max", suda.Aux["score_max"], 0},
+		{"dis_suda_mean", "dis_suda_mean", suda.Value, 1e-7},
+		{"dis_suda_max", "dis_suda_max", eval(t, "dis_suda_max", in).Value, 1e-7},
+	} {
+		w, ok := want[c.measure]
+		if !ok {
+			t.Fatalf("expected.csv has no testdata_keys_na %s", c.measure)
+		}
+		if math.Abs(c.got-w) > c.tol*math.Abs(w) {
+			t.Errorf("%s = %.17g, sdcMicro %.17g", c.name, c.got, w)
+		}
+	}
+	// With suda_missing = category a missing value is a rare category: more records get MSUs
+	// (227 against 156).
+	cat := disSUDA(&Input{Orig: d, Masked: d, Opt: Options{Keys: keys, SUDAMissing: "category"}}, false)
+	if cat.Aux["n_score"] <= want["suda_n_score"] {
+		t.Errorf("category rule: %v records with a score, want more than sdcMicro's %v", cat.Aux["n_score"], want["suda_n_score"])
+	}
+}

@@ -7,7 +7,10 @@
 #    microaggregation(method = "mdav", aggr = 3): eusilcs_mdav3.csv.gz.
 # 2. testdata's expend, income and savings with 40 cells set missing (rows and columns
 #    below), released by the same MDAV: testdata_na.csv (original) and testdata_na_mdav3.csv.
-# expected.csv holds the measures of both, printed with 17 significant digits.
+# 3. testdata's seven key variables with 91 cells set missing (13 per key, rows below):
+#    testdata_keys_na.csv, with sdcMicro's sample frequencies (freqCalc: a missing value
+#    matches any value) and suda2 (original scores, DisFraction 0.01).
+# expected.csv holds the measures, printed with 17 significant digits.
 suppressMessages(library(sdcMicro))
 stopifnot(packageVersion("sdcMicro") == "5.8.1")
 out <- "metrics/testdata"
@@ -51,8 +54,21 @@ m2 <- as.data.frame(microaggregation(x2, method = "mdav", aggr = 3)$mx)
 write_table(x2, file.path(out, "testdata_na.csv"))
 write_table(m2, file.path(out, "testdata_na_mdav3.csv"))
 
-res <- rbind(measures("eusilcs_mdav3", x1, m1), measures("testdata_na_mdav3", x2, m2))
+keys <- c("urbrur", "roof", "walls", "water", "electcon", "relat", "sex")
+x3 <- td[, keys]
+for (k in seq_along(keys)) {
+  x3[seq(k * 13, nrow(x3), by = 353), keys[k]] <- NA
+}
+write_table(x3, file.path(out, "testdata_keys_na.csv"))
+fk <- freqCalc(x3, keyVars = keys)$fk
+su <- suda2(x3, variables = keys, original_scores = TRUE, DisFraction = 0.01)
+res3 <- data.frame(case = "testdata_keys_na",
+  measure = c("kanon_viol_2", "kanon_viol_3", "kanon_viol_5", "global_risk_er", "ind_risk_max",
+    "suda_n_score", "suda_score_sum", "suda_score_max", "dis_suda_mean", "dis_suda_max"),
+  value = fmt(c(sum(fk < 2), sum(fk < 3), sum(fk < 5), sum(1 / fk), max(1 / fk),
+    sum(su$score > 0), sum(su$score), max(su$score), mean(su$disScore), max(su$disScore))))
+res <- rbind(measures("eusilcs_mdav3", x1, m1), measures("testdata_na_mdav3", x2, m2), res3)
 write.csv(res, file.path(out, "expected.csv"), row.names = FALSE, quote = FALSE)
 print(res)
 cat("NA cells: eusilcS", sum(is.na(x1)), "release", sum(is.na(m1)),
-    "; testdata", sum(is.na(x2)), "release", sum(is.na(m2)), "\n")
+    "; testdata", sum(is.na(x2)), "release", sum(is.na(m2)), "; keys", sum(is.na(x3)), "\n")
