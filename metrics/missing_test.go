@@ -378,3 +378,27 @@ func TestMissingKeysSdcMicro(t *testing.T) {
 		t.Errorf("category rule: %v records with a score, want more than sdcMicro's %v", cat.Aux["n_score"], want["suda_n_score"])
 	}
 }
+
+// TestNearestMissing: in the attacks' neighbour search a distance with a missing coordinate
+// counts as +Inf, so a release row with a missing value is never nearer than a complete one
+// (before, a NaN distance in the last slot blocked every later candidate).
+func TestNearestMissing(t *testing.T) {
+	nan := math.NaN()
+	r := []float64{nan, 0, 5, 5, 1, 1, 0.5, nan} // rows (NaN, 0), (5, 5), (1, 1), (0.5, NaN)
+	for _, c := range []struct {
+		k    int
+		q    []float64
+		want []int
+	}{
+		{1, []float64{0, 0}, []int{2}},
+		{2, []float64{0, 0}, []int{2, 1}},
+		{4, []float64{0, 0}, []int{2, 1, 0, 3}}, // the two +Inf rows last, lower index first
+		{1, []float64{nan, 0}, []int{0}},        // every distance +Inf: the lowest index
+	} {
+		dst, dist := make([]int, c.k), make([]float64, c.k)
+		nearest(dst, dist, r, 4, 2, c.q)
+		if !slicesEqual(dst, c.want) {
+			t.Errorf("k = %d, q = %v: %v, want %v", c.k, c.q, dst, c.want)
+		}
+	}
+}
