@@ -101,7 +101,7 @@ var ErrBadOption = errors.New("bad metric option")
 
 // SetOption sets one metric option from its spec/CLI form (key = value): the attack options
 // aux, aux2 (comma-separated column lists), secret, attacks, neighbors, tolerance, level,
-// attack_seed and so_cols, and standardize.
+// attack_seed and so_cols, standardize, and suda_missing (ignore or category, metrics.md §4.6).
 func (o *Options) SetOption(key, value string) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s=%q: %s", ErrBadOption, key, value, fmt.Sprintf(format, a...))
@@ -161,8 +161,13 @@ func (o *Options) SetOption(key, value string) error {
 			return bad("want zscore or none")
 		}
 		o.Standardize = value
+	case "suda_missing":
+		if value != "ignore" && value != "category" {
+			return bad("want ignore or category")
+		}
+		o.SUDAMissing = value
 	default:
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize)", ErrBadOption, key)
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing)", ErrBadOption, key)
 	}
 	return nil
 }

@@ -152,12 +152,17 @@ func gather(x []float64, n, p int, cols []int) []float64 {
 }
 
 // nearest writes into dst the indices of the len(dst) rows of the n×m table r nearest to q
-// (squared Euclidean distance; ties go to the lower index), nearest first.
+// (squared Euclidean distance; ties go to the lower index), nearest first. A distance with a
+// missing (NaN) coordinate counts as +Inf: such a row is never nearer than one without
+// (metrics.md §0.4).
 func nearest(dst []int, dist []float64, r []float64, n, m int, q []float64) {
 	k := len(dst)
 	cnt := 0
 	for i := 0; i < n; i++ {
 		s := distance.Sq(q, r[i*m:(i+1)*m])
+		if s != s {
+			s = math.Inf(1)
+		}
 		if cnt == k && !(s < dist[k-1]) {
 			continue
 		}

@@ -196,8 +196,8 @@ func TestCategoricalEusilcs(t *testing.T) {
 		{name: "global_risk_er printed keys", f: GlobalRiskER, want: 888.222321850967},
 	})
 	// DIS-SUDA: sdcMicro 5.8.1 gives 0.00129695988379837 (pl030 keys) and, with the db040
-	// keys, 0.00110467032973242 and max 0.067781404995634, which SUDAMissing "ignore" gives
-	// to 1.2e-7 (its single-precision U/Dis − U, metrics.md §4.6).
+	// keys, 0.00110467032973242 and max 0.067781404995634, which the default SUDAMissing
+	// ("" = "ignore") gives to 1.2e-7 (its single-precision U/Dis − U, metrics.md §4.6).
 	dis := func(first, missing string, max bool) float64 {
 		in := &Input{Orig: d, Masked: d, Opt: Options{Keys: []string{first, "pb220a", "hsize", "age"}, SUDAMissing: missing}}
 		return disSUDA(in, max).Value
@@ -209,8 +209,11 @@ func TestCategoricalEusilcs(t *testing.T) {
 	}{
 		{"pl030", "", false, 0.00129695988379837},
 		{"pl030", "ignore", false, 0.00129695988379837},
-		{"db040", "", false, 0.001105498459616591},
-		{"db040", "", true, 0.06777210542062799},
+		{"pl030", "category", false, 0.00129695988379837},
+		{"db040", "category", false, 0.001105498459616591},
+		{"db040", "category", true, 0.06777210542062799},
+		{"db040", "", false, 0.00110467045648533},
+		{"db040", "", true, 0.0677814123393079},
 		{"db040", "ignore", false, 0.00110467045648533},
 		{"db040", "ignore", true, 0.0677814123393079},
 	} {

@@ -17,8 +17,10 @@ func init() {
 //
 //	SSE = Σ_j Σ_{l∈C} (z_jl − z'_jl)²,  SST = Σ_j Σ_{l∈C} (z_jl − z̄_l)²
 //
-// in z-space (SST = |C|·(n−1)) or on raw values with Standardize "none". NaN if n < 2 or
-// every column is constant. Aux holds "sse" and "sst".
+// in z-space (SST = |C|·(n−1)) or on raw values with Standardize "none". A cell missing in
+// either table is left out of both sums, and z̄_l is the mean of the original's observed
+// cells (metrics.md §2.1; Aux "nskip" counts the skipped cells). NaN if n < 2, every column
+// is constant or no cell is observed in both tables. Aux holds "sse" and "sst".
 func SSESST(in *Input) Result {
 	z, zm := in.Z()
 	cols := in.KeptColumns()
@@ -26,35 +28,54 @@ func SSESST(in *Input) Result {
 	if n < 2 || len(cols) == 0 {
 		return Result{Value: math.NaN()}
 	}
-	// column means of z (zero in z-space up to rounding; needed for raw SST)
+	// column means of z over its observed cells (zero in z-space up to rounding; needed for
+	// raw SST)
 	mean := make([]float64, p)
+	cnt := make([]int, p)
 	for i := 0; i < n; i++ {
 		for _, l := range cols {
-			mean[l] += z[i*p+l]
+			if v := z[i*p+l]; !math.IsNaN(v) {
+				mean[l] += v
+				cnt[l]++
+			}
 		}
 	}
 	for _, l := range cols {
-		mean[l] /= float64(n)
+		mean[l] /= float64(cnt[l])
 	}
 	var sse, sst float64
+	skip := 0
 	for i := 0; i < n; i++ {
 		row, mrow := z[i*p:(i+1)*p], zm[i*p:(i+1)*p]
 		for _, l := range cols {
+			if !both(row[l], mrow[l]) {
+				skip++
+				continue
+			}
 			d := row[l] - mrow[l]
 			sse += float64(d * d)
 			t := row[l] - mean[l]
 			sst += float64(t * t)
 		}
 	}
+	if skip == n*len(cols) {
+		return nanNote(NoteMissing + "no cell observed in both tables")
+	}
 	res := Result{Value: 100 * sse / sst, Aux: map[string]float64{"sse": sse, "sst": sst}}
+	if skip > 0 {
+		res.Aux["nskip"] = float64(skip)
+	}
 	if k := p - len(cols); k > 0 {
 		res.Notes = append(res.Notes, constantNote(k))
 	}
 	return res
 }
 
-// IL1s returns il1s = (1/(n|C|))·Σ_{l∈C} Σ_j |x_jl − x'_jl|/(√2·S_l) over the non-constant
-// columns C (metrics.md §2.4; MAGGA study Eq. 2.8). NaN if no column is left.
+// IL1s returns il1s = (1/N)·Σ_{l∈C} Σ_j |x_jl − x'_jl|/(√2·S_l) over the non-constant
+// columns C (metrics.md §2.4; MAGGA study Eq. 2.8), where a cell missing in either table is
+// skipped and N counts the cells observed in both (n|C| without missing cells); S_l is the SD
+// of the original's observed cells, as sdcMicro's sd(x, na.rm = TRUE). NaN if no column is
+// left or no cell is observed in both.
 func IL1s(in *Input) Result {
 	cols := in.KeptColumns()
 	s := in.Scaling()
@@ -64,21 +85,28 @@ func IL1s(in *Input) Result {
 	}
 	x, xm := in.Orig.Data, in.Masked.Data
 	var sum float64
+	cells := 0
 	for _, l := range cols {
 		den := math.Sqrt2 * s.SD[l]
 		var col float64
-		if s.Rescaled(l) { // values near the float64 limit: difference in rescaled units
-			for i := 0; i < n; i++ {
-				col += math.Abs(s.DiffSD(l, x[i*p+l], xm[i*p+l])) / math.Sqrt2
+		for i := 0; i < n; i++ {
+			a, b := x[i*p+l], xm[i*p+l]
+			if !both(a, b) {
+				continue
 			}
-		} else {
-			for i := 0; i < n; i++ {
-				col += math.Abs(x[i*p+l]-xm[i*p+l]) / den
+			cells++
+			if s.Rescaled(l) { // values near the float64 limit: difference in rescaled units
+				col += math.Abs(s.DiffSD(l, a, b)) / math.Sqrt2
+			} else {
+				col += math.Abs(a-b) / den
 			}
 		}
 		sum += col
 	}
-	return Result{Value: sum / float64(n*len(cols))}
+	if cells == 0 {
+		return nanNote(NoteMissing + "no cell observed in both tables")
+	}
+	return Result{Value: sum / float64(cells)}
 }
 
 // IntervalDisclosure returns interval_disclosure (metrics.md §3.2, sdcMicro dRisk): the
@@ -86,8 +114,9 @@ func IL1s(in *Input) Result {
 //
 //	x'_jl − k·sd'_l ≤ x_jl ≤ x'_jl + k·sd'_l,
 //
-// with sd'_l the sample SD of the released column and k = Opt.IntervalK (0.05). A comparison
-// with a missing value counts as satisfied.
+// with sd'_l the sample SD of the released column's observed cells and k = Opt.IntervalK
+// (0.05). A comparison with a missing value counts as satisfied, so a record with no cell
+// observed in both tables is at risk: sdcMicro's rowSums(x < mi | x > ma, na.rm = TRUE) == 0.
 func IntervalDisclosure(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	if n < 2 {

@@ -38,7 +38,8 @@ func init() {
 // Opt.DBRLTies "first": 1 iff fewer than K records come before a' in (distance, index)
 // order). For each s in Opt.DBRLSubsets ({3, 5, 8}, clipped to p) the value is
 // 100·mean_a Credit(a), stored in Aux "s<s>"; dbrl is the mean over the subsets. NaN if
-// n = 0, no column is left or an input is NaN.
+// n = 0 or no column is left. With a missing cell it is computed on the complete cases
+// (metrics.md §0.4).
 //
 // The candidates are found by an exact k-d tree per subset (internal/kdtree; docs/scaling.md):
 // a radius-d* query, nearest subtrees first, that stops once L = 2. Cost O(n log n) per subset
@@ -60,6 +61,9 @@ type dbrlCounts struct {
 }
 
 func dbrlResult(in *Input, k int) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return dbrlResult(in, k) })
+	}
 	c := cached(in, "dbrl:counts", computeDBRLCounts)
 	if c.undefined {
 		return nan()
@@ -197,13 +201,17 @@ func leadingCols(z []float64, n, q, s int) []float64 {
 // L651-653), in %: for each non-constant attribute l and released value z'_jl, with
 // d* = |z'_jl − z_jl|, L = #{i : |z'_jl − z_il| < d*} and E = #{i : |z'_jl − z_il| = d*},
 // the credit is that of DBRL with K = 1; dbrl_attr = 100·mean over (j, l). NaN if n = 0,
-// no column is left or an input is NaN. Cost O(pn log n).
+// no column is left; with a missing cell it is computed on the complete cases (metrics.md
+// §0.4). Cost O(pn log n).
 func DBRLAttr(in *Input) Result { return dbrlAttr(in, 1) }
 
 // DBRLAttr2 returns dbrl_attr2, DBRLAttr with K = 2 (first or second nearest).
 func DBRLAttr2(in *Input) Result { return dbrlAttr(in, 2) }
 
 func dbrlAttr(in *Input, k int) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return dbrlAttr(in, k) })
+	}
 	n := in.Orig.N
 	if n == 0 || len(in.KeptColumns()) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
 		return nan()

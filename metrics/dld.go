@@ -27,8 +27,12 @@ func init() {
 // taken in the tree order of their first member, so that consecutive queries share cached
 // nodes, in chunks over the CPUs with a result slot per group: the value does not depend on
 // the number of CPUs. Cost O(n log n) to build plus one query per distinct released row
-// (O(G·n·p) in the worst case). DLD ≤ 100·G/n.
+// (O(G·n·p) in the worst case). DLD ≤ 100·G/n. With a missing cell it is computed on the
+// complete cases (metrics.md §0.4).
 func DLD(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return DLD(in) })
+	}
 	z, zm := in.Z()
 	n, p := in.Orig.N, in.Orig.P
 	if n == 0 {

@@ -25,8 +25,10 @@ func init() {
 //	eigen = 100·Σ_{j: λ_j > ε·λ_1} |λ_j − λ'_j|/λ_j,  ε = Opt.EigenMinRel (1e-10).
 //
 // Aux "nexcl" counts the excluded eigenvalues. Columns constant in X are dropped from both
-// matrices (with a note); a kept column constant in X' only, a NaN input, n < 2 or no column
-// left gives NaN. Cost O(np² + p³) (gonum mat.EigenSym). Invariant to a per-column affine map.
+// matrices (with a note); a kept column constant in X' only, n < 2 or no column left gives
+// NaN. With missing cells in either table the matrices are sdcMicro's
+// var(scale(X), use = "pairwise.complete.obs"): each column scaled by its observed mean and
+// SD, each covariance over the rows observed on both columns (metrics.md §2.7). Cost O(np² + p³) (gonum mat.EigenSym). Invariant to a per-column affine map.
 func Eigen(in *Input) Result { return eigen(in, in.Opt.eigenMinRel(), false) }
 
 // EigenSDC returns eigen_sdc = 100·Σ_j |λ_j − λ'_j|/λ_j over every eigenvalue, sdcMicro
@@ -37,15 +39,16 @@ func EigenSDC(in *Input) Result { return eigen(in, 0, true) }
 func eigen(in *Input, eps float64, all bool) Result {
 	n := in.Orig.N
 	cols := in.KeptColumns()
-	if n < 2 || len(cols) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
+	if n < 2 || len(cols) == 0 {
 		return nan()
 	}
 	ro, rm := in.Rescaled() // correlations: the same on exactly rescaled columns
-	la, ok := corEigenvalues(ro.Data, n, in.Orig.P, cols)
+	pairwise := hasNaN(in.Orig.Data, in.Masked.Data)
+	la, ok := corEigenvalues(ro.Data, n, in.Orig.P, cols, pairwise)
 	if !ok {
 		return nan()
 	}
-	lb, ok := corEigenvalues(rm.Data, n, in.Orig.P, cols)
+	lb, ok := corEigenvalues(rm.Data, n, in.Orig.P, cols, pairwise)
 	if !ok {
 		return nanNote("a column is constant in the release only")
 	}
@@ -66,17 +69,23 @@ func eigen(in *Input, eps float64, all bool) Result {
 }
 
 // corEigenvalues returns the eigenvalues, descending, of the correlation matrix of the given
-// columns of a row-major n×p table. ok is false if a column is constant or the
-// decomposition fails.
-func corEigenvalues(x []float64, n, p int, cols []int) (vals []float64, ok bool) {
+// columns of a row-major n×p table, or with pairwise of var(scale(x), use =
+// "pairwise.complete.obs") (missing cells skipped). ok is false if a column is constant, an
+// entry is undefined or the decomposition fails.
+func corEigenvalues(x []float64, n, p int, cols []int, pairwise bool) (vals []float64, ok bool) {
 	q := len(cols)
-	sub := make([]float64, n*q)
-	for i := 0; i < n; i++ {
-		for c, l := range cols {
-			sub[i*q+c] = x[i*p+l]
+	var r []float64
+	if pairwise {
+		r = pairwiseCov(scaleNA(x, n, p, cols), n, q)
+	} else {
+		sub := make([]float64, n*q)
+		for i := 0; i < n; i++ {
+			for c, l := range cols {
+				sub[i*q+c] = x[i*p+l]
+			}
 		}
+		r = covariance.Correlation(covariance.Matrix(sub, n, q), q)
 	}
-	r := covariance.Correlation(covariance.Matrix(sub, n, q), q)
 	if hasNaN(r) {
 		return nil, false
 	}

@@ -45,13 +45,15 @@ func init() {
 //
 //	Σ_l Σ_j |x_jl − x'_jl|/(√2·S_l)
 //
-// over all cells, not divided by n·p. Cells that give NaN (0/0 in a constant column) are
-// dropped and ±Inf cells are kept, as in R's sum(…, na.rm = TRUE). With no constant column it
-// equals n·p·il1s. NaN if n < 2 or an input cell is NaN.
+// over all cells, not divided by n·p, with S_l the SD of the original's observed cells
+// (sd(x, na.rm = TRUE)). Cells that give NaN (a missing value in either table, 0/0 in a
+// constant column) are dropped and ±Inf cells are kept, as in R's sum(…, na.rm = TRUE);
+// Aux "ndropped" counts the dropped cells. Without missing or constant columns it equals
+// n·p·il1s. NaN if n < 2.
 func IL1sSumSDC(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	x, xm := in.Orig.Data, in.Masked.Data
-	if n < 2 || hasNaN(x, xm) {
+	if n < 2 {
 		return nan()
 	}
 	sc := in.Scaling()
@@ -62,7 +64,7 @@ func IL1sSumSDC(in *Input) Result {
 		den := math.Sqrt2 * sd[l]
 		for i := 0; i < n; i++ {
 			v := math.Abs(x[i*p+l]-xm[i*p+l]) / den
-			if sc.Rescaled(l) {
+			if sc.Rescaled(l) && both(x[i*p+l], xm[i*p+l]) {
 				v = math.Abs(sc.DiffSD(l, x[i*p+l], xm[i*p+l])) / math.Sqrt2
 			}
 			if math.IsNaN(v) {
@@ -83,19 +85,22 @@ func IL1sSumSDC(in *Input) Result {
 //
 //	100·[Σ_{l∈C,j} |x_jl − x'_jl|/S_l] / [Σ_{l∈C,j} |x'_jl − x̄_l|/S_l]
 //
-// over the non-constant columns C. NaN if C is empty, n < 2, an input is NaN or the
-// denominator is 0.
+// over the non-constant columns C and the cells observed in both tables (a cell missing in
+// either is left out of both sums). NaN if C is empty, n < 2 or the denominator is 0.
 func IL1sRel(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	x, xm := in.Orig.Data, in.Masked.Data
 	cols := in.KeptColumns()
-	if n < 2 || len(cols) == 0 || hasNaN(x, xm) {
+	if n < 2 || len(cols) == 0 {
 		return nan()
 	}
 	s := in.Scaling()
 	var num, den float64
 	for _, l := range cols {
 		for i := 0; i < n; i++ {
+			if !both(x[i*p+l], xm[i*p+l]) {
+				continue
+			}
 			if s.Rescaled(l) {
 				num += math.Abs(s.DiffSD(l, x[i*p+l], xm[i*p+l]))
 				den += math.Abs(s.Z(l, xm[i*p+l]))
@@ -119,18 +124,19 @@ func IL1sRel(in *Input) Result {
 //
 //	100·mean over valid cells of |x − x'|/d,  d = |x| if x ≠ 0, else |x'|,
 //
-// where a cell with x = x' = 0 is excluded (Aux "nexcl" counts them). Raw values. NaN if no
-// cell is valid or an input is NaN.
+// where a cell with x = x' = 0 is excluded (Aux "nexcl" counts them) and a cell missing in
+// either table is skipped (Aux "nskip"). Raw values. NaN if no cell is valid.
 func IL1Rel(in *Input) Result {
 	ro, rm := in.Rescaled() // relative errors: exact on rescaled columns, no overflow in x − x'
 	x, xm := ro.Data, rm.Data
-	if hasNaN(x, xm) {
-		return nan()
-	}
 	var sum float64
-	cnt, excl := 0, 0
+	cnt, excl, skip := 0, 0, 0
 	for i, v := range x {
 		w := xm[i]
+		if !both(v, w) {
+			skip++
+			continue
+		}
 		d := math.Abs(v)
 		if v == 0 {
 			d = math.Abs(w)
@@ -145,42 +151,49 @@ func IL1Rel(in *Input) Result {
 	if cnt == 0 {
 		return nan()
 	}
-	return Result{Value: 100 * sum / float64(cnt), Aux: map[string]float64{"nexcl": float64(excl)}}
+	res := Result{Value: 100 * sum / float64(cnt), Aux: map[string]float64{"nexcl": float64(excl)}}
+	if skip > 0 {
+		res.Aux["nskip"] = float64(skip)
+	}
+	return res
 }
 
 // IL1RelSumSDC returns il1rel_sum_sdc, sdcMicro's dUtility(method = "IL1") (metrics.md §2.5):
 //
 //	Σ over cells with x ≠ 0 of 100·|x − x'|/|x|,
 //
-// not divided by the number of cells. NaN if an input is NaN.
+// not divided by the number of cells; a cell missing in either table is skipped, as
+// sdcMicro's sum(…, na.rm = TRUE).
 func IL1RelSumSDC(in *Input) Result {
 	ro, rm := in.Rescaled()
 	x, xm := ro.Data, rm.Data
-	if hasNaN(x, xm) {
-		return nan()
-	}
 	var sum float64
 	for i, v := range x {
-		if v != 0 {
+		if v != 0 && both(v, xm[i]) {
 			sum += 100 * math.Abs(v-xm[i]) / math.Abs(v)
 		}
 	}
 	return Result{Value: sum}
 }
 
-// MSE returns mse = (1/(np))·Σ_j Σ_l (x_jl − x'_jl)² on raw values (metrics.md §2.8).
-// NaN for an empty table or a NaN input.
+// MSE returns mse = (1/N)·Σ_j Σ_l (x_jl − x'_jl)² on raw values over the N cells observed in
+// both tables (N = np without missing cells; metrics.md §2.8). NaN when N = 0.
 func MSE(in *Input) Result { return Result{Value: meanErr(in.Orig.Data, in.Masked.Data, true)} }
 
-// MAE returns mae = (1/(np))·Σ_j Σ_l |x_jl − x'_jl| on raw values (metrics.md §2.8).
+// MAE returns mae = (1/N)·Σ_j Σ_l |x_jl − x'_jl| on raw values over the N cells observed in
+// both tables (metrics.md §2.8).
 func MAE(in *Input) Result { return Result{Value: meanErr(in.Orig.Data, in.Masked.Data, false)} }
 
+// meanErr returns the mean squared or absolute difference of a and b over the indices where
+// both are observed (not NaN); NaN if there is none.
 func meanErr(a, b []float64, squared bool) float64 {
-	if len(a) == 0 {
-		return math.NaN()
-	}
 	var s float64
+	cnt := 0
 	for i, v := range a {
+		if !both(v, b[i]) {
+			continue
+		}
+		cnt++
 		d := v - b[i]
 		if squared {
 			s += d * d
@@ -188,11 +201,17 @@ func meanErr(a, b []float64, squared bool) float64 {
 			s += math.Abs(d)
 		}
 	}
-	return s / float64(len(a))
+	if cnt == 0 {
+		return math.NaN()
+	}
+	return s / float64(cnt)
 }
 
 // MSECov returns mse_cov = (1/p²)·Σ_{h,l} (V_hl − V'_hl)² over the full p×p sample
-// covariance matrices (n−1), diagonal included (metrics.md §2.8). NaN if n < 2.
+// covariance matrices (n−1), diagonal included (metrics.md §2.8). With missing cells each
+// matrix is R's cov(…, use = "pairwise.complete.obs") (cor(…) for the correlation
+// measures). NaN if n < 2 or an entry is undefined (a constant column, fewer than 2 rows
+// observed on a pair).
 func MSECov(in *Input) Result { return matErr(in, false, true) }
 
 // MAECov returns mae_cov = (1/p²)·Σ_{h,l} |V_hl − V'_hl| (metrics.md §2.8).
@@ -210,10 +229,21 @@ func matErr(in *Input, cor, squared bool) Result {
 	if n < 2 || p == 0 {
 		return nan()
 	}
-	a := covariance.Matrix(in.Orig.Data, n, p)
-	b := covariance.Matrix(in.Masked.Data, n, p)
-	if cor {
-		a, b = covariance.Correlation(a, p), covariance.Correlation(b, p)
+	var a, b []float64
+	switch {
+	case hasNaN(in.Orig.Data, in.Masked.Data) && cor:
+		a, b = pairwiseCor(in.Orig.Data, n, p), pairwiseCor(in.Masked.Data, n, p)
+	case hasNaN(in.Orig.Data, in.Masked.Data):
+		a, b = pairwiseCov(in.Orig.Data, n, p), pairwiseCov(in.Masked.Data, n, p)
+	default:
+		a = covariance.Matrix(in.Orig.Data, n, p)
+		b = covariance.Matrix(in.Masked.Data, n, p)
+		if cor {
+			a, b = covariance.Correlation(a, p), covariance.Correlation(b, p)
+		}
+	}
+	if hasNaN(a, b) {
+		return nan()
 	}
 	return Result{Value: meanErr(a, b, squared)}
 }
@@ -221,12 +251,14 @@ func matErr(in *Input, cor, squared bool) Result {
 // GiniDiff returns gini_diff = mean over attributes l of |G(X_l) − G(X'_l)|, in percentage
 // points (metrics.md §2.10, Morais (2022) Eq. 5.14-5.15), with G the weighted Gini coefficient
 // of Gini (R laeken). The weights are the column Opt.Weight of the original (all 1 when it
-// is ""), and that column is not itself an attribute. Aux holds the per-attribute
-// differences under the column names. NaN if an attribute has Σωx = 0 or an input is NaN.
+// is ""), and that column is not itself an attribute. Both coefficients of an attribute are
+// computed on the records whose value is observed in both tables (and whose weight is
+// observed). Aux holds the per-attribute differences under the column names. NaN if an
+// attribute has Σωx = 0 or no record observed in both tables.
 func GiniDiff(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	ro, rm := in.Rescaled()
-	if n == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
+	if n == 0 {
 		return nan()
 	}
 	var w []float64
@@ -246,10 +278,14 @@ func GiniDiff(in *Input) Result {
 			continue
 		}
 		a, b := ro.Col(l), rm.Col(l) // a Gini coefficient is scale-free
+		a, b, wl := observedPairs(a, b, w)
+		if len(a) == 0 {
+			return nanNote(NoteMissing + "column " + in.Orig.Names[l] + " has no value observed in both tables")
+		}
 		for i := range a {
 			neg = neg || a[i] < 0 || b[i] < 0
 		}
-		d := math.Abs(Gini(a, w) - Gini(b, w))
+		d := math.Abs(Gini(a, wl) - Gini(b, wl))
 		res.Aux[in.Orig.Names[l]] = d
 		sum += d
 		cnt++
@@ -296,4 +332,22 @@ func Gini(x, w []float64) float64 {
 		return math.NaN()
 	}
 	return 100 * ((2*s1-s2)/(sw*swx) - 1)
+}
+
+// observedPairs returns a, b and w (nil stays nil) restricted to the indices where a, b and w
+// are all observed; without a missing value they are returned as they are.
+func observedPairs(a, b, w []float64) (a2, b2, w2 []float64) {
+	if !hasNaN(a, b, w) {
+		return a, b, w
+	}
+	for i := range a {
+		if !both(a[i], b[i]) || (w != nil && math.IsNaN(w[i])) {
+			continue
+		}
+		a2, b2 = append(a2, a[i]), append(b2, b[i])
+		if w != nil {
+			w2 = append(w2, w[i])
+		}
+	}
+	return a2, b2, w2
 }

@@ -66,6 +66,9 @@ func (a *il3Acc) mean() float64 {
 }
 
 func il3(in *Input, code bool) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return il3(in, code) })
+	}
 	n, p := in.Orig.N, in.Orig.P
 	ro, rm := in.Rescaled() // relative errors: the same on exactly rescaled columns
 	x, xm := ro.Data, rm.Data

@@ -49,7 +49,8 @@ func groupSize(in *Input) int {
 // where D_i(r) is the sum of the r smallest squared distances from z_i to the other original
 // records, in the sse_sst space (z-scores, or raw with Standardize "none"). It depends on X
 // only; a method whose sse_sst is below it has a bug. k comes from groupSize; Aux "k" holds
-// it. NaN if k is unknown or k > n, n < 2, no column is non-constant or an input is NaN.
+// it. NaN if k is unknown or k > n, n < 2 or no column is non-constant. With a missing cell
+// it is the bound of the complete cases (metrics.md §0.4).
 //
 // Cost O(n²p) with a partial-distance early exit, parallel over fixed row blocks with one
 // slot per row; the inner loop does not allocate.
@@ -59,6 +60,9 @@ func SSESSTLowerBound(in *Input) Result {
 	k := groupSize(in)
 	if k < 1 {
 		return nanNote("sse_sst_lb: unknown k (set Options.K)")
+	}
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return SSESSTLowerBound(in) })
 	}
 	if n < 2 || k > n || len(cols) == 0 || hasNaN(in.Orig.Data) {
 		return nan()

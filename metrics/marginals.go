@@ -85,20 +85,37 @@ func ZerosKept(in *Input) Result {
 	return Result{Value: float64(k)}
 }
 
-// MeanDevMax returns max_j |mean(x'_j) − mean(x_j)|/SD(x_j).
+// obsCol returns column j of a row-major n×p table without its missing (NaN) cells, as R's
+// na.rm = TRUE: the marginal diagnostics use each column's observed values (metrics.md §0.4).
+func obsCol(data []float64, n, p, j int) []float64 {
+	c := make([]float64, 0, n)
+	for i := 0; i < n; i++ {
+		if v := data[i*p+j]; !math.IsNaN(v) {
+			c = append(c, v)
+		}
+	}
+	return c
+}
+
+// MeanDevMax returns max_j |mean(x'_j) − mean(x_j)|/SD(x_j), each over the column's observed
+// values.
 func MeanDevMax(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	var worst float64
 	for j := 0; j < p; j++ {
-		mx, sx := stat.MeanStdDev(colOf(in.Orig.Data, n, p, j), nil)
-		my := stat.Mean(colOf(in.Masked.Data, n, p, j), nil)
+		mx, sx := stat.MeanStdDev(obsCol(in.Orig.Data, n, p, j), nil)
+		my := stat.Mean(obsCol(in.Masked.Data, n, p, j), nil)
 		worst = math.Max(worst, math.Abs(my-mx)/sx)
 	}
 	return Result{Value: worst}
 }
 
-// CovDevMax returns the largest covariance change in units of SD(x_a)·SD(x_b).
+// CovDevMax returns the largest covariance change in units of SD(x_a)·SD(x_b); with a missing
+// cell, on the complete cases (metrics.md §0.4).
 func CovDevMax(in *Input) Result {
+	if cc := in.complete(); cc != nil {
+		return cc.eval(CovDevMax)
+	}
 	n, p := in.Orig.N, in.Orig.P
 	xs := make([][]float64, p)
 	ys := make([][]float64, p)
@@ -117,31 +134,39 @@ func CovDevMax(in *Input) Result {
 	return Result{Value: worst}
 }
 
-// VarRatioMax returns max_j var(x'_j)/var(x_j).
+// VarRatioMax returns max_j var(x'_j)/var(x_j), each over the column's observed values.
 func VarRatioMax(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	worst := math.Inf(-1)
 	for j := 0; j < p; j++ {
-		worst = math.Max(worst, stat.Variance(colOf(in.Masked.Data, n, p, j), nil)/stat.Variance(colOf(in.Orig.Data, n, p, j), nil))
+		worst = math.Max(worst, stat.Variance(obsCol(in.Masked.Data, n, p, j), nil)/stat.Variance(obsCol(in.Orig.Data, n, p, j), nil))
 	}
 	return Result{Value: worst}
 }
 
-// MaxRatioMax returns max_j max(x'_j)/max(x_j).
+// MaxRatioMax returns max_j max(x'_j)/max(x_j), each over the column's observed values; NaN
+// if a column has no observed value.
 func MaxRatioMax(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	worst := math.Inf(-1)
 	for j := 0; j < p; j++ {
-		worst = math.Max(worst, slices.Max(colOf(in.Masked.Data, n, p, j))/slices.Max(colOf(in.Orig.Data, n, p, j)))
+		a, b := obsCol(in.Masked.Data, n, p, j), obsCol(in.Orig.Data, n, p, j)
+		if len(a) == 0 || len(b) == 0 {
+			return nan()
+		}
+		worst = math.Max(worst, slices.Max(a)/slices.Max(b))
 	}
 	return Result{Value: worst}
 }
 
 // DescCol1 describes the first released column (Morais 2022 Tables 29-33 describe each
-// variable; the first is the one the study discusses).
+// variable; the first is the one the study discusses), over its observed values.
 func DescCol1(in *Input) Result {
-	n, p := in.Orig.N, in.Orig.P
-	c := colOf(in.Masked.Data, n, p, 0)
+	c := obsCol(in.Masked.Data, in.Orig.N, in.Orig.P, 0)
+	n := len(c)
+	if n == 0 {
+		return nan()
+	}
 	mean, v := stat.MeanVariance(c, nil)
 	slices.Sort(c)
 	q := func(f float64) float64 { // R type 7

@@ -104,9 +104,9 @@ type Options struct {
 	RiskyMAD string
 	// SUDAScores is "" (original scores, (m−k)!) or "normalized" for dis_suda_*.
 	SUDAScores string
-	// SUDAMissing is "" (a missing key value is a category of its own) or "ignore": a set of
-	// keys on which the record's value is missing is never one of its MSUs, as sdcMicro's
-	// Suda2 skips missing items (metrics.md §4.6).
+	// SUDAMissing is "" or "ignore" (default: a set of keys on which the record's value is
+	// missing is never one of its MSUs, as sdcMicro's Suda2 skips missing items) or
+	// "category" (a missing key value is an ordinary category) (metrics.md §4.6).
 	SUDAMissing string
 	// Attack configures the attack metrics singling_out, linkability and inference (attack.go).
 	Attack AttackOptions
@@ -153,7 +153,7 @@ func (in *Input) prepare() {
 			panic(fmt.Sprintf("metrics: shape mismatch: original %d×%d, masked %d×%d",
 				in.Orig.N, in.Orig.P, in.Masked.N, in.Masked.P))
 		}
-		in.scaling = datasets.ScalingOf(in.Orig)
+		in.scaling = scalingOf(in.Orig) // observed cells only (missing.go)
 		for j := range in.scaling.SD {
 			if !in.scaling.Constant(j) && !math.IsNaN(in.scaling.SD[j]) {
 				in.keepCols = append(in.keepCols, j)

@@ -52,9 +52,13 @@ func pilTerm(theta, thetaM, v float64) float64 {
 //
 // The components are fractions in Aux "q", "mean", "var", "cov", "cor". Columns constant in X
 // are dropped; with one column left there are no pairs and pil averages the other three
-// components (with a note). NaN if n < 2, no column is left or an input is NaN. Invariant to
+// components (with a note). NaN if n < 2 or no column is left; with a missing cell it is
+// computed on the complete cases (metrics.md §0.4). Invariant to
 // a per-column affine map. Cost O(np² + pn log n).
 func PIL(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return PIL(in) })
+	}
 	n := in.Orig.N
 	cols := in.KeptColumns()
 	if n < 2 || len(cols) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {

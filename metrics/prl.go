@@ -47,6 +47,9 @@ const prlMaxAttrs = 20
 // scale path O(s² n log n) plus the pairs agreeing on three or more attributes; plus
 // O(it·2^s·s) for EM.
 func PRL(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return PRL(in) })
+	}
 	n := in.Orig.N
 	if n == 0 || len(in.KeptColumns()) == 0 || hasNaN(in.Orig.Data, in.Masked.Data) {
 		return nan()

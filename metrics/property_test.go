@@ -232,8 +232,14 @@ func TestEdgeCases(t *testing.T) {
 			"il1rel": 100 * 2.0 / 6, "il3": 0}},
 		{"constant in X' only", base, flatM, map[string]float64{"eigen": nan, "eigen_sdc": nan,
 			"pil": nan, "mse_cor": nan, "il3": nan}},
-		{"NaN cell", withNaN, base, map[string]float64{"mse": nan, "il3": nan, "eigen": nan, "pil": nan,
-			"dbrl": nan, "prl": nan, "id_rank": nan, "il1rel": nan, "sdid": nan, "gini_diff": nan}},
+		// A missing cell is skipped (metrics.md §0.4); eigen and eigen_sdc are sdcMicro's
+		// 100·dUtility(method = "eigen") on var(scale(X), use = "pairwise.complete.obs"), whose
+		// eigenvalues are 2.17108008753824 and −0.171080087538240 here (R 4, sdcMicro 5.8.1):
+		// eigen drops the negative one, eigen_sdc keeps it as sdcMicro does.
+		// The complete-case measures see rows 1, 3 and 4, identical in both tables.
+		{"NaN cell", withNaN, base, map[string]float64{"mse": 0, "il3": 0, "eigen": 8.3507661473016466,
+			"eigen_sdc": -97.624057451280947, "pil": 0, "dbrl": 100, "prl": 100, "id_rank": 100,
+			"il1rel": 0, "sdid": 100, "gini_diff": 0, "il1s_sum_sdc": 0, "interval_disclosure": 100}},
 	}
 	for _, c := range cases {
 		for _, id := range mine {

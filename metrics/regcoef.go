@@ -17,8 +17,12 @@ func init() {
 // OLS regression of the first column on the remaining columns, fitted once on X and once on
 // X'. Terms with β^x = 0 are excluded. The model is fixed so that the metric needs no
 // configuration: order the dataset's columns to choose the response. NaN when p < 2, n ≤ p,
-// a NaN input, or a design that is rank-deficient in X or X'.
+// or a design that is rank-deficient in X or X'. With a missing cell both models are fitted
+// on the complete cases (metrics.md §0.4).
 func RegCoefDev(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return RegCoefDev(in) })
+	}
 	n, p := in.Orig.N, in.Orig.P
 	if p < 2 || n <= p || hasNaN(in.Orig.Data, in.Masked.Data) {
 		return nan()

@@ -24,12 +24,14 @@ func init() {
 // (a constant released column) is NA, a record with no failing attribute and an NA ratio is
 // NA, and then the total is NaN; x/0 = +Inf fails. sdist is Opt.SDIDDist[0] (0.05); with
 // several thresholds Aux holds each value under its formatted threshold ("0.1" → sdid_0.1).
-// NaN if n < 2 or an input is NaN.
+// A cell missing in either table is skipped, as sdcMicro's dRisk does (§3.2): sd'_l is the SD
+// of the released column's observed cells, and a record with no cell observed in both
+// tables has no failing attribute, so it counts as disclosed. NaN if n < 2.
 func SDID(in *Input) Result {
 	n, p := in.Orig.N, in.Orig.P
 	ro, rm := in.Rescaled() // ratios to the SD: exact on rescaled columns, no overflow
 	x, xm := ro.Data, rm.Data
-	if n < 2 || hasNaN(x, xm) {
+	if n < 2 {
 		return nan()
 	}
 	sd := sampleSDs(xm, n, p)
@@ -41,6 +43,9 @@ func SDID(in *Input) Result {
 		for i := 0; i < n && !na; i++ {
 			fail, miss := false, false
 			for l := 0; l < p; l++ {
+				if !both(x[i*p+l], xm[i*p+l]) {
+					continue
+				}
 				r := math.Abs(x[i*p+l]-xm[i*p+l]) / sd[l]
 				switch {
 				case math.IsNaN(r):
@@ -79,9 +84,13 @@ func SDID(in *Input) Result {
 //
 //	y_(max(1, ρ_j−w)) ≤ x_jl ≤ y_(min(n, ρ_j+w)).
 //
-// id_rank = 100·hits/#(p, l, j). NaN if n = 0 or an input is NaN. Invariant to a per-column
+// id_rank = 100·hits/#(p, l, j). NaN if n = 0; with a missing cell it is computed on the
+// complete cases (metrics.md §0.4). Invariant to a per-column
 // increasing affine map. Cost O(pn log n + |P|·pn).
 func IDRank(in *Input) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return IDRank(in) })
+	}
 	n, p := in.Orig.N, in.Orig.P
 	x, xm := in.Orig.Data, in.Masked.Data
 	if n == 0 || p == 0 || hasNaN(x, xm) {

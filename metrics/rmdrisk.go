@@ -15,10 +15,10 @@ import (
 func init() {
 	Register(Func(Info{ID: "rmd_risk1", Unit: "%", Better: Lower,
 		Description: "% of records with a released value inside ±0.01·0.05·RMD of the original (sdcMicro dRiskRMD risk1; metrics.md §3.8)"},
-		func(in *Input) Result { return Result{Value: cached(in, "rmd_risk", rmdRisk)[0]} }))
+		func(in *Input) Result { return rmdResult(in, 0) }))
 	Register(Func(Info{ID: "rmd_risk2", Unit: "%", Better: Lower,
 		Description: "rmd_risk1 records whose nearest other released record is farther than 0.05 (sdcMicro dRiskRMD risk2; metrics.md §3.8)"},
-		func(in *Input) Result { return Result{Value: cached(in, "rmd_risk", rmdRisk)[1]} }))
+		func(in *Input) Result { return rmdResult(in, 1) }))
 }
 
 // RMD risk constants: sdcMicro dRiskRMD's defaults k and k2, the 0.05 factor of its distance,
@@ -44,13 +44,22 @@ const (
 // covariance (e.g. Census) is an error in R, here its null directions are dropped (a
 // pseudo-inverse); and FAST-MCD draws from its own generator, so the MCD subset — and with
 // it the risk — can differ from any one R run the way R runs with different seeds differ.
-// Both are NaN if n ≤ p, an input is NaN or an original column is constant.
+// Both are NaN if n ≤ p or an original column is constant; with a missing cell they are
+// computed on the complete cases (metrics.md §0.4).
 //
 // Cost: FAST-MCD, O(n·p²), and the neighbour search of set 1 on x'_s sorted by its column
 // with the most distinct values (O(n log n) plus the records within k2 along that column).
 func RMDRisk(in *Input) (risk1, risk2 float64) {
-	r := cached(in, "rmd_risk", rmdRisk)
-	return r[0], r[1]
+	return rmdResult(in, 0).Value, rmdResult(in, 1).Value
+}
+
+// rmdResult returns rmd_risk1 (set 0) or rmd_risk2 (set 1); with a missing cell both are
+// computed on the complete cases (metrics.md §0.4).
+func rmdResult(in *Input, set int) Result {
+	if cc := in.complete(); cc != nil { // complete cases (metrics.md §0.4)
+		return cc.eval(func(in *Input) Result { return rmdResult(in, set) })
+	}
+	return Result{Value: cached(in, "rmd_risk", rmdRisk)[set]}
 }
 
 func rmdRisk(in *Input) [2]float64 {

@@ -9,11 +9,12 @@ import (
 
 // SUDA2 / DIS-SUDA of metrics.md §4.6 (sdcMicro suda2 semantics).
 func init() {
-	Register(Func(Info{ID: "dis_suda_mean", Unit: "frac", Better: Lower,
+	// Version 2: a missing key value is never part of an MSU by default (metrics.md §4.6).
+	Register(Func(Info{ID: "dis_suda_mean", Unit: "frac", Better: Lower, Version: 2,
 		Components:  []string{"bin_0", "bin_0.1", "bin_0.2", "bin_0.3", "bin_0.4", "bin_0.5", "bin_0.6", "bin_0.7", "bin_gt0.7"},
 		Description: "mean DIS-SUDA score over records (sdcMicro suda2; Morais (2022); metrics.md §4.6)"},
 		func(in *Input) Result { return disSUDA(in, false) }))
-	Register(Func(Info{ID: "dis_suda_max", Unit: "frac", Better: Lower,
+	Register(Func(Info{ID: "dis_suda_max", Unit: "frac", Better: Lower, Version: 2,
 		Description: "largest DIS-SUDA score (sdcMicro suda2; Morais (2022); metrics.md §4.6)"},
 		func(in *Input) Result { return disSUDA(in, true) }))
 }
@@ -33,7 +34,10 @@ type suda struct {
 
 // SUDA returns the SUDA2 scores and DIS-SUDA values of the release's key columns (metrics.md
 // §4.6). An MSU of record j is a set S of keys on which j is unique in the sample while no
-// proper subset is (a missing value is an ordinary category). With m keys, an MSU of size k
+// proper subset is. A set containing a key on which j's value is missing is never one of j's
+// MSUs, as sdcMicro's Suda2 skips missing items (uniqueness itself is counted with a missing
+// value as a category of its own); Opt.SUDAMissing "category" drops that rule, so a missing
+// value is an ordinary category (sdcbench's rule before 2026-11). With m keys, an MSU of size k
 // weighs (m−k)! (sdcMicro's original_scores = TRUE), or (2^{m−k} − 1)·k!·(m−k)!/m! with
 // Opt.SUDAScores "normalized"; score_j is the sum over j's MSUs. With U the number of records
 // unique on the full key, D twice the number of full-key combinations seen exactly twice,
@@ -133,7 +137,7 @@ func sudaOf(in *Input) *suda {
 			U++
 		}
 	}
-	if in.Opt.SUDAMissing == "ignore" {
+	if in.Opt.SUDAMissing != "category" {
 		// sdcMicro's Suda2 skips a missing item: no set containing it is an MSU of the record.
 		for c, l := range cols {
 			for i := 0; i < n; i++ {

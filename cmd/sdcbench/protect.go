@@ -290,9 +290,13 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := evalOptions(input, ids, mopts, *control); err != nil {
 		return err
 	}
+	reportMissing(stderr, *masked, pr.Protected, relProt) // evalmissing.go
+	var notes missingNotes
+	defer notes.write(stderr)
 	var b strings.Builder
 	for _, m := range ms {
 		res := m.Eval(input)
+		notes.add(m.Info().ID, res)
 		fmt.Fprintf(&b, "%s,%s\n", m.Info().ID, strconv.FormatFloat(res.Value, 'g', -1, 64))
 		for _, c := range m.Info().Components {
 			if v, ok := res.Aux[c]; ok {

@@ -262,11 +262,10 @@ func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]Verdict, error) {
 		p("missing sensitive value counted as a new value, recomputed here (section 4).")
 	}
 	if len(sudaExplained) > 0 {
-		p(" Explained differences (%d): %s — sdcMicro's Suda2 skips a missing key value (no set of keys\n", len(sudaExplained), strings.Join(sudaExplained, "; "))
-		p("containing it is an MSU), ours treats it as a category (metrics.md §4.6); recomputed here with sdcMicro's rule\n")
-		p("(`SUDAMissing = \"ignore\"`) ours equals sdcMicro's value to 1e-6 relative. The rest is single precision: sdcMicro\n")
-		p("evaluates U/Dis − U in float with its own count U (records alone in their hash bucket of src/Suda2.h), ours\n")
-		p("with the number of full-key sample uniques.")
+		p(" Explained differences (%d): %s — both skip a missing key value as sdcMicro's Suda2 does (no set of\n", len(sudaExplained), strings.Join(sudaExplained, "; "))
+		p("keys containing it is an MSU; sdcbench's default, `SUDAMissing = \"ignore\"`, metrics.md §4.6) and agree to 1e-6\n")
+		p("relative. The rest is single precision: sdcMicro evaluates U/Dis − U in float with its own count U (records\n")
+		p("alone in their hash bucket of src/Suda2.h), ours with the number of full-key sample uniques.")
 	}
 	if len(refMiss) > 0 {
 		p(" Differences whose cause is not established (%d): %s.", len(refMiss), strings.Join(refMiss, "; "))
