@@ -270,3 +270,24 @@ func TestParseGrid(t *testing.T) {
 		t.Errorf("ParseGrid accepted an unknown method")
 	}
 }
+
+// TestExampleMethodOptions parses examples/method-options: two mdav variants, noise and PRAM of
+// one key share the dataset; PRAM's release is the dataset entry's.
+func TestExampleMethodOptions(t *testing.T) {
+	s, err := Load(filepath.Join("..", "examples", "method-options", "spec.toml"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Header()
+	if !slices.Contains(h, "param_sel_strata") || !slices.Contains(h, "param_sel_columns") || s.NumRuns() != 2+2+10+5 {
+		t.Errorf("header %v, %d runs", h, s.NumRuns())
+	}
+	pr, err := s.Prepared("survey", "pram")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := s.Prepared("survey", "mdav")
+	if !slices.Equal(pr.Protected.Names, []string{"walls"}) || !slices.Equal(pr.Full.Names, plain.Full.Names) {
+		t.Errorf("pram protects %v and releases %v; mdav releases %v", pr.Protected.Names, pr.Full.Names, plain.Full.Names)
+	}
+}
