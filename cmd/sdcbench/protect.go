@@ -267,7 +267,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The protected columns are compared whatever their kind.
-	pr, err := methods.Prepare(d, sf.selection(), methods.Info{Name: "eval", Columns: methods.AnyColumns})
+	pr, err := methods.Prepare(d, evalSelection(sf, d, *masked), methods.Info{Name: "eval", Columns: methods.AnyColumns})
 	if err != nil {
 		return err
 	}

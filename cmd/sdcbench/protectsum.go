@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -50,6 +54,39 @@ func releaseAll(d *datasets.Dataset, sf selectionFlags, drop []string) (*dataset
 		}
 	}
 	return d, sel, nil
+}
+
+// evalSelection returns eval's selection: the flags', and with --columns, every other column
+// of the original that the masked file (a regular file) also has passed through, as protect
+// releases it. A masked file without them (written with --keep) reads as before; a pipe is
+// not read ahead, so its selection is the flags' alone.
+func evalSelection(sf selectionFlags, d *datasets.Dataset, masked string) methods.Selection {
+	sel := sf.selection()
+	if sel.Columns == nil {
+		return sel
+	}
+	fi, err := os.Stat(masked)
+	if err != nil || !fi.Mode().IsRegular() {
+		return sel
+	}
+	f, err := os.Open(masked)
+	if err != nil {
+		return sel // ReadFile reports it
+	}
+	defer f.Close()
+	header, err := csv.NewReader(bufio.NewReader(f)).Read()
+	if err != nil {
+		return sel
+	}
+	for i := range header {
+		header[i] = strings.TrimFunc(header[i], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
+	}
+	for _, c := range d.Names {
+		if c != sel.Strata && !slices.Contains(sel.Columns, c) && !slices.Contains(sel.Keep, c) && slices.Contains(header, c) {
+			sel.Keep = append(sel.Keep, c)
+		}
+	}
+	return sel
 }
 
 // writeProtectSummary prints what protect did, as sdcMicro prints an sdcMicroObj: the columns

@@ -87,6 +87,14 @@ func TestProtectSummary(t *testing.T) {
 	if after["il1s"] <= 0 || changed == 0 {
 		t.Errorf("il1s %v, %d cells changed: mdav changed nothing", after["il1s"], changed)
 	}
+	// eval with protect's flags reads the passed-through keys without --keep.
+	withKeep, _, _ := sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", "m.csv", "--columns", "income,expend",
+		"--keep", "id,region,sex", "--keys", "region,sex", "--metrics", risk)
+	same, e, code := sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", "m.csv", "--columns", "income,expend",
+		"--keys", "region,sex", "--metrics", risk)
+	if code != 0 || same != withKeep {
+		t.Errorf("eval without --keep: exit %d %s\n%s\nwith --keep:\n%s", code, e, same, withKeep)
+	}
 	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--param", "k=3", "--in", "mine.csv",
 		"--columns", "income,expend", "--keys", "region,sex", "--out", "q.csv", "--quiet"); code != 0 || e != "" {
 		t.Errorf("--quiet: exit %d, stderr %q", code, e)
