@@ -86,7 +86,7 @@ func (ms *MethodSpec) checkSel(key string) error {
 			if err := noControl(c); err != nil {
 				return &SpecError{Key: fmt.Sprintf("%s.%s", key, f.name), Err: fmt.Errorf("column %q: %v", clipEcho(c), err)}
 			}
-			if f.name != "strata" && (strings.Contains(c, "+") || c == "" || c == "none") {
+			if f.name != "strata" && (strings.Contains(c, "+") || c == "" || (f.name == "keep" && c == "none")) {
 				return &SpecError{Key: fmt.Sprintf("%s.%s[%d]", key, f.name, j), Err: fmt.Errorf("column name %q cannot be a method-entry option (the runs.csv cell joins the names with \"+\"; rename the column in the file)", clipEcho(c))}
 			}
 		}

@@ -269,6 +269,9 @@ func TestParseGrid(t *testing.T) {
 	if _, err := ParseGrid([]byte(strings.Replace(spec, `"mdav"`, `"nope"`, 1)), "sel.toml"); err == nil {
 		t.Errorf("ParseGrid accepted an unknown method")
 	}
+	if _, err := Execute(context.Background(), g, Options{Out: filepath.Join(t.TempDir(), "res")}); err == nil || !strings.Contains(err.Error(), "ParseGrid") {
+		t.Errorf("Execute of a grid without data: %v", err)
+	}
 }
 
 // TestExampleMethodOptions parses examples/method-options: two mdav variants, noise and PRAM of

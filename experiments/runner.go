@@ -63,6 +63,9 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	if opt.Out == "" {
 		return Summary{}, errors.New("experiments: no output folder")
 	}
+	if s.noData {
+		return Summary{}, fmt.Errorf("experiments: spec %q was read without its datasets (ParseGrid): parse it with Parse to run it", s.Name)
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
