@@ -21,20 +21,29 @@ type Run struct {
 	Params    methods.Params
 	Replicate int    // 1-based
 	Seed      uint64 // derived from the master seed and ID only
+	// Sel holds the column-selection options of the run's [[methods]] entry (strata,
+	// columns, keep) as runs.csv cells by option name; nil when the entry sets none.
+	Sel map[string]string
 
 	method methods.Method
+	prep   string // key of the run's resolved selection in Spec.prepared
 }
 
-// key is the canonical text hashed into the run ID.
+// key is the canonical text hashed into the run ID. The selection options enter it only when
+// the entry sets some, so the runs of entries without them keep their IDs.
 func (r *Run) key() string {
 	return "dataset=" + r.Dataset + ";method=" + r.Method + ";params=" + paramKey(r.Params) +
-		";replicate=" + strconv.Itoa(r.Replicate)
+		selKey(r.Sel) + ";replicate=" + strconv.Itoa(r.Replicate)
 }
 
 // RunID returns the ID of (dataset, method, resolved parameters, replicate): the first 8
 // bytes of the SHA-256 of their canonical text, in hex.
 func RunID(dataset, method string, p methods.Params, replicate int) string {
-	r := Run{Dataset: dataset, Method: method, Params: p, Replicate: replicate}
+	return runID(Run{Dataset: dataset, Method: method, Params: p, Replicate: replicate})
+}
+
+// runID returns the ID of r (RunID, with r's selection options).
+func runID(r Run) string {
 	sum := sha256.Sum256([]byte(r.key()))
 	return hex.EncodeToString(sum[:8])
 }
@@ -70,11 +79,18 @@ func (s *Spec) expand() ([]Run, []int) {
 			if ms.Replicates > 0 {
 				reps = ms.Replicates
 			}
+			cells := ms.selCells()
+			prep := ""
+			if i < len(s.prepKeys) {
+				prep = s.prepKeys[i][ds]
+			}
 			for _, p := range sets[i] {
 				for rep := 1; rep <= reps; rep++ {
-					id := RunID(ds, ms.Name, p, rep)
-					runs = append(runs, Run{ID: id, Index: len(runs), Dataset: ds, Method: ms.Name,
-						Params: p, Replicate: rep, Seed: RunSeed(uint64(s.Seed), id), method: s.methods[i]})
+					r := Run{Index: len(runs), Dataset: ds, Method: ms.Name, Params: p, Replicate: rep,
+						Sel: cells, method: s.methods[i], prep: prep}
+					r.ID = runID(r)
+					r.Seed = RunSeed(uint64(s.Seed), r.ID)
+					runs = append(runs, r)
 					entry = append(entry, i)
 				}
 			}

@@ -44,6 +44,9 @@ func (s *Spec) validateAttack() error {
 		}
 	}
 	for _, label := range s.labels {
+		if s.noData {
+			break // the columns are checked when the spec runs
+		}
 		if err := metrics.CheckAttackOptions(s.Metrics, s.metricOpt, s.data[label].Names); err != nil {
 			return &SpecError{Key: "metric_options", Err: fmt.Errorf("dataset %s: %w", label, err)}
 		}
@@ -66,12 +69,12 @@ func (s *Spec) hashAttack(h hash.Hash) {
 // training rows are prepared again for the method (the same column selection, strata and
 // keys); the control holds the protected columns of the held-out rows. Without holdout it
 // returns pr and nil.
-func (s *Spec) holdoutSplit(pr *methods.Prepared, m methods.Method, label string, seed uint64) (*methods.Prepared, *datasets.Dataset, error) {
+func (s *Spec) holdoutSplit(pr *methods.Prepared, sel methods.Selection, m methods.Method, seed uint64) (*methods.Prepared, *datasets.Dataset, error) {
 	train, control := splitRows(pr.Full, s.Holdout, seed)
 	if control == nil {
 		return pr, nil, nil
 	}
-	tpr, err := methods.Prepare(train, s.entries[label].selection(), m.Info())
+	tpr, err := methods.Prepare(train, sel, m.Info())
 	if err != nil {
 		return nil, nil, fmt.Errorf("holdout: %w", err)
 	}

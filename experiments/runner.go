@@ -63,6 +63,9 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	if opt.Out == "" {
 		return Summary{}, errors.New("experiments: no output folder")
 	}
+	if s.noData {
+		return Summary{}, fmt.Errorf("experiments: spec %q was read without its datasets (ParseGrid): parse it with Parse to run it", s.Name)
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -273,10 +276,10 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 		defer cancel()
 	}
 	var busy <-chan struct{}
-	pr, err := x.spec.Prepared(r.Dataset, r.Method)
+	pr, sel, err := x.spec.runPrepared(r)
 	var ctl *datasets.Dataset // held-out control rows (spec key holdout)
 	if err == nil {
-		pr, ctl, err = x.spec.holdoutSplit(pr, r.method, r.Dataset, r.Seed)
+		pr, ctl, err = x.spec.holdoutSplit(pr, sel, r.method, r.Seed)
 	}
 	var rel *methods.Release
 	var full *datasets.Dataset
@@ -431,6 +434,9 @@ func (x *executor) row(r Run, values []string, secs float64, status, msg string)
 	for _, name := range x.spec.paramNames() {
 		row = append(row, r.Params.Get(name))
 	}
+	for _, name := range x.spec.selNames() {
+		row = append(row, r.Sel[name])
+	}
 	row = append(row, strconv.Itoa(r.Replicate), strconv.FormatUint(r.Seed, 10))
 	row = append(row, values...)
 	row = append(row, strconv.FormatFloat(secs, 'f', 6, 64), status, oneLine(msg))
@@ -439,7 +445,7 @@ func (x *executor) row(r Run, values []string, secs float64, status, msg string)
 
 func (x *executor) metricColumns() []string {
 	h := x.spec.Header()
-	i := 5 + len(x.spec.paramNames())
+	i := 5 + len(x.spec.paramNames()) + len(x.spec.selNames())
 	return h[i : len(h)-3]
 }
 

@@ -75,7 +75,10 @@ type Spec struct {
 	labels    []string                     // dataset labels in spec order
 	data      map[string]*datasets.Dataset // by label
 	entries   map[string]DatasetEntry      // by label
-	prepared  map[string]*methods.Prepared // by label + "\x00" + method name
+	prepared  map[string]*preparedSel      // by label, column kind and selection (prepareEntry)
+	prepKeys  []map[string]string          // per [[methods]] entry: dataset label → key of prepared
+	runEntry  []int                        // per run of runs: its [[methods]] entry
+	noData    bool                         // ParseGrid: datasets are not read
 	dir       string                       // folder that relative dataset paths start from
 	metricOpt metrics.Options              // resolved [metric_options]
 	// Inputs maps the label of every dataset read from a file to the file's SHA-256 (hex);
@@ -140,13 +143,27 @@ func (s *Spec) EvalOptions(label string) metrics.Options {
 	return opt
 }
 
-// Prepared returns the column selection of a dataset resolved for a method.
+// Prepared returns the column selection of a dataset resolved for a method: that of the first
+// [[methods]] entry of the method that runs on the dataset.
 func (s *Spec) Prepared(label, method string) (*methods.Prepared, error) {
-	pr, ok := s.prepared[label+"\x00"+method]
-	if !ok {
-		return nil, fmt.Errorf("experiments: spec %q has no dataset %q for method %s", s.Name, label, method)
+	for i := range s.Methods {
+		if s.Methods[i].Name != method || i >= len(s.prepKeys) {
+			continue
+		}
+		if k, ok := s.prepKeys[i][label]; ok {
+			return s.prepared[k].pr, nil
+		}
 	}
-	return pr, nil
+	return nil, fmt.Errorf("experiments: spec %q has no dataset %q for method %s", s.Name, label, method)
+}
+
+// runPrepared returns the resolved column selection of a run and the selection itself.
+func (s *Spec) runPrepared(r Run) (*methods.Prepared, methods.Selection, error) {
+	p, ok := s.prepared[r.prep]
+	if !ok {
+		return nil, methods.Selection{}, fmt.Errorf("experiments: spec %q has no dataset %q for method %s", s.Name, r.Dataset, r.Method)
+	}
+	return p.pr, p.sel, nil
 }
 
 // Dataset returns the (column-selected) dataset of a label.
@@ -168,7 +185,7 @@ func (s *Spec) loadDatasets() error {
 	}
 	s.data = map[string]*datasets.Dataset{}
 	s.entries = map[string]DatasetEntry{}
-	s.prepared = map[string]*methods.Prepared{}
+	s.prepared = map[string]*preparedSel{}
 	for i, raw := range s.Datasets {
 		key := fmt.Sprintf("datasets[%d]", i)
 		var e DatasetEntry
@@ -230,6 +247,14 @@ func (s *Spec) loadDatasets() error {
 			s.Entries = map[string]map[string]string{}
 		}
 		s.Entries[e.Label] = e.Fields()
+		if s.noData {
+			if slices.Contains(s.labels, e.Label) {
+				return &SpecError{Key: key, Err: fmt.Errorf("dataset label %q used twice (set label to tell them apart)", e.Label)}
+			}
+			s.entries[e.Label] = e
+			s.labels = append(s.labels, e.Label)
+			continue
+		}
 		var d *datasets.Dataset
 		var err error
 		if e.Path != "" {
@@ -419,6 +444,13 @@ type MethodSpec struct {
 	Replicates int `toml:"replicates"`
 	// Datasets restricts this method to some of the experiment's datasets; empty = all.
 	Datasets []string `toml:"datasets"`
+	// Strata, Columns and Keep replace the dataset entry's for this entry's runs
+	// (entrySelection), so that a stratified and a plain variant, or PRAM of one column,
+	// compete on one dataset; runs.csv records them as param_sel_strata, param_sel_columns and
+	// param_sel_keep (docs/own-data.md §2).
+	Strata  *string  `toml:"strata"`
+	Columns []string `toml:"columns"`
+	Keep    []string `toml:"keep"`
 }
 
 // SpecError is a problem in a spec file, naming the key at fault.
@@ -453,15 +485,29 @@ func Parse(data []byte, file string) (*Spec, error) {
 	return parseIn(data, file, dir)
 }
 
+// ParseGrid is Parse without reading the datasets: the keys, methods, parameters and metrics
+// are checked and the grid expanded (its runs, IDs and seeds), but no dataset is loaded, so
+// nothing that needs the data is checked (columns, strata, parameters against the data) and the
+// spec can run nothing (Hash is set, Inputs and InputFiles are not). slurm writes its scripts
+// from it: the login node need not read a large file, nor have it.
+func ParseGrid(data []byte, file string) (*Spec, error) {
+	return parseWith(data, file, "", true)
+}
+
 // parseIn is Parse with relative dataset paths resolved against dir (merge passes the spec
 // folder recorded in a shard's manifest, not the manifest's folder).
 func parseIn(data []byte, file, dir string) (*Spec, error) {
+	return parseWith(data, file, dir, false)
+}
+
+func parseWith(data []byte, file, dir string, noData bool) (*Spec, error) {
 	s, err := Decode(data, file)
 	if err != nil {
 		return nil, err
 	}
 	md := s.meta
 	s.dir = dir
+	s.noData = noData
 	if und := md.Undecoded(); len(und) > 0 {
 		var keys []string
 		for _, k := range und {
@@ -487,9 +533,12 @@ func parseIn(data []byte, file, dir string) (*Spec, error) {
 		}
 		return nil, &SpecError{File: file, Err: err}
 	}
-	var entry []int
-	s.runs, entry = s.expand()
-	if err := checkDuplicateRuns(s.runs, entry); err != nil {
+	s.runs, s.runEntry = s.expand()
+	if err := checkDuplicateRuns(s.runs, s.runEntry); err != nil {
+		err.(*SpecError).File = file
+		return nil, err
+	}
+	if err := s.checkSameConfigs(); err != nil {
 		err.(*SpecError).File = file
 		return nil, err
 	}
@@ -536,6 +585,15 @@ func (s *Spec) gridHash() string {
 // spec: `run quickstart` means the bundled spec even when a folder named quickstart exists
 // (such as the results folder of an earlier run). Use ./name for a file that shadows nothing.
 func Load(nameOrPath string, bundled fs.FS) (*Spec, error) {
+	return load(nameOrPath, bundled, Parse)
+}
+
+// LoadGrid is Load with ParseGrid: the spec's grid without its datasets (slurm).
+func LoadGrid(nameOrPath string, bundled fs.FS) (*Spec, error) {
+	return load(nameOrPath, bundled, ParseGrid)
+}
+
+func load(nameOrPath string, bundled fs.FS, parse func([]byte, string) (*Spec, error)) (*Spec, error) {
 	data, err := ReadSpecFile(nameOrPath)
 	var se *SpecError
 	if errors.As(err, &se) {
@@ -559,9 +617,9 @@ func Load(nameOrPath string, bundled fs.FS) (*Spec, error) {
 			return nil, fmt.Errorf("experiments: no spec file %q and no bundled spec of that name (bundled: %s)",
 				nameOrPath, strings.Join(BundledNames(bundled), ", "))
 		}
-		return Parse(b, nameOrPath+" (bundled)")
+		return parse(b, nameOrPath+" (bundled)")
 	}
-	return Parse(data, nameOrPath)
+	return parse(data, nameOrPath)
 }
 
 // BundledNames returns the names of the specs at the root of bundled (its *.toml files without
@@ -643,22 +701,25 @@ func (s *Spec) validate() error {
 		if err != nil {
 			return bad(key, "%v", err)
 		}
+		if err := ms.checkSel(key); err != nil {
+			return err
+		}
+		if s.noData {
+			continue
+		}
 		// Resolve the column selection for the method, then validate every (dataset,
 		// parameter set) pair before anything runs.
+		s.prepKeys = append(s.prepKeys, map[string]string{})
 		for _, dname := range s.methodDatasets(i) {
-			pk := dname + "\x00" + ms.Name
-			if _, ok := s.prepared[pk]; ok {
-				continue
-			}
-			pr, err := methods.Prepare(s.data[dname], s.entries[dname].selection(), m.Info())
+			pk, err := s.prepareEntry(i, dname)
 			if err != nil {
 				return bad(key, "on dataset %s: %v", dname, err)
 			}
-			s.prepared[pk] = pr
+			s.prepKeys[i][dname] = pk
 		}
 		for _, p := range sets {
 			for _, dname := range s.methodDatasets(i) {
-				pr := s.prepared[dname+"\x00"+ms.Name]
+				pr := s.prepared[s.prepKeys[i][dname]].pr
 				if err := pr.Validate(m, p); err != nil {
 					return bad(key, "on dataset %s: %v", dname, err)
 				}

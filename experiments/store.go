@@ -22,13 +22,17 @@ import (
 const Version = "0.1.0"
 
 // Header returns the runs.csv columns of the spec: run_id, dataset, method, one param_<name>
-// per parameter of any of its methods (first appearance order), replicate, seed, one column
+// per parameter of any of its methods (first appearance order), one param_sel_<option> per
+// selection option some [[methods]] entry sets (methodsel.go), replicate, seed, one column
 // per metric and per declared metric component, with profile = true one <metric>_seconds per
 // metric and cpu_seconds, peak_heap_mb (profile.go), then seconds, status, error.
 func (s *Spec) Header() []string {
 	h := []string{"run_id", "dataset", "method"}
 	for _, name := range s.paramNames() {
 		h = append(h, "param_"+name)
+	}
+	for _, name := range s.selNames() {
+		h = append(h, "param_sel_"+name)
 	}
 	h = append(h, "replicate", "seed")
 	for _, id := range s.Metrics {

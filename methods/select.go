@@ -25,7 +25,8 @@ type Selection struct {
 	Categorical []string
 }
 
-// Prepared is a Selection resolved against a table and a method.
+// Prepared is a Selection resolved against a table and a method. Its tables are read-only:
+// they may share their values with the table Prepare was given and with each other.
 type Prepared struct {
 	// Full holds the released columns (protected, kept, strata) in file order; keys and the
 	// columns of a categorical method are categorical.
@@ -106,8 +107,11 @@ func Prepare(d *datasets.Dataset, sel Selection, info Info) (*Prepared, error) {
 			return nil, bad("keys", "key %q is neither protected nor kept (add it to keep)", k)
 		}
 	}
-	full, err := d.Select(cols)
-	if err != nil {
+	var full *datasets.Dataset
+	var err error
+	if slices.Equal(cols, d.Names) {
+		full = view(d) // the whole table is released: share its values
+	} else if full, err = d.Select(cols); err != nil {
 		return nil, err
 	}
 	full.Name = d.Name
@@ -118,8 +122,10 @@ func Prepare(d *datasets.Dataset, sel Selection, info Info) (*Prepared, error) {
 		}
 	}
 	slices.Sort(cat)
-	if full, err = full.Categorize(slices.Compact(cat)); err != nil {
-		return nil, err
+	if len(cat) > 0 {
+		if full, err = full.Categorize(slices.Compact(cat)); err != nil {
+			return nil, err
+		}
 	}
 	pr := &Prepared{Full: full}
 	var pnames []string
@@ -133,7 +139,9 @@ func Prepare(d *datasets.Dataset, sel Selection, info Info) (*Prepared, error) {
 		pr.prot = append(pr.prot, j)
 		pnames = append(pnames, c)
 	}
-	if pr.Protected, err = full.Select(pnames); err != nil {
+	if slices.Equal(pnames, full.Names) {
+		pr.Protected = view(full) // every released column is protected
+	} else if pr.Protected, err = full.Select(pnames); err != nil {
 		return nil, err
 	}
 	pr.Protected.Name = d.Name
@@ -156,6 +164,14 @@ func Prepare(d *datasets.Dataset, sel Selection, info Info) (*Prepared, error) {
 		}
 	}
 	return pr, nil
+}
+
+// view returns a table that shares d's values and category labels (its own column names):
+// Prepared's tables are read-only, so a selection of every column need not copy them.
+func view(d *datasets.Dataset) *datasets.Dataset {
+	v := *d
+	v.Names = slices.Clone(d.Names)
+	return &v
 }
 
 // ColumnKindError reports a categorical column given to a numeric method.

@@ -133,3 +133,47 @@ func TestPrepareErrors(t *testing.T) {
 		t.Error("pram's numeric column was not made categorical (or the input changed)")
 	}
 }
+
+// TestPrepareShares checks that a selection of every column shares the table's values (no
+// copy per method, issue 25) and that protecting the release afterwards leaves them unchanged.
+func TestPrepareShares(t *testing.T) {
+	d, err := datasets.Load("ruspini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := slices.Clone(d.Data)
+	mdav, err := methods.Lookup("mdav")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		sel           methods.Selection
+		full, protect bool // Full, Protected share d's values
+	}{
+		{"every column protected", methods.Selection{}, true, true},
+		{"one column kept", methods.Selection{Keep: []string{d.Names[0]}}, true, false},
+		{"one column protected", methods.Selection{Columns: []string{d.Names[1]}}, false, false},
+	} {
+		pr, err := methods.Prepare(d, c.sel, mdav.Info())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := &pr.Full.Data[0] == &d.Data[0]; got != c.full {
+			t.Errorf("%s: Full shares the values: %v, want %v", c.name, got, c.full)
+		}
+		if got := &pr.Protected.Data[0] == &d.Data[0]; got != c.protect {
+			t.Errorf("%s: Protected shares the values: %v, want %v", c.name, got, c.protect)
+		}
+		p, err := mdav.Info().Resolve(map[string]string{"k": "3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := pr.Protect(context.Background(), mdav, p, rand.New(rand.NewPCG(1, 2))); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d.Data, before) {
+			t.Fatalf("%s: protecting changed the input table", c.name)
+		}
+	}
+}

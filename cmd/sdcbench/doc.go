@@ -31,7 +31,7 @@
 // CSV (the numbers of R's wilcox.test, p.adjust and friedman.test, as JSON):
 //
 //	sdcbench protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE
-//	    [--columns a,b] [--keep c,d] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE]
+//	    [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]
 //	sdcbench eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...
 //	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...
 //	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE

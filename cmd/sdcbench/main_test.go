@@ -182,6 +182,23 @@ func TestListAndSlurm(t *testing.T) {
 		!strings.Contains(out, "SLURM_ARRAY_TASK_ID") || !strings.Contains(out, `"$SDCBENCH" merge`) {
 		t.Errorf("slurm script:\n%s", out)
 	}
+	// slurm reads the grid, not the data: a dataset file absent here (on the cluster's storage)
+	// is no error, and the shards are counted against the runs; run needs the file.
+	os.WriteFile(filepath.Join(dir, "far.toml"), []byte(`name = "far"
+replicates = 3
+datasets = [{path = "/cluster/scratch/survey.csv", label = "survey", keep = ["id"]}]
+metrics = ["sse_sst"]
+[[methods]]
+name = "noise_additive"
+`), 0o644)
+	out, e, code := sdcbench(t, dir, "slurm", "--shards", "3", "far.toml")
+	if code != 0 || !strings.Contains(out, "--array=1-3") {
+		t.Errorf("slurm without the data file: exit %d, %s\n%s", code, e, out)
+	}
+	_, e, code = sdcbench(t, dir, "slurm", "--shards", "4", "far.toml")
+	checkError(t, "slurm: more shards than runs", e, code, []string{"--shards 4", "3 runs"})
+	_, e, code = sdcbench(t, dir, "run", "--quiet", "--out", "r", "far.toml")
+	checkError(t, "run without the data file", e, code, []string{"survey.csv"})
 }
 
 func TestRunTiny(t *testing.T) {

@@ -59,8 +59,11 @@ func TestMixedProtectEval(t *testing.T) {
 		"--columns", "sex", "--keep", "id,region,income", "--out", "p.csv"); code != 0 {
 		t.Fatalf("pram: %s", e)
 	}
+	// Every input column is released: expend, in neither --columns nor --keep, passes through
+	// in place (issue 32).
 	b, _ = os.ReadFile(filepath.Join(dir, "p.csv"))
-	if got := strings.Split(string(b), "\n"); got[1] != "1,North,100,f" || got[5] != "5,North,130,NA" || got[7] != `7,"South, coast",300,m` {
+	if got := strings.Split(string(b), "\n"); got[0] != "id,region,income,expend,sex" || got[1] != "1,North,100,40,f" ||
+		got[5] != "5,North,130,52,NA" || got[7] != `7,"South, coast",300,90,m` {
 		t.Errorf("pram with a swap matrix: %q", got[:8])
 	}
 	out, _, _ = sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", "p.csv", "--columns", "sex",
@@ -81,7 +84,9 @@ func TestMixedBadInput(t *testing.T) {
 		{"unknown keep", []string{"--columns", "income", "--keep", "id,regio"}, []string{"keep", `"regio"`, "have id, region"}},
 		{"unknown strata", []string{"--columns", "income", "--strata", "zone"}, []string{"strata", `"zone"`}},
 		{"unknown key", []string{"--columns", "income", "--keep", "sex", "--keys", "sex,age"}, []string{"keys", `"age"`}},
-		{"key not released", []string{"--columns", "income", "--keys", "region"}, []string{"keys", `"region"`, "keep"}},
+		{"key dropped", []string{"--columns", "income", "--drop", "region", "--keys", "region"}, []string{"--drop region", "--keys"}},
+		{"unknown dropped column", []string{"--columns", "income", "--drop", "zone"}, []string{"drop", `"zone"`, "have id, region"}},
+		{"protected column dropped", []string{"--columns", "income,expend", "--drop", "expend"}, []string{"--drop expend", "--columns"}},
 		{"stratum smaller than 2k", []string{"--columns", "income,expend", "--strata", "region", "--param", "k=4"}, []string{"stratum region=North", "6 rows", "2k = 8"}},
 		{"text column, numeric method", []string{"--columns", "income,sex"}, []string{"mine.csv:2", `"sex"`, `"m"`, "not a number"}},
 	} {
@@ -112,7 +117,16 @@ name = "mdav"
 	if _, err := os.Stat(filepath.Join(dir, "res")); err == nil {
 		t.Error("missing spec file: a results folder was created")
 	}
-	_, stderr, code = sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", "mine.csv", "--columns", "income",
+	// The masked file has no expend column: with --columns, eval passes through only the
+	// original's columns that the masked file has.
+	var noExpend []string
+	for _, l := range strings.Split(mixedFile, "\n") {
+		if f := strings.Split(l, ","); len(f) > 3 {
+			noExpend = append(noExpend, strings.Join(append(f[:len(f)-2:len(f)-2], f[len(f)-1]), ","))
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "noexpend.csv"), []byte(strings.Join(noExpend, "\n")+"\n"), 0o644)
+	_, stderr, code = sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", "noexpend.csv", "--columns", "income",
 		"--keep", "sex", "--keys", "sex", "--weight", "expend", "--metrics", "global_risk_er")
 	checkError(t, "weight not released", stderr, code, []string{"--weight expend", "--keep"})
 }

@@ -21,7 +21,7 @@ import (
 
 func init() {
 	commands["protect"] = command{
-		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE]",
+		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]",
 		run:   runProtect,
 	}
 	commands["eval"] = command{
@@ -151,6 +151,8 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "masked CSV `file` to write")
 	seed := fs.Uint64("seed", 1, "random seed for randomized methods")
 	groups := fs.String("groups", "", "also write one group id per record to `file` (partitioning methods)")
+	drop := fs.String("drop", "", "comma-separated columns left out of the release (default: every input column is released)")
+	quiet := fs.Bool("quiet", false, "do not print the summary of risk, loss and changed cells to stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -184,7 +186,11 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	pr, err := prepare(d, input, sf.selection(), info)
+	d, sel, err := releaseAll(d, sf, csvList(*drop))
+	if err != nil {
+		return err
+	}
+	pr, err := prepare(d, input, sel, info)
 	if err != nil {
 		return err
 	}
@@ -222,6 +228,9 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
+	if !*quiet {
+		return writeProtectSummary(stderr, info, p, pr, rel, full, sf.options(), csvList(*drop))
+	}
 	return nil
 }
 
@@ -258,7 +267,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// The protected columns are compared whatever their kind.
-	pr, err := methods.Prepare(d, sf.selection(), methods.Info{Name: "eval", Columns: methods.AnyColumns})
+	pr, err := methods.Prepare(d, evalSelection(sf, d, *masked), methods.Info{Name: "eval", Columns: methods.AnyColumns})
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,8 @@ func runSlurm(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Shards < 1 {
 		return usageErr("slurm", "--shards must be ≥ 1 (got %d)", o.Shards)
 	}
-	spec, err := experiments.Load(fs.Arg(0), studies.Bundled())
+	// The scripts need the grid only: the datasets are read on the nodes, not here.
+	spec, err := experiments.LoadGrid(fs.Arg(0), studies.Bundled())
 	if err != nil {
 		return err
 	}

@@ -429,7 +429,9 @@ func (p *Plan) assign(runs *Runs) {
 				break
 			}
 		}
-		if varies || c == "method" {
+		// The column-selection options of a [[methods]] entry (param_sel_strata, ...) name a
+		// variant: labelled whenever set, even when one value occurs.
+		if varies || c == "method" || strings.HasPrefix(c, "param_sel_") {
 			labelCols = append(labelCols, c)
 		}
 	}
