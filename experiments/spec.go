@@ -360,6 +360,9 @@ func (s *Spec) describe(m methods.Method, p methods.Params) error {
 // release is missing or misshapen fails before anything runs. entry is each run's [[methods]]
 // index.
 func (s *Spec) checkRunFiles(entry []int) *SpecError {
+	if s.noData {
+		return nil // ParseGrid: the files are checked where the runs run
+	}
 	checked := map[string]bool{}
 	for i, r := range s.runs {
 		_, reads := r.method.(methods.FileReader)
@@ -368,7 +371,10 @@ func (s *Spec) checkRunFiles(entry []int) *SpecError {
 			continue
 		}
 		key := fmt.Sprintf("methods[%d]", entry[i])
-		pr := s.prepared[r.Dataset+"\x00"+r.Method]
+		pr, _, err := s.runPrepared(r)
+		if err != nil {
+			return &SpecError{Key: key, Err: err}
+		}
 		run := methods.Run{Seed: r.Seed, Replicate: r.Replicate, Dataset: r.Dataset, Dir: s.dir}
 		files := methods.InputFiles(r.method, pr.Protected, r.Params, run)
 		if err := s.hashInputFiles(files); err != nil {
@@ -542,7 +548,7 @@ func parseWith(data []byte, file, dir string, noData bool) (*Spec, error) {
 		err.(*SpecError).File = file
 		return nil, err
 	}
-	if err := s.checkRunFiles(entry); err != nil {
+	if err := s.checkRunFiles(s.runEntry); err != nil {
 		err.File = file
 		return nil, err
 	}
