@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
@@ -90,5 +91,83 @@ k = 3
 				}
 			}
 		}
+	}
+}
+
+// TestOriginals: the unprotected original measured from a results folder's manifest: loss 0,
+// its linkage risk, measures that do not apply empty with their note; a dataset that changed
+// since the runs is not measured.
+func TestOriginals(t *testing.T) {
+	spec := `name = "orig"
+seed = 1
+replicates = 1
+datasets = [{name = "testdata", label = "roof", columns = ["roof"], keep = ["urbrur"], keys = ["urbrur", "roof"]},
+            {name = "testdata", label = "income", columns = ["expend", "income", "savings"]}]
+metrics = ["il1s", "sse_sst", "pram_changed", "kanon_viol_2"]
+[[methods]]
+name = "mdav"
+datasets = ["income"]
+`
+	s, err := Parse([]byte(spec), "orig.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.MetricColumns(); strings.Join(got, ",") != "il1s,sse_sst,pram_changed,pram_changed_pct,kanon_viol_2,kanon_viol_2_pct" {
+		t.Errorf("MetricColumns = %v", got)
+	}
+	dir := t.TempDir()
+	if _, err := Execute(context.Background(), s, Options{Out: dir, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	man, err := resultsdir.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origs, notes, err := Originals(dir, man)
+	if err != nil || len(notes) > 0 {
+		t.Fatalf("Originals: %v, notes %v", err, notes)
+	}
+	// kanon_viol_2: records unique on the keys (default: every released column)
+	singles := func(label string, keys ...string) (string, string) {
+		d, _ := s.Dataset(label)
+		count := map[string]int{}
+		keyOf := func(i int) string {
+			var k string
+			for _, c := range keys {
+				k += strconv.FormatFloat(d.At(i, d.ColIndex(c)), 'g', -1, 64) + " "
+			}
+			return k
+		}
+		for i := 0; i < d.N; i++ {
+			count[keyOf(i)]++
+		}
+		n := 0
+		for i := 0; i < d.N; i++ {
+			if count[keyOf(i)] == 1 {
+				n++
+			}
+		}
+		return strconv.Itoa(n), formatFloat(100 * float64(n) / float64(d.N))
+	}
+	rn, rp := singles("roof", "urbrur", "roof")
+	in, ip := singles("income", "expend", "income", "savings")
+	want := []Original{
+		{Dataset: "roof", Values: []string{"", "", "0", "0", rn, rp},
+			Note: "il1s measures numeric columns; roof is categorical; sse_sst measures numeric columns; roof is categorical"},
+		{Dataset: "income", Values: []string{"0", "0", "", "", in, ip},
+			Note: "pram_changed measures categorical columns; expend, income, savings are numeric"},
+	}
+	if len(origs) != len(want) {
+		t.Fatalf("%d originals, want %d", len(origs), len(want))
+	}
+	for i, o := range origs {
+		if o.Dataset != want[i].Dataset || strings.Join(o.Values, ",") != strings.Join(want[i].Values, ",") || o.Note != want[i].Note || o.Err != "" {
+			t.Errorf("original %d = %+v, want %+v", i, o, want[i])
+		}
+	}
+	man.DatasetHashes["income"] = "changed"
+	origs, _, err = Originals(dir, man)
+	if err != nil || origs[1].Err == "" || origs[1].Values != nil {
+		t.Errorf("a changed dataset: %+v, %v; want an Err and no values", origs[1], err)
 	}
 }
