@@ -62,7 +62,7 @@ var labels = map[string]string{
 	"reg_coef_dev": "Regression coefficient deviation", "ut1": "UT1", "n_suppressed": "Suppressed cells",
 	"pram_changed": "Records changed by PRAM", "rmd_risk1": "RMD risk 1", "rmd_risk2": "RMD risk 2",
 	"score_kde": "Score (KDE)", "dbrl_sets": "DBRL per subset",
-	"dld": "DLD (distance linkage)", "dbrl": "DBRL", "dbrl2": "DBRL (1st or 2nd)", "dbrl_attr": "DBRL per attribute",
+	"dld": "DLD", "dbrl": "DBRL", "dbrl2": "DBRL (1st or 2nd)", "dbrl_attr": "DBRL per attribute",
 	"dbrl_attr2": "DBRL per attribute (1st or 2nd)", "prl": "PRL", "id_rank": "Rank-interval disclosure",
 	"sdid": "SDID", "interval_disclosure": "Interval disclosure", "dr": "DR (combined risk)",
 	"dis_suda_max": "DIS-SUDA max", "dis_suda_mean": "DIS-SUDA mean", "global_risk_er": "Expected re-identifications",

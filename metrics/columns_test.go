@@ -43,7 +43,7 @@ func TestAxisLabel(t *testing.T) {
 	for _, tc := range []struct{ id, want string }{
 		{"sse_sst", "SSE/SST (%), lower is better"},
 		{"il1s", "IL1s, lower is better"},
-		{"dld", "DLD (distance linkage) (%), lower is better"},
+		{"dld", "DLD (%), lower is better"},
 		{"ldiv_distinct_min", "Distinct l-diversity min (count), higher is better"},
 		{"ind_risk_max", "Individual risk max (fraction), lower is better"},
 		{"gini_diff", "Gini difference (percentage points), lower is better"},
