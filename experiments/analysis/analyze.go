@@ -59,6 +59,7 @@ type Result struct {
 	OriginalNotes []string
 	originalKey   string
 	originalCols  []string
+	originalCache []OriginalRow // Original as measured, written to original.csv
 }
 
 // LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json (SpecConfig),

@@ -73,6 +73,7 @@ func (r *Result) loadOriginals(specMetrics []string) {
 		return
 	}
 	key := originalKey(man, specMetrics)
+	defer r.dropUndefinedOriginal()
 	if rows, cols, ok := readOriginals(filepath.Join(r.Dir, OriginalFile), key); ok {
 		r.Original, r.originalKey = rows, key
 		r.originalCols = cols
@@ -102,6 +103,24 @@ func (r *Result) loadOriginals(specMetrics []string) {
 	}
 }
 
+// dropUndefinedOriginal leaves the original out of the tables and plots when it has no finite
+// value on any analysed metric (measures of a method's output: posteriors, search statistics),
+// keeping it for the cache, and says so in a note.
+func (r *Result) dropUndefinedOriginal() {
+	r.originalCache = r.Original
+	for _, o := range r.Original {
+		for _, m := range r.Plan.Metrics {
+			if isFinite(o.Value(m)) {
+				return
+			}
+		}
+	}
+	if len(r.Original) > 0 {
+		r.Original = nil
+		r.OriginalNotes = append(r.OriginalNotes, "the unprotected original has no value on the analysed metrics (they describe a method's output), so it is not shown")
+	}
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cell parses a runs.csv value cell: NaN when empty or not a number.
@@ -119,7 +138,7 @@ func (r *Result) originalColumns() []string {
 		return r.originalCols
 	}
 	var cols []string
-	for _, o := range r.Original {
+	for _, o := range r.originalCache {
 		for c := range o.Values {
 			if !slices.Contains(cols, c) {
 				cols = append(cols, c)
@@ -132,13 +151,13 @@ func (r *Result) originalColumns() []string {
 
 // writeOriginals writes the cache dir/original.csv.
 func (r *Result) writeOriginals(out string) error {
-	if len(r.Original) == 0 || r.originalKey == "" {
+	if len(r.originalCache) == 0 || r.originalKey == "" {
 		return nil
 	}
 	cols := r.originalColumns()
 	header := append(append([]string{"dataset"}, cols...), "note", "error", "key")
 	var rows [][]string
-	for _, o := range r.Original {
+	for _, o := range r.originalCache {
 		row := []string{o.Dataset}
 		for _, c := range cols {
 			if v, ok := o.Values[c]; ok && !math.IsNaN(v) {
