@@ -128,3 +128,37 @@ func TestOriginalUnavailable(t *testing.T) {
 		t.Errorf("REPORT.md does not say the original was not measured")
 	}
 }
+
+// TestInapplicableNotRanked: a configuration whose cells are empty (a measure that does not
+// apply to its columns) gets no rank and no line in REPORT.md's best table.
+func TestInapplicableNotRanked(t *testing.T) {
+	dir := t.TempDir()
+	runs := "run_id,dataset,method,param_pd,replicate,seed,il1s,seconds,status,error\n" +
+		"a1,d,pram,0.75,1,1,,0.1,ok,il1s measures numeric columns; roof is categorical\n" +
+		"a2,d,pram,0.75,2,2,,0.1,ok,il1s measures numeric columns; roof is categorical\n" +
+		"b1,d,mdav,,1,3,0.5,0.1,ok,\n" +
+		"c1,d,noise,,1,4,0.7,0.1,ok,\n" +
+		"c2,d,noise,,2,5,0.9,0.1,ok,\n"
+	if err := os.WriteFile(filepath.Join(dir, "runs.csv"), []byte(runs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), dir, Config{Metrics: []string{"il1s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := map[string]int{}
+	for _, b := range res.Best {
+		if b.Metric == "il1s" {
+			ranks[b.Config] = b.Rank
+		}
+	}
+	if r, ok := ranks["pram pd=0.75"]; ranks["mdav"] != 1 || ranks["noise"] != 2 || !ok || r != 0 {
+		t.Errorf("ranks %v, want mdav 1, noise 2, pram unranked (0)", ranks)
+	}
+	rep, _ := os.ReadFile(filepath.Join(dir, resultsdir.ReportFile))
+	best := string(rep)[strings.Index(string(rep), "## Best configuration"):]
+	best = best[:strings.Index(best[3:], "## ")+3]
+	if strings.Contains(best, "pram") {
+		t.Errorf("the best table ranks pram:\n%s", best)
+	}
+}

@@ -188,7 +188,7 @@ func (r *Result) reportBest(w io.Writer) {
 	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as MAGGA study Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
 	var rows [][]string
 	for _, b := range r.Best {
-		if b.Rank <= 5 || b.SameAsBest {
+		if b.Rank > 0 && (b.Rank <= 5 || b.SameAsBest) {
 			same := ""
 			if b.SameAsBest {
 				same = "same"
