@@ -152,7 +152,7 @@ func TestInapplicableNotRanked(t *testing.T) {
 			ranks[b.Config] = b.Rank
 		}
 	}
-	if r, ok := ranks["pram pd=0.75"]; ranks["mdav"] != 1 || ranks["noise"] != 2 || !ok || r != 0 {
+	if r, ok := ranks["pram"]; ranks["mdav"] != 1 || ranks["noise"] != 2 || !ok || r != 0 {
 		t.Errorf("ranks %v, want mdav 1, noise 2, pram unranked (0)", ranks)
 	}
 	rep, _ := os.ReadFile(filepath.Join(dir, resultsdir.ReportFile))
