@@ -254,11 +254,11 @@ func newMetricAxis(col string, dir direction, values [][]float64, extra ...float
 func (a metricAxis) shows(v float64) bool { return isFinite(v) && (!a.Log || v > 0) }
 
 // apply sets ax's label, range and scale; call it after the plotters are added (Add widens
-// the range). A vertical axis gets its label on two lines (name and unit, then direction and
-// scale), so that it fits beside a panel.
+// the range). A vertical axis, or a long label, gets its label on two lines (name and unit,
+// then direction and scale), so that it fits beside or below a panel.
 func (a metricAxis) apply(ax *plot.Axis, vertical bool) {
 	ax.Label.Text = a.Label
-	if vertical {
+	if vertical || len(a.Label) > 36 {
 		ax.Label.Text = strings.Replace(a.Label, ", ", "\n", 1)
 	}
 	if !a.ok {
