@@ -3,6 +3,7 @@ package metrics
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ColumnKind says which kind of protected column a metric measures (docs/metrics.md §0.6).
@@ -127,3 +128,13 @@ func describe(in Info) Info {
 	}
 	return in
 }
+
+// kindParts caches, per Input, the inputs restricted to the columns of one kind.
+type kindParts struct {
+	once [4]sync.Once
+	in   [4]*Input
+	err  [4]error
+}
+
+// joinNames lists column names for a note.
+func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -1,18 +1,12 @@
 package metrics
 
-import (
-	"fmt"
-	"math"
-	"strings"
-	"sync"
+import "fmt"
 
-	"github.com/sdcbench/sdcbench/datasets"
-)
+import "github.com/sdcbench/sdcbench/datasets"
 
 // Evaluate computes the metrics ids on a release of orig with the default options and
 // returns their values by column name: the metric's ID and, for its components, <ID>_<name>
-// (as runs.csv names them). An unknown ID or a shape mismatch is an error. A metric that does
-// not apply to the release's columns (Result.NotApplicable) is NaN, as are its components.
+// (as runs.csv names them). An unknown ID or a shape mismatch is an error.
 func Evaluate(orig, masked *datasets.Dataset, ids ...string) (map[string]float64, error) {
 	return (&Input{Orig: orig, Masked: masked}).Evaluate(ids...)
 }
@@ -61,13 +55,6 @@ func isAttack(id string) bool {
 	return false
 }
 
-// kindParts caches, per Input, the inputs restricted to the columns of one kind.
-type kindParts struct {
-	once [4]sync.Once
-	in   [4]*Input
-	err  [4]error
-}
-
 // evalGated evaluates m on the columns of the kind info.Columns declares (docs/metrics.md
 // §0.6): a NumericColumns metric on the numeric protected columns only, a CategoricalColumns
 // metric on the categorical ones. When every protected column is of the declared kind, m sees
@@ -99,7 +86,7 @@ func (in *Input) evalGated(m Metric, info Info) Result {
 		return m.Eval(in)
 	}
 	r := m.Eval(part)
-	r.Notes = append(r.Notes, fmt.Sprintf("%s measures %s columns only: left out %s", info.ID, k, strings.Join(left, ", ")))
+	r.Notes = append(r.Notes, fmt.Sprintf("%s measures %s columns only: left out %s", info.ID, k, joinNames(left)))
 	return r
 }
 
@@ -113,8 +100,8 @@ func notApplicable(info Info, left []string) Result {
 	if len(left) > 1 {
 		verb = "are"
 	}
-	return Result{Value: math.NaN(), NotApplicable: fmt.Sprintf("%s measures %s columns; %s %s %s",
-		info.ID, info.Columns, strings.Join(left, ", "), verb, other)}
+	return Result{Value: nan().Value, NotApplicable: fmt.Sprintf("%s measures %s columns; %s %s %s",
+		info.ID, info.Columns, joinNames(left), verb, other)}
 }
 
 // part returns in restricted to the columns keep (of kind k), built once per Input and kind
