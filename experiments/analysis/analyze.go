@@ -168,7 +168,7 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 	for i := range res.Best {
 		res.Best[i].ParetoWins, res.Best[i].ParetoInstances = res.paretoWinsOf(nil, res.Best[i].Config)
 	}
-	if res.Pivots, err = Pivots(res.Runs, cfg.Table); err != nil {
+	if res.Pivots, err = Pivots(res.pivotRuns(cfg.Table), cfg.Table); err != nil {
 		return nil, err
 	}
 	if pairs != nil { // a baseline comparison: no seed table, no traces

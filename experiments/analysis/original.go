@@ -375,3 +375,28 @@ func (r *Result) originalPoint(by []string) string {
 	}
 	return fmt.Sprintf("(%s, %s)", num(loss), num(risk))
 }
+
+// pivotRuns returns the runs the literature-style tables (Pivots) are built from: r.Runs with
+// the original's rows first, when the tables' columns are the datasets alone (a column factor
+// such as k has no value for the original, which would open a column of its own).
+func (r *Result) pivotRuns(cfg TableConfig) *Runs {
+	cols := cfg.Columns
+	if len(cols) == 0 && r.Runs.Col("param_k") < 0 {
+		cols = []string{"dataset"}
+	}
+	orig := r.originalRunRows()
+	if len(orig) == 0 || !slices.Equal(cols, []string{"dataset"}) {
+		return r.Runs
+	}
+	out := *r.Runs
+	out.Rows = nil
+	for _, cells := range orig {
+		row := Row{Cells: cells, OK: true, Values: make([]float64, len(out.Values))}
+		for j, c := range out.Values {
+			row.Values[j] = cell(cells[out.Col(c)])
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	out.Rows = append(out.Rows, r.Runs.Rows...)
+	return &out
+}

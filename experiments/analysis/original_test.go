@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,6 +98,28 @@ func TestOriginalReference(t *testing.T) {
 	}
 	if o, _ := res.originalOf("census"); o.Value("dld") != 100 {
 		t.Errorf("census dld after a stale cache = %v, want 100", o.Value("dld"))
+	}
+	// The literature-style tables by dataset start with the original; by dataset and k they
+	// leave it out (it has no k).
+	res, err = Analyze(ctx, dir, Config{Table: TableConfig{Metrics: []string{"dld"}, Columns: []string{"dataset"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := res.Pivots[0]
+	if pv.Rows[0] != OriginalName || len(pv.Rows) != 5 {
+		t.Fatalf("table rows %v, want the original first and the 4 configurations", pv.Rows)
+	}
+	for k, c := range pv.Cols {
+		if pv.Cells[0][k] != want[c] {
+			t.Errorf("table: original's dld on %s = %v, want %v", c, pv.Cells[0][k], want[c])
+		}
+	}
+	res, err = Analyze(ctx, dir, Config{Table: TableConfig{Metrics: []string{"dld"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(res.Pivots[0].Rows, OriginalName) {
+		t.Errorf("a table by dataset and k has an original row: %v", res.Pivots[0].Rows)
 	}
 }
 
