@@ -299,7 +299,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	}
 	var values, times []string
 	if err == nil {
-		values, times, busy, err = x.evaluateBy(rctx, pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+		values, times, msg, busy, err = x.evaluateBy(rctx, pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
 		if ctx.Err() != nil {
 			if probe != nil {
 				probe.finish()
@@ -386,13 +386,14 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 // evaluateBy is evaluate under the run's deadline (ctx): the measures take no context, so
 // they run in a goroutine; when the deadline passes first, evaluateBy returns the deadline's
 // error and busy, closed when the abandoned measures return.
-func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, busy <-chan struct{}, err error) {
+func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, busy <-chan struct{}, err error) {
 	if _, ok := ctx.Deadline(); !ok {
-		vals, secs, err = x.evaluate(d, rel, full, ctl, opt)
-		return vals, secs, nil, err
+		vals, secs, note, err = x.evaluate(d, rel, full, ctl, opt)
+		return vals, secs, note, nil, err
 	}
 	type out struct {
 		vals, secs []string
+		note       string
 		err        error
 	}
 	ch := make(chan out, 1)
@@ -406,18 +407,18 @@ func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *met
 			ch <- o
 			close(done)
 		}()
-		o.vals, o.secs, o.err = x.evaluate(d, rel, full, ctl, opt)
+		o.vals, o.secs, o.note, o.err = x.evaluate(d, rel, full, ctl, opt)
 	}()
 	select {
 	case o := <-ch:
-		return o.vals, o.secs, nil, o.err
+		return o.vals, o.secs, o.note, nil, o.err
 	case <-ctx.Done():
 		select {
 		case o := <-ch: // finished as the deadline passed
-			return o.vals, o.secs, nil, o.err
+			return o.vals, o.secs, o.note, nil, o.err
 		default:
 		}
-		return nil, nil, done, ctx.Err()
+		return nil, nil, "", done, ctx.Err()
 	}
 }
 
@@ -454,14 +455,16 @@ func (x *executor) metricColumns() []string {
 // protected columns (nil without holdout). A method that passed some of its columns through
 // (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
 // masked or synthesized in Release.Columns; only those are measured
-// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true).
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, err error) {
+// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true). A metric
+// that does not apply to the protected columns' kind leaves its cells empty and its reason in
+// note (docs/metrics.md §0.6), which the row carries in its error column.
+func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, err error) {
 	orig, masked := d, rel.Masked
 	if cols := rel.Columns; cols != nil {
 		names := make([]string, len(cols))
 		for c, j := range cols {
 			if j < 0 || j >= d.P {
-				return nil, nil, fmt.Errorf("experiments: protected column index %d out of range", j)
+				return nil, nil, "", fmt.Errorf("experiments: protected column index %d out of range", j)
 			}
 			names[c] = d.Names[j]
 		}
@@ -472,7 +475,7 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			ctl, err = ctl.Select(names)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 	}
 	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl}
@@ -481,9 +484,14 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 		t0 := time.Now()
 		res, err := evalMetric(m, in)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		secs = append(secs, strconv.FormatFloat(time.Since(t0).Seconds(), 'f', 6, 64))
+		if res.NotApplicable != "" {
+			vals = append(vals, make([]string, 1+len(m.Info().Components))...)
+			note = strings.TrimPrefix(note+"; "+res.NotApplicable, "; ")
+			continue
+		}
 		vals = append(vals, formatFloat(res.Value))
 		for _, c := range m.Info().Components {
 			v, ok := res.Aux[c]
@@ -494,7 +502,7 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			vals = append(vals, formatFloat(v))
 		}
 	}
-	return vals, secs, nil
+	return vals, secs, note, nil
 }
 
 func evalMetric(m metrics.Metric, in *metrics.Input) (res metrics.Result, err error) {

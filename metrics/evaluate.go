@@ -54,3 +54,70 @@ func isAttack(id string) bool {
 	}
 	return false
 }
+
+// evalGated evaluates m on the columns of the kind info.Columns declares (docs/metrics.md
+// §0.6): a NumericColumns metric on the numeric protected columns only, a CategoricalColumns
+// metric on the categorical ones. When every protected column is of the declared kind, m sees
+// in itself and its value is what it always was. When none is, m is not evaluated: the result
+// is NaN with NotApplicable saying why. Otherwise m sees the part of in of its kind (the
+// original, the release and the control set restricted to those columns; keys, labels,
+// diagnostics and options unchanged) and a note names the columns left out.
+func (in *Input) evalGated(m Metric, info Info) Result {
+	k := info.Columns
+	if (k != NumericColumns && k != CategoricalColumns) || in.Orig == nil || in.Masked == nil {
+		return m.Eval(in)
+	}
+	var keep, left []string
+	for j, name := range in.Orig.Names {
+		if in.Orig.IsCategorical(j) == (k == CategoricalColumns) {
+			keep = append(keep, name)
+		} else {
+			left = append(left, name)
+		}
+	}
+	switch {
+	case len(left) == 0:
+		return m.Eval(in)
+	case len(keep) == 0:
+		return notApplicable(info, left)
+	}
+	part, err := in.part(k, keep)
+	if err != nil { // a shape mismatch: let the metric report it as it does on any input
+		return m.Eval(in)
+	}
+	r := m.Eval(part)
+	r.Notes = append(r.Notes, fmt.Sprintf("%s measures %s columns only: left out %s", info.ID, k, joinNames(left)))
+	return r
+}
+
+// notApplicable is the result of a metric none of whose column kind is protected.
+func notApplicable(info Info, left []string) Result {
+	other := "numeric"
+	if info.Columns == NumericColumns {
+		other = "categorical"
+	}
+	verb := "is"
+	if len(left) > 1 {
+		verb = "are"
+	}
+	return Result{Value: nan().Value, NotApplicable: fmt.Sprintf("%s measures %s columns; %s %s %s",
+		info.ID, info.Columns, joinNames(left), verb, other)}
+}
+
+// part returns in restricted to the columns keep (of kind k), built once per Input and kind
+// and shared by the metrics of that kind.
+func (in *Input) part(k ColumnKind, keep []string) (*Input, error) {
+	p := &in.kinds
+	p.once[k].Do(func() {
+		sub := &Input{Labels: in.Labels, Diag: in.Diag, Opt: in.Opt, MaskedAll: in.keyTable()}
+		var err error
+		if sub.Orig, err = in.Orig.Select(keep); err == nil {
+			sub.Masked, err = in.Masked.Select(keep)
+		}
+		if err == nil && in.Control != nil {
+			sub.Control, err = in.Control.Select(keep)
+		}
+		p.in[k], p.err[k] = sub, err
+	})
+	return p.in[k], p.err[k]
+}

@@ -30,7 +30,10 @@ func (d Direction) String() string { return [...]string{"lower", "higher", "targ
 
 // Info describes a metric.
 type Info struct {
-	ID          string
+	ID string
+	// Label is the metric's short human name on plot axes ("SSE/SST"); Register fills it from
+	// the registry's table when empty (AxisLabel adds the unit and direction).
+	Label       string
 	Unit        string // "%", "frac", "raw", "count", "pp", "s"
 	Better      Direction
 	Target      float64 // for Better == Target
@@ -41,6 +44,10 @@ type Info struct {
 	// values the metric returns: results folders record it (manifest.json metric_versions) and
 	// `sdcbench analyze --baseline` refuses to compare folders whose versions differ.
 	Version int
+	// Columns is the kind of protected column the metric measures (docs/metrics.md §0.6);
+	// Register fills it from the registry's table when KindUnset. Evaluation leaves the other
+	// kind out, and a metric left with no column does not apply (Result.NotApplicable).
+	Columns ColumnKind
 }
 
 // DefinitionVersion returns in.Version, or 1 when it is not set.
@@ -143,6 +150,7 @@ type Input struct {
 	zMasked  []float64
 	keepCols []int // non-constant columns
 	ronce    sync.Once
+	kinds    kindParts         // the parts of the input of one column kind (evalGated)
 	rOrig    *datasets.Dataset // Orig and Masked with extreme columns rescaled (Rescaled)
 	rMasked  *datasets.Dataset
 }
@@ -191,6 +199,10 @@ type Result struct {
 	Value float64 // NaN when undefined
 	Aux   map[string]float64
 	Notes []string
+	// NotApplicable, when not empty, says why the metric was not computed on this input: its
+	// column kind is absent from the protected columns (Info.Columns). Value is then NaN, and
+	// runs.csv holds an empty cell and this note rather than a number (docs/metrics.md §0.6).
+	NotApplicable string
 }
 
 // Metric is one measure.
@@ -203,11 +215,22 @@ type Metric interface {
 
 var metricTable registry.Registry[Metric]
 
-// Register adds m under its ID; it panics on a duplicate. Call it from init.
+// Register adds m under its ID; it panics on a duplicate. Call it from init. The registry
+// completes m's Info (Label, Columns: describe) and evaluates it on the columns of its kind
+// only (evalGated), so every caller of Lookup gets the declared metric.
 func Register(m Metric) {
-	id := m.Info().ID
-	metricTable.Add("metrics: Register", id, m)
+	info := describe(m.Info())
+	metricTable.Add("metrics: Register", info.ID, declared{m, info})
 }
+
+// declared is a registered metric with its completed Info and its column-kind gate.
+type declared struct {
+	m    Metric
+	info Info
+}
+
+func (d declared) Info() Info            { return d.info }
+func (d declared) Eval(in *Input) Result { return in.evalGated(d.m, d.info) }
 
 // ErrUnknownMetric is wrapped by Lookup's error.
 var ErrUnknownMetric = errors.New("unknown metric")

@@ -63,10 +63,10 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintln(tw)
 			}
 			fmt.Fprintf(tw, "== %s: use when %s\n", k.Title, k.UseWhen)
-			fmt.Fprintln(tw, "ID\tUNIT\tBETTER\tDESCRIPTION")
+			fmt.Fprintln(tw, "ID\tUNIT\tBETTER\tCOLUMNS\tDESCRIPTION")
 			for _, in := range metrics.List() {
 				if metrics.KindOf(in) == k.Key {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.ID, in.Unit, in.Better, plain(in.Description))
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", in.ID, in.Unit, in.Better, in.Columns, plain(in.Description))
 				}
 			}
 		}

@@ -53,6 +53,13 @@ type Result struct {
 	Plots []Figure
 	// gzipped lists the tables Write stored as NAME.csv.gz (over gzipAbove).
 	gzipped []string
+	// Original is the unprotected original of each dataset, a reference row beside the
+	// configurations (original.go); OriginalNotes says what kept it from being measured.
+	Original      []OriginalRow
+	OriginalNotes []string
+	originalKey   string
+	originalCols  []string
+	originalCache []OriginalRow // Original as measured, written to original.csv
 }
 
 // LoadConfig returns the [analysis] table of the spec stored in dir/manifest.json (SpecConfig),
@@ -118,6 +125,9 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 	}
 	res.Plan = p
 	p.pairs = pairs
+	if pairs == nil { // a baseline comparison has its folder's original already
+		res.loadOriginals(specMetrics)
+	}
 	all := append([]string(nil), p.Metrics...)
 	for _, m := range p.BestBy {
 		if !contains(all, m) {
@@ -158,7 +168,7 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 	for i := range res.Best {
 		res.Best[i].ParetoWins, res.Best[i].ParetoInstances = res.paretoWinsOf(nil, res.Best[i].Config)
 	}
-	if res.Pivots, err = Pivots(res.Runs, cfg.Table); err != nil {
+	if res.Pivots, err = Pivots(res.pivotRuns(cfg.Table), cfg.Table); err != nil {
 		return nil, err
 	}
 	if pairs != nil { // a baseline comparison: no seed table, no traces
@@ -244,7 +254,7 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	}{
 		{"summary.csv", []string{"metric", "config", "n", "n_missing", "mean", "sd", "min", "q1", "median", "q3", "max"}, func() [][]string {
 			var rows [][]string
-			for _, s := range r.Summary {
+			for _, s := range r.withOriginalSummaries() {
 				rows = append(rows, []string{s.Metric, s.Config, itoa(s.N), itoa(s.Missing), ftoa(s.Mean), ftoa(s.SD), ftoa(s.Min), ftoa(s.Q1), ftoa(s.Median), ftoa(s.Q3), ftoa(s.Max)})
 			}
 			return rows
@@ -342,6 +352,9 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		}
 	}
 	if err := writePivotCSVs(out, r.Pivots); err != nil {
+		return err
+	}
+	if err := r.writeOriginals(out); err != nil {
 		return err
 	}
 	return resultsdir.WriteReport(out, func(w io.Writer) error { r.report(w); return nil })

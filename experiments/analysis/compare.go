@@ -289,7 +289,9 @@ func Best(p *Plan, sums []SummaryRow, pairs []PairRow) []BestRow {
 		}
 		slices.SortStableFunc(rows, func(a, b BestRow) int { return cmpScore(d.score(a.Median), d.score(b.Median)) })
 		for i := range rows {
-			rows[i].Rank = i + 1
+			if !math.IsNaN(rows[i].Median) { // no value (e.g. a measure that does not apply): not ranked, Rank 0
+				rows[i].Rank = i + 1
+			}
 			rows[i].P, rows[i].PHolm, rows[i].PBH = math.NaN(), math.NaN(), math.NaN()
 			if i == 0 {
 				rows[i].SameAsBest = true

@@ -7,9 +7,12 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/metrics"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -194,4 +197,149 @@ func panelLayout(n int) (cols int, w, h vg.Length) {
 	cols = int(math.Min(3, math.Ceil(math.Sqrt(float64(n)))))
 	rows := (n + cols - 1) / cols
 	return cols, vg.Length(cols) * 3.6 * vg.Inch, vg.Length(rows) * 3 * vg.Inch
+}
+
+// logSpan is the ratio of the largest to the smallest positive value above which a metric's
+// axis is logarithmic: on a linear axis values spanning 300× squeeze the small ones into a line.
+const logSpan = 100
+
+// metricAxis is the axis of one metric, shared by every panel of a figure (docs/analysis.md
+// "Plots"): its label from the metrics registry (name, unit, direction), one range for all
+// panels, so that panels compare at a glance, and a logarithmic scale when every value is
+// positive and they span more than logSpan.
+type metricAxis struct {
+	Label    string
+	Min, Max float64
+	Log      bool
+	ok       bool // some finite value
+}
+
+// newMetricAxis returns the axis of column col (direction dir) for the given values; extra
+// holds reference values (the original's) that the range includes but that do not decide the
+// scale (a loss of 0 would forbid a log scale; on one it is left out).
+func newMetricAxis(col string, dir direction, values [][]float64, extra ...float64) metricAxis {
+	a := metricAxis{Label: axisLabel(col, dir)}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, vs := range values {
+		for _, v := range vs {
+			if isFinite(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return a
+	}
+	a.ok = true
+	a.Log = lo > 0 && hi/lo > logSpan
+	for _, v := range extra {
+		if isFinite(v) && (!a.Log || v > 0) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if a.Log {
+		a.Min, a.Max = lo/1.25, hi*1.25
+		a.Label += ", log scale"
+		return a
+	}
+	pad := 0.05 * (hi - lo)
+	if pad == 0 {
+		pad = 0.05 * math.Max(math.Abs(hi), 1)
+	}
+	a.Min, a.Max = lo-pad, hi+pad
+	return a
+}
+
+// shows reports whether v can be drawn on the axis.
+func (a metricAxis) shows(v float64) bool { return isFinite(v) && (!a.Log || v > 0) }
+
+// apply sets ax's label, range and scale; call it after the plotters are added (Add widens
+// the range). A vertical axis, or a long label, gets its label on two lines (name and unit,
+// then direction and scale), so that it fits beside or below a panel.
+func (a metricAxis) apply(ax *plot.Axis, vertical bool) {
+	ax.Label.Text = a.Label
+	if vertical || len(a.Label) > 36 {
+		ax.Label.Text = strings.Replace(a.Label, ", ", "\n", 1)
+	}
+	if !a.ok {
+		return
+	}
+	ax.Min, ax.Max = a.Min, a.Max
+	if a.Log {
+		ax.Scale = plot.LogScale{}
+		ax.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+}
+
+// axisLabel labels the axis of a value column: the registry's AxisLabel for a metric
+// ("SSE/SST (%), lower is better"), its metric's label and unit with the component's name for a
+// component column (dbrl_sets_s3), the run time for seconds, else the column with dir.
+func axisLabel(col string, dir direction) string {
+	if m, err := metrics.Lookup(col); err == nil {
+		return m.Info().AxisLabel()
+	}
+	if col == "seconds" {
+		return "run time (s), lower is better"
+	}
+	info := metrics.Info{ID: col, Better: dir.better, Target: dir.target}
+	for i := len(col) - 1; i > 0; i-- {
+		if col[i] != '_' {
+			continue
+		}
+		if m, err := metrics.Lookup(col[:i]); err == nil {
+			parent := m.Info()
+			info.Label, info.Unit = parent.Label+" "+col[i+1:], parent.Unit
+			break
+		}
+	}
+	return info.AxisLabel()
+}
+
+// The unprotected original on plots: black, a star on maps, a dotted line on value axes.
+var (
+	originalColor  = color.Black
+	originalDashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+)
+
+// originalLegend is the original's legend entry.
+const originalLegend = OriginalName + " (unprotected)"
+
+// originalLine returns a dotted line across the plot at value v of the metric axis: vertical
+// (x = v) when vertical, else horizontal (y = v). lo and hi bound the other axis.
+func originalLine(v, lo, hi float64, vertical bool) (*plotter.Line, error) {
+	xy := plotter.XYs{{X: lo, Y: v}, {X: hi, Y: v}}
+	if vertical {
+		xy = plotter.XYs{{X: v, Y: lo}, {X: v, Y: hi}}
+	}
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, err
+	}
+	l.Color, l.Dashes, l.Width = originalColor, originalDashes, vg.Points(1.2)
+	return l, nil
+}
+
+// starGlyph draws a five-pointed star, the original's mark on risk–utility maps.
+type starGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (starGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	var p vg.Path
+	r := sty.Radius * 1.4
+	for k := 0; k < 10; k++ {
+		rad := r
+		if k%2 == 1 {
+			rad = r * 0.45
+		}
+		a := math.Pi/2 + float64(k)*math.Pi/5
+		q := vg.Point{X: pt.X + rad*vg.Length(math.Cos(a)), Y: pt.Y + rad*vg.Length(math.Sin(a))}
+		if k == 0 {
+			p.Move(q)
+		} else {
+			p.Line(q)
+		}
+	}
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
 }

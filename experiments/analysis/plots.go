@@ -93,15 +93,43 @@ func (r *Result) Figures() ([]Figure, error) {
 	}
 	for _, m := range p.Metrics {
 		var pls []*plot.Plot
-		for _, ds := range boxSets {
-			vals := p.valuesWhere(r.Runs, m, ds.keep)
-			bp, err := BoxPlot(ds.name, m, p.Configs, vals, p.dirs[m].score)
+		vals := make([][][]float64, len(boxSets))
+		var all [][]float64
+		var refs []float64
+		for k, ds := range boxSets {
+			vals[k] = p.valuesWhere(r.Runs, m, ds.keep)
+			all = append(all, vals[k]...)
+			if o, ok := r.originalOf(ds.name); ok {
+				refs = append(refs, o.Value(m))
+			}
+		}
+		ax := newMetricAxis(m, p.dirs[m], all, refs...)
+		var leg *legendSet
+		for k, ds := range boxSets {
+			bp, err := BoxPlot(ds.name, m, p.Configs, vals[k], p.dirs[m].score)
 			if err != nil {
 				return nil, fmt.Errorf("analysis: plot box_%s: %w", m, err)
 			}
+			if bp == nil {
+				continue
+			}
+			if o, ok := r.originalOf(ds.name); ok && isFinite(o.Value(m)) {
+				if l, err := originalLine(o.Value(m), bp.Y.Min-0.4, bp.Y.Max+0.4, true); err == nil {
+					if leg == nil {
+						leg = newLegendSet()
+					}
+					if ax.shows(o.Value(m)) {
+						bp.Add(l)
+						leg.add(originalLegend, l)
+					} else { // 0 on a log axis
+						leg.add(originalLegend+": "+num(o.Value(m))+", off the log axis", l)
+					}
+				}
+			}
+			ax.apply(&bp.X, false)
 			pls = append(pls, bp)
 		}
-		panels("box_"+slug(m), m+": distribution per configuration and dataset (best on top)"+boxNote, pls, nil, len(p.Configs))
+		panels("box_"+slug(m), m+": distribution per configuration and dataset (best on top)"+boxNote, pls, leg, len(p.Configs))
 	}
 	if rows := r.Pareto; len(rows) > 0 {
 		pls, leg := r.ruMaps()
@@ -148,17 +176,48 @@ func (r *Result) Figures() ([]Figure, error) {
 		for _, m := range p.Metrics {
 			leg := newLegendSet()
 			var pls []*plot.Plot
+			var refs []float64
+			for _, ds := range sets {
+				if o, ok := r.originalOf(ds.name); ok {
+					refs = append(refs, o.Value(m))
+				}
+			}
+			ax := newMetricAxis(m, p.dirs[m], [][]float64{r.configValues(m, q)}, refs...)
 			for _, ds := range sets {
 				cp, err := r.curve(m, q, ds, leg)
 				if err != nil {
 					return nil, fmt.Errorf("analysis: plot curve_%s_%s: %w", m, q, err)
 				}
+				if cp == nil {
+					continue
+				}
+				if o, ok := r.originalOf(ds.name); ok && ax.shows(o.Value(m)) {
+					if l, err := originalLine(o.Value(m), cp.X.Min, cp.X.Max, false); err == nil {
+						cp.Add(l)
+						leg.add(originalLegend, l)
+					}
+				}
+				ax.apply(&cp.Y, true)
+				cp.Y.Label.Text = "median " + cp.Y.Label.Text
 				pls = append(pls, cp)
 			}
 			panels("curve_"+slug(m)+"_"+slug(short(q)), m+" vs "+short(q)+" per dataset", pls, leg, 0)
 		}
 	}
 	return figs, nil
+}
+
+// configValues returns the finite values of column m over the runs of the configurations
+// that have a value of column q.
+func (r *Result) configValues(m, q string) []float64 {
+	j, qc := r.Runs.ValueCol(m), r.Runs.Col(q)
+	var out []float64
+	for i, run := range r.Runs.Rows {
+		if r.Plan.config[i] >= 0 && j >= 0 && qc >= 0 && run.Cells[qc] != "" && isFinite(run.Values[j]) {
+			out = append(out, run.Values[j])
+		}
+	}
+	return out
 }
 
 // panelSet selects the runs of one panel.

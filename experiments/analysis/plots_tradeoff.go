@@ -18,6 +18,20 @@ func (r *Result) ruMaps() ([]*plot.Plot, *legendSet) {
 	leg := newLegendSet()
 	var pls []*plot.Plot
 	rows := r.Pareto
+	// one loss axis and one risk axis for every panel, the original's point in range
+	var losses, risks, oLoss, oRisk []float64
+	for lo := 0; lo < len(rows); lo++ {
+		if rows[lo].Rank > 0 {
+			losses, risks = append(losses, rows[lo].Loss), append(risks, rows[lo].Risk)
+		}
+		if lo == 0 || !slices.Equal(rows[lo].By, rows[lo-1].By) {
+			if l, k, ok := r.originalLossRisk(rows[lo].By); ok {
+				oLoss, oRisk = append(oLoss, l), append(oRisk, k)
+			}
+		}
+	}
+	xa := newMetricAxis(p.Tradeoff[0], p.dirs[p.Tradeoff[0]], [][]float64{losses}, oLoss...)
+	ya := newMetricAxis(p.Tradeoff[1], p.dirs[p.Tradeoff[1]], [][]float64{risks}, oRisk...)
 	for lo := 0; lo < len(rows) && len(pls) < maxPanels; {
 		hi := lo
 		for hi < len(rows) && slices.Equal(rows[hi].By, rows[lo].By) {
@@ -33,7 +47,8 @@ func (r *Result) ruMaps() ([]*plot.Plot, *legendSet) {
 			}
 		}
 		pl.Title.Text = strings.Join(lab, " ")
-		pl.X.Label.Text, pl.Y.Label.Text = p.Tradeoff[0], p.Tradeoff[1]
+		// the original first, so that a configuration at the same point is drawn over it
+		r.addOriginalPoint(pl, leg, rows[lo].By, xa, ya)
 		var fx, fy []float64
 		n := 0
 		for _, row := range rows[lo:hi] {
@@ -66,11 +81,37 @@ func (r *Result) ruMaps() ([]*plot.Plot, *legendSet) {
 			}
 		}
 		if n > 0 {
+			xa.apply(&pl.X, false)
+			ya.apply(&pl.Y, true)
 			pls = append(pls, pl)
 		}
 		lo = hi
 	}
 	return pls, leg
+}
+
+// addOriginalPoint marks the original of block by on a risk–utility map: a black star at its
+// (loss, risk), or, when the loss axis cannot show its loss (0 on a log scale), a dotted line
+// at its risk.
+func (r *Result) addOriginalPoint(pl *plot.Plot, leg *legendSet, by []string, xa, ya metricAxis) {
+	loss, risk, ok := r.originalLossRisk(by)
+	if !ok || !ya.shows(risk) {
+		return
+	}
+	if xa.shows(loss) {
+		s, err := plotter.NewScatter(plotter.XYs{{X: loss, Y: risk}})
+		if err != nil {
+			return
+		}
+		s.GlyphStyle.Color, s.GlyphStyle.Shape, s.GlyphStyle.Radius = originalColor, starGlyph{}, vg.Points(4.5)
+		pl.Add(s)
+		leg.add(originalLegend, s)
+		return
+	}
+	if l, err := originalLine(risk, xa.Min, xa.Max, false); err == nil {
+		pl.Add(l)
+		leg.add(originalLegend+", risk", l)
+	}
 }
 
 // profilePlot draws the performance profiles of one metric: ρ(τ), the share of instances where

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
+	"github.com/sdcbench/sdcbench/experiments/stats"
 )
 
 // report writes REPORT.md: what was analysed, links to every table and plot, the key tables in
@@ -81,6 +82,7 @@ func (r *Result) report(w io.Writer) {
 		}
 	}
 	r.reportSummary(w)
+	r.reportOriginal(w)
 	r.reportBest(w)
 	r.reportTradeoff(w)
 	r.reportPairs(w)
@@ -165,6 +167,19 @@ func (r *Result) reportSummary(w io.Writer) {
 		}
 		rows = append(rows, row)
 	}
+	if o := r.originalSummaries(ms); len(o) > 0 { // the reference row (original.go)
+		row := []string{OriginalName + " (reference)"}
+		for _, m := range ms {
+			s := SummaryRow{Summary: stats.NewSample(nil).Summary()}
+			for _, x := range o {
+				if x.Metric == m {
+					s = x
+				}
+			}
+			row = append(row, fmt.Sprintf("%s [%s, %s] (%d)", num(s.Median), num(s.Q1), num(s.Q3), s.N))
+		}
+		rows = append([][]string{row}, rows...)
+	}
 	table(w, header, rows)
 }
 
@@ -173,7 +188,7 @@ func (r *Result) reportBest(w io.Writer) {
 	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as MAGGA study Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
 	var rows [][]string
 	for _, b := range r.Best {
-		if b.Rank <= 5 || b.SameAsBest {
+		if b.Rank > 0 && (b.Rank <= 5 || b.SameAsBest) {
 			same := ""
 			if b.SameAsBest {
 				same = "same"
@@ -329,6 +344,7 @@ func (r *Result) reportMeans(w io.Writer) {
 	for _, row := range r.Runs.Rows {
 		t.Rows = append(t.Rows, row.Cells)
 	}
+	t.Rows = r.withOriginalRows(t.Rows, t.Col("dataset"))
 	fmt.Fprintf(w, "\n## Means per dataset\n\n")
 	experiments.MeansMarkdown(w, t)
 }

@@ -38,12 +38,12 @@ func (r *Result) reportTradeoff(w io.Writer) {
 					front = append(front, fmt.Sprintf("%s (%s, %s)", pr.Config, num(pr.Loss), num(pr.Risk)))
 				}
 			}
-			rows = append(rows, []string{strings.Join(r.Pareto[lo].By, " "), strings.Join(front, "; ")})
+			rows = append(rows, []string{strings.Join(r.Pareto[lo].By, " "), strings.Join(front, "; "), r.originalPoint(r.Pareto[lo].By)})
 		}
 		lo = hi
 	}
 	fmt.Fprintf(w, "Front per %s (configuration (loss, risk)):\n\n", names(p.TradeoffBy()))
-	table(w, []string{names(p.TradeoffBy()), "Pareto front"}, rows)
+	table(w, []string{names(p.TradeoffBy()), "Pareto front", "original (loss, risk)"}, rows)
 	if blocks > 30 {
 		fmt.Fprintf(w, "%d more blocks in pareto.csv.\n\n", blocks-30)
 	}
