@@ -34,6 +34,7 @@ func (LocalSupp) Info() methods.Info {
 				Doc: "risk threshold in [0, 1]; a comma list gives one per step"},
 		},
 		Columns: methods.CategoricalColumns,
+		Missing: "kept missing; a missing key matches every category in the frequencies (sdcMicro's rule); new missing cells are its declared suppressions (n_suppressed)",
 	}
 }
 

@@ -38,6 +38,7 @@ func (GlobalRecode) Info() methods.Info {
 				Doc: "numeric columns: increasing break points b0,b1,…,bm"},
 		},
 		Columns: methods.AnyColumns,
+		Missing: "kept missing, as sdcMicro globalRecode (cut() and factor recoding leave NA); a number outside the breaks becomes missing, declared as a suppression (n_suppressed, as cut() gives NA)",
 	}
 }
 
@@ -144,7 +145,11 @@ func (GlobalRecode) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 			}
 		}
 	}
-	return &methods.Release{Masked: out, Info: map[string]any{"outside": outside}}, nil
+	info := map[string]any{"outside": outside}
+	if outside > 0 {
+		info["n_suppressed"] = outside // methods.CheckHoles
+	}
+	return &methods.Release{Masked: out, Info: info}, nil
 }
 
 // relabel maps every label of categorical column j through f and renumbers the codes over
@@ -189,6 +194,7 @@ func (TopBot) Info() methods.Info {
 			{Name: "replacement", Kind: methods.String, Default: "", Doc: "numeric replacement (default: value)"},
 		},
 		Columns: methods.AnyColumns,
+		Missing: "kept missing, as sdcMicro topBotCoding (x[x > value] <- replacement skips NA)",
 	}
 }
 

@@ -134,15 +134,13 @@ func release(out *datasets.Dataset, cols []int, info map[string]any) *methods.Re
 	return rel
 }
 
-// checkData rejects tables a numeric masking cannot handle.
+// checkData rejects tables a numeric masking cannot handle, missing values with
+// methods.RefuseMissing's one line.
 func checkData(id string, d *datasets.Dataset, minN int) error {
 	if d.N < minN {
 		return fmt.Errorf("%s: dataset %s has %d rows, need at least %d", id, d.Name, d.N, minN)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("%s: %w", id, err)
-	}
-	return nil
+	return methods.RefuseMissing(id, d, methods.AltPerturb)
 }
 
 // powerScaled runs protect on d multiplied by one power of two when d's magnitudes are
