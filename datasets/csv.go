@@ -340,7 +340,20 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 
 // WriteCSV writes d with a header row. Numbers use the shortest representation that reads
 // back to the same float64 (strconv 'g', -1), so a written table reads back bit-identical.
-func WriteCSV(w io.Writer, d *Dataset) error {
+func WriteCSV(w io.Writer, d *Dataset) error { return writeCSV(w, d, "", false) }
+
+// WriteCSVNA is WriteCSV writing every missing cell as the first token of na, so that the
+// file reads back with the same tokens; with the default set it is WriteCSV (a missing
+// category is "NA", a missing number "NaN").
+func WriteCSVNA(w io.Writer, d *Dataset, na NA) error {
+	if na.IsDefault() {
+		return writeCSV(w, d, "", false)
+	}
+	return writeCSV(w, d, na.Tokens()[0], true)
+}
+
+// writeCSV writes d; with custom, tok replaces every missing cell.
+func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
 	if err := cw.Write(d.Names); err != nil {
@@ -352,6 +365,10 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	for i := 0; i < d.N; i++ {
 		if d.Levels != nil { // labels may need quoting
 			for j := range rec {
+				if custom && d.Data[i*d.P+j] != d.Data[i*d.P+j] {
+					rec[j] = tok
+					continue
+				}
 				rec[j] = d.Label(i, j)
 			}
 			if err := cw.Write(rec); err != nil {
@@ -364,6 +381,10 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			if j > 0 {
 				bw.WriteByte(',')
 			}
+			if custom && v != v {
+				bw.WriteString(csvField(tok))
+				continue
+			}
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 			bw.Write(buf)
 		}
@@ -373,6 +394,14 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		return fmt.Errorf("datasets: write: %w", err)
 	}
 	return nil
+}
+
+// csvField quotes s for a CSV field when it needs it.
+func csvField(s string) string {
+	if s == "" || !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // WriteFile writes d to path atomically: to a temporary file in the same folder, renamed on

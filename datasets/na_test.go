@@ -76,3 +76,35 @@ func TestReadNATokens(t *testing.T) {
 		t.Errorf("strict without AllowNonFinite: %v", err)
 	}
 }
+
+// TestWriteCSVNA writes missing cells with the first token and reads them back with the set.
+func TestWriteCSVNA(t *testing.T) {
+	in := "a,b\n1,x\n.,y\n3,.\n"
+	na := ParseNA(".,NA")
+	d, err := ReadCSV(strings.NewReader(in), "t.csv", ReadOptions{Mixed: true, NA: na})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := WriteCSVNA(&buf, d, na); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != in {
+		t.Errorf("written %q, want %q", buf.String(), in)
+	}
+	num := New("n", []string{"a", "b"}, 2, 2, []float64{1, math.NaN(), math.NaN(), 4})
+	buf.Reset()
+	if err := WriteCSVNA(&buf, num, ParseNA(",NA")); err != nil {
+		t.Fatal(err)
+	}
+	if want := "a,b\n1,\n,4\n"; buf.String() != want {
+		t.Errorf("numeric: written %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	if err := WriteCSVNA(&buf, num, NA{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "a,b\n1,NaN\nNaN,4\n"; buf.String() != want {
+		t.Errorf("default: written %q, want %q", buf.String(), want)
+	}
+}
