@@ -52,9 +52,6 @@ func RefuseMissing(method string, d *datasets.Dataset, alt string) error {
 // AltMicroagg is RefuseMissing's advice for the microaggregation methods.
 const AltMicroagg = "ma_mdav, which aggregates them as sdcMicro does"
 
-// AltPerturb is RefuseMissing's advice for the perturbative methods.
-const AltPerturb = "noise_additive, rankswap or shuffle_ds, which keep them missing as sdcMicro does"
-
 func plural(n int) string {
 	if n == 1 {
 		return ""

@@ -24,8 +24,8 @@ const (
 	missingShuffle = "kept missing; before shuffling each column's missing cells are filled with values drawn at random from its available ones (sdcMicro shuffle), then set missing again"
 )
 
-// checkDataMissing is checkData for a method that accepts missing values: it refuses too few
-// rows, categorical columns and infinite values only.
+// checkDataMissing rejects tables a numeric masking cannot handle: too few rows, categorical
+// columns and infinite values. Missing values are accepted (each method's rule above).
 func checkDataMissing(id string, d *datasets.Dataset, minN int) error {
 	if d.N < minN {
 		return fmt.Errorf("%s: dataset %s has %d rows, need at least %d", id, d.Name, d.N, minN)
