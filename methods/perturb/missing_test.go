@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"gonum.org/v1/gonum/stat"
 )
 
 // naTestdata is testdata's expend, income and savings with the missing values of
@@ -186,6 +187,38 @@ func TestMissingKept(t *testing.T) {
 					t.Errorf("%s: %s's available values are not a permutation of the original's", c.name, d.Names[j])
 				}
 			}
+		}
+	}
+}
+
+// TestRankSwapMissingMC checks rankswap on testdata with missing values against 20 sdcMicro
+// rankSwap releases (defaults: 5 % top and bottom coding, R0 = 0.95; testdata/na_rankswap.csv):
+// each column's mean correlation between original and release over the available cells within
+// 4 standard errors of the difference of the two means.
+func TestRankSwapMissingMC(t *testing.T) {
+	d := naTestdata(t)
+	_, rows := readRef(t, "testdata/na_rankswap.csv")
+	const reps = 20
+	cors := make([][]float64, d.P)
+	for r := range reps {
+		got := protect(t, "rankswap", d, map[string]string{"r0": "0.95", "top_pct": "5", "bottom_pct": "5"}, uint64(r+1))
+		for j := 0; j < d.P; j++ {
+			var a, b []float64
+			for i := 0; i < d.N; i++ {
+				if x := d.At(i, j); !math.IsNaN(x) {
+					a, b = append(a, x), append(b, got.At(i, j))
+				}
+			}
+			cors[j] = append(cors[j], stat.Correlation(a, b, nil))
+		}
+	}
+	for j, r := range rows {
+		m, s := meanSD(cors[j])
+		wm, ws := num(t, r[1]), num(t, r[2])
+		se := math.Sqrt((s*s + ws*ws) / reps)
+		t.Logf("%s: mean correlation %.6f, sdcMicro %.6f, se %.2g", r[0], m, wm, se)
+		if !within(m, wm, se) {
+			t.Errorf("%s: mean correlation %.6f (sd %.2g), sdcMicro %.6f (sd %.2g)", r[0], m, s, wm, ws)
 		}
 	}
 }
