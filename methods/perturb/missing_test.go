@@ -222,3 +222,54 @@ func TestRankSwapMissingMC(t *testing.T) {
 		}
 	}
 }
+
+// TestPostMissing: revmap and restrict keep the missing cells of a release missing; revmap maps
+// the original's available values onto the release's available cells by rank, and refuses a
+// release whose missing cells are not as many as the original's.
+func TestPostMissing(t *testing.T) {
+	nan := math.NaN()
+	x := table([]string{"a"}, []float64{5, nan, 1, 3, nan, 0})
+	y := table([]string{"a"}, []float64{2.5, nan, -1, 9, nan, -0.5})
+	got, err := Revmap{}.Apply(x, y, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{3, nan, 0, 5, nan, 1}
+	for i, w := range want {
+		if g := got.Data[i]; g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+			t.Errorf("revmap row %d = %v, want %v", i+1, g, w)
+		}
+	}
+	r, err := Restrict{}.Apply(x, y, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantR := []float64{2.5, nan, 1, 9, nan, 0}
+	for i, w := range wantR {
+		if g := r.Data[i]; g != w && !(math.IsNaN(g) && math.IsNaN(w)) {
+			t.Errorf("restrict row %d = %v, want %v", i+1, g, w)
+		}
+	}
+	holed := table([]string{"a"}, []float64{2.5, nan, nan, 9, nan, -0.5})
+	if _, err := (Revmap{}).Apply(x, holed, []int{0}); err == nil {
+		t.Error("revmap accepted a release with another number of missing cells")
+	}
+	// the radix path (n ≥ 2^15) as well
+	n := 1 << 16
+	bx, by := make([]float64, n), make([]float64, n)
+	for i := range bx {
+		bx[i], by[i] = float64((i*7919)%n), float64((i*104729)%n)+0.5
+		if i%10 == 0 {
+			bx[i], by[i] = nan, nan
+		}
+	}
+	big, err := Revmap{}.Apply(table([]string{"a"}, bx), table([]string{"a"}, by), []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range big.Data {
+		if math.IsNaN(v) != (i%10 == 0) {
+			t.Fatalf("radix revmap: row %d = %v", i+1, v)
+		}
+	}
+}
