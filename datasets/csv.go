@@ -25,24 +25,25 @@ type ReadOptions struct {
 	// AllowNonFinite accepts NaN and ±Inf cells (for methods that handle missing values).
 	AllowNonFinite bool
 	// Mixed reads mixed-type files: a selected column with a cell that is not a number (other
-	// than a missing marker, "NA" or empty) becomes categorical, its labels kept as they are
-	// written; "NA" and empty cells are missing (NaN in a numeric column, code −1 in a
-	// categorical one); so is "NaN", which WriteCSV writes for a missing number. Without
-	// Mixed every selected cell must be a number.
+	// than a missing marker, a token of NA) becomes categorical, its labels kept as they are
+	// written; missing cells are NaN in a numeric column and code −1 in a categorical one;
+	// so is "NaN", which WriteCSV writes for a missing number. Without Mixed every selected
+	// cell must be a number (a missing marker only with AllowNonFinite).
 	Mixed bool
+	// NA is the set of missing-value markers; the zero NA is the default ("NA" and the
+	// empty cell).
+	NA NA
 	// Categorical names columns read as categories even when every cell is a number (codes
 	// such as region = 1..7). It implies Mixed for those columns.
 	Categorical []string
 }
 
-// isMissing reports whether a trimmed cell is a missing-value marker of mixed-type files.
-func isMissing(s string) bool { return s == "" || s == "NA" || s == "NaN" }
-
 // ReadCSV reads a numeric table with a header row from r. name labels the input in errors
 // (a file path or a dataset name). The header must be present, non-empty and free of
 // duplicates; every row must have as many fields as the header; every selected cell must
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
-// around a number are ignored; "NA" and empty cells are not numbers.
+// around a number are ignored. A missing marker (a token of opt.NA) is a number only with
+// opt.AllowNonFinite or opt.Mixed, where it reads as NaN.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	br := bufio.NewReader(LimitRecords(r, name))
 	if err := checkCompressed(br, name); err != nil {
@@ -117,6 +118,7 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 		text = make([][]string, p)
 	}
 	isText := make([]bool, p)
+	isMissing := opt.NA.missing
 	n := 0
 	for {
 		rec, err := cr.Read()
@@ -146,6 +148,9 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 					data = append(data, math.NaN())
 					continue
 				}
+			} else if opt.AllowNonFinite && opt.NA.Contains(s) {
+				data = append(data, math.NaN())
+				continue
 			}
 			v, perr := strconv.ParseFloat(s, 64)
 			if perr != nil {
@@ -177,7 +182,7 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 			break
 		}
 		if forced[c] || isText[c] {
-			setCategorical(d, c, text[c])
+			setCategorical(d, c, text[c], isMissing)
 		} else if !opt.AllowNonFinite {
 			for i := 0; i < n; i++ {
 				if v := data[i*p+c]; math.IsInf(v, 0) || (v != v && !isMissing(text[c][i])) {
@@ -191,7 +196,8 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 
 // setCategorical turns column c of d into a categorical column with the given raw cells
 // (one per row). Levels are sorted: numerically if every label is a number, else by bytes.
-func setCategorical(d *Dataset, c int, cells []string) {
+// A cell for which isMissing is true is missing.
+func setCategorical(d *Dataset, c int, cells []string, isMissing func(string) bool) {
 	seen := map[string]bool{}
 	var labels []string
 	for _, s := range cells {
@@ -263,7 +269,7 @@ func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
 				cells[i] = formatFloat(v)
 			}
 		}
-		setCategorical(out, j, cells)
+		setCategorical(out, j, cells, func(s string) bool { return s == "" })
 	}
 	return out, nil
 }
@@ -334,7 +340,20 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 
 // WriteCSV writes d with a header row. Numbers use the shortest representation that reads
 // back to the same float64 (strconv 'g', -1), so a written table reads back bit-identical.
-func WriteCSV(w io.Writer, d *Dataset) error {
+func WriteCSV(w io.Writer, d *Dataset) error { return writeCSV(w, d, "", false) }
+
+// WriteCSVNA is WriteCSV writing every missing cell as the first token of na, so that the
+// file reads back with the same tokens; with the default set it is WriteCSV (a missing
+// category is "NA", a missing number "NaN").
+func WriteCSVNA(w io.Writer, d *Dataset, na NA) error {
+	if na.IsDefault() {
+		return writeCSV(w, d, "", false)
+	}
+	return writeCSV(w, d, na.Tokens()[0], true)
+}
+
+// writeCSV writes d; with custom, tok replaces every missing cell.
+func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
 	if err := cw.Write(d.Names); err != nil {
@@ -346,6 +365,10 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 	for i := 0; i < d.N; i++ {
 		if d.Levels != nil { // labels may need quoting
 			for j := range rec {
+				if custom && d.Data[i*d.P+j] != d.Data[i*d.P+j] {
+					rec[j] = tok
+					continue
+				}
 				rec[j] = d.Label(i, j)
 			}
 			if err := cw.Write(rec); err != nil {
@@ -358,6 +381,10 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 			if j > 0 {
 				bw.WriteByte(',')
 			}
+			if custom && v != v {
+				bw.WriteString(csvField(tok))
+				continue
+			}
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 			bw.Write(buf)
 		}
@@ -367,6 +394,14 @@ func WriteCSV(w io.Writer, d *Dataset) error {
 		return fmt.Errorf("datasets: write: %w", err)
 	}
 	return nil
+}
+
+// csvField quotes s for a CSV field when it needs it.
+func csvField(s string) string {
+	if s == "" || !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // WriteFile writes d to path atomically: to a temporary file in the same folder, renamed on

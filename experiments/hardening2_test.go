@@ -79,6 +79,7 @@ k = [3, 5]
 		{`, weight = "id"`, "weight", "weight"},
 		{`, household = "id"`, "household", "household"},
 		{`, sensitive = "region"`, "sensitive", "sensitive"},
+		{`, na = ["NA", "", "."]`, "na", `na (none) vs ["NA","","."]`},
 	} {
 		out := filepath.Join(dir, "out-"+c.field)
 		if err := execSpec(t, spec(""), out, false); err != nil {

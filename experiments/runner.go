@@ -370,6 +370,9 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 			o.err = methods.CheckOverflow(r.Method, pr.Protected, o.rel.Masked)
 		}
 		if o.err == nil {
+			o.err = methods.CheckHoles(r.Method, pr.Protected, o.rel)
+		}
+		if o.err == nil {
 			o.err = methods.CheckPartition(r.method.Info(), r.Params, o.rel.Masked.N, o.rel.Labels)
 		}
 	}()

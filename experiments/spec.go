@@ -111,6 +111,9 @@ type DatasetEntry struct {
 	// Weight, Household and Sensitive name the columns of the weighted risk, hier_risk_* and
 	// ldiv_distinct_* (they must be released: kept or protected).
 	Weight, Household, Sensitive string
+	// NA lists the cell texts that mark a missing value in the file (path); nil: the
+	// default, "NA" and the empty cell (docs/own-data.md "Missing values").
+	NA []string
 }
 
 // Fields returns every field of the entry as written (lists as JSON arrays, absent fields
@@ -126,7 +129,8 @@ func (e DatasetEntry) Fields() map[string]string {
 	}
 	return map[string]string{"name": e.Name, "path": e.Path, "label": e.Label, "columns": list(e.Columns),
 		"drop": list(e.Drop), "keep": list(e.Keep), "strata": e.Strata, "keys": list(e.Keys),
-		"categorical": list(e.Categorical), "weight": e.Weight, "household": e.Household, "sensitive": e.Sensitive}
+		"categorical": list(e.Categorical), "weight": e.Weight, "household": e.Household, "sensitive": e.Sensitive,
+		"na": list(e.NA)}
 }
 
 // selection returns the entry's column selection.
@@ -220,8 +224,10 @@ func (s *Spec) loadDatasets() error {
 					e.Household, err = asString(x)
 				case "sensitive":
 					e.Sensitive, err = asString(x)
+				case "na":
+					e.NA, err = asStrings(x)
 				default:
-					err = fmt.Errorf("unknown key %q (want name or path, label, columns, keep, drop, strata, keys, categorical, weight, household, sensitive)", k)
+					err = fmt.Errorf("unknown key %q (want name or path, label, columns, keep, drop, strata, keys, categorical, weight, household, sensitive, na)", k)
 				}
 				if err != nil {
 					return &SpecError{Key: key + "." + k, Err: err}
@@ -232,6 +238,9 @@ func (s *Spec) loadDatasets() error {
 		}
 		if (e.Name == "") == (e.Path == "") {
 			return &SpecError{Key: key, Err: errors.New("give name (a registered dataset) or path (a CSV file), not both or neither")}
+		}
+		if e.NA != nil && e.Path == "" {
+			return &SpecError{Key: key + ".na", Err: errors.New("na applies to a CSV file (path), not to a registered dataset")}
 		}
 		if e.Label == "" {
 			e.Label = e.Name
@@ -321,7 +330,7 @@ func (s *Spec) readFile(e DatasetEntry) (*datasets.Dataset, error) {
 	defer f.Close()
 	// read as a stream (the reader's caps hold for /dev/zero), hashing what it reads
 	h := sha256.New()
-	d, err := datasets.ReadCSV(io.TeeReader(f, h), path, datasets.ReadOptions{Mixed: true, Categorical: nil})
+	d, err := datasets.ReadCSV(io.TeeReader(f, h), path, datasets.ReadOptions{Mixed: true, NA: datasets.NewNA(e.NA...)})
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,10 @@ type Info struct {
 	// "any". The harness turns numeric columns given to a categorical method into categories
 	// and refuses categorical columns for a numeric one (docs/own-data.md).
 	Columns string
+	// Missing states in one line what the method does with a missing value of a column it
+	// protects (e.g. "kept missing; sd over the available values, as sdcMicro addNoise"). ""
+	// means it refuses them, with RefuseMissing's error (docs/own-data.md "Missing values").
+	Missing string
 	// BoundedGroups promises groups of at most 2k−1 records (with the "k" parameter); the
 	// runner and protect check it, and every partition's minimum k, with CheckPartition.
 	BoundedGroups bool

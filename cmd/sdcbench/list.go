@@ -52,6 +52,11 @@ func runList(_ context.Context, args []string, stdout, stderr io.Writer) error {
 				for _, ps := range in.Params {
 					fmt.Fprintf(tw, "  %s\t%s, default %s, range %s: %s\n", ps.Name, ps.Kind, ps.Default, ps.Range(), ps.Doc)
 				}
+				if in.Missing != "" {
+					fmt.Fprintf(tw, "  (missing)\t%s\n", plain(in.Missing))
+				} else {
+					fmt.Fprintf(tw, "  (missing)\trefused (docs/own-data.md §6)\n")
+				}
 			}
 		}
 		for _, pp := range methods.PostProcessors() {

@@ -52,6 +52,7 @@ func (p paramFlag) Set(s string) error {
 type selectionFlags struct {
 	columns, keep, strata, keys, categorical *string
 	weight, household, sensitive             *string
+	na                                       *naFlag
 }
 
 func addSelectionFlags(fs *flag.FlagSet) selectionFlags {
@@ -64,6 +65,7 @@ func addSelectionFlags(fs *flag.FlagSet) selectionFlags {
 		weight:      fs.String("weight", "", "sampling-weight `column` of the risk measures (must be kept)"),
 		household:   fs.String("household", "", "household-ID `column` of hier_risk_* (must be kept)"),
 		sensitive:   fs.String("sensitive", "", "sensitive `column` of ldiv_distinct_* (must be kept)"),
+		na:          addNAFlag(fs),
 	}
 }
 
@@ -80,7 +82,7 @@ func (f selectionFlags) options() metrics.Options {
 // file is read as a mixed-type table (text columns become categorical). The file is opened
 // once: a pipe or a FIFO (--in /dev/stdin, <(...)) has no second reading, so the bytes of one
 // that is not a regular file are kept in in, for prepare's second, strict parse.
-func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFile, error) {
+func loadInput(cmd, dataset, file, fileFlag string, na datasets.NA) (*datasets.Dataset, *inputFile, error) {
 	switch {
 	case dataset != "" && file != "":
 		return nil, nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
@@ -88,7 +90,7 @@ func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFi
 		d, err := datasets.Load(dataset)
 		return d, nil, err
 	case file != "":
-		in := &inputFile{path: file}
+		in := &inputFile{path: file, na: na}
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, nil, fmt.Errorf("datasets: %w", err)
@@ -99,7 +101,7 @@ func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFi
 			in.kept = &bytes.Buffer{}
 			r = io.TeeReader(f, in.kept)
 		}
-		d, err := datasets.ReadCSV(r, file, datasets.ReadOptions{Mixed: true})
+		d, err := datasets.ReadCSV(r, file, datasets.ReadOptions{Mixed: true, NA: na})
 		return d, in, err
 	}
 	return nil, nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
@@ -110,10 +112,12 @@ func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFi
 type inputFile struct {
 	path string
 	kept *bytes.Buffer
+	na   datasets.NA
 }
 
-// read parses the input again with opt.
+// read parses the input again with opt (and the input's NA tokens).
 func (in *inputFile) read(opt datasets.ReadOptions) (*datasets.Dataset, error) {
+	opt.NA = in.na
 	if in.kept != nil {
 		return datasets.ReadCSV(bytes.NewReader(in.kept.Bytes()), in.path, opt)
 	}
@@ -121,20 +125,14 @@ func (in *inputFile) read(opt datasets.ReadOptions) (*datasets.Dataset, error) {
 }
 
 // prepare resolves the column flags on d. A text column given to a numeric method is
-// reported as the strict reader would: file, row, column and the first text value; so is a
-// missing number in a column a numeric method protects.
+// reported as the strict reader would: file, row, column and the first text value. A missing
+// number is the method's to accept or refuse (Info.Missing, docs/own-data.md).
 func prepare(d *datasets.Dataset, in *inputFile, sel methods.Selection, info methods.Info) (*methods.Prepared, error) {
 	pr, err := methods.Prepare(d, sel, info)
 	var ce *methods.ColumnKindError
 	if errors.As(err, &ce) && in != nil {
 		if _, rerr := in.read(datasets.ReadOptions{Columns: []string{ce.Column}}); rerr != nil {
-			return nil, fmt.Errorf("%s: %w (a numeric method needs numbers; pass the column through with --keep)", info.Name, rerr)
-		}
-	}
-	if err == nil && in != nil && info.Columns == methods.NumericColumns {
-		// The strict reader names the file, row, column and value of a missing number.
-		if _, rerr := in.read(datasets.ReadOptions{Columns: pr.Protected.Names}); rerr != nil {
-			return nil, fmt.Errorf("%s: %w", info.Name, rerr)
+			return nil, fmt.Errorf("%s: %w (a numeric method needs numbers; pass the column through with --keep, or if the value marks a missing one, list it in --na)", info.Name, rerr)
 		}
 	}
 	return pr, err
@@ -182,7 +180,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
 		}
 	}
-	d, input, err := loadInput("protect", *dataset, *in, "in")
+	d, input, err := loadInput("protect", *dataset, *in, "in", sf.na.na)
 	if err != nil {
 		return err
 	}
@@ -204,10 +202,13 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := methods.CheckOverflow(info.Name, pr.Protected, rel.Masked); err != nil {
 		return err
 	}
+	if err := methods.CheckHoles(info.Name, pr.Protected, rel); err != nil {
+		return err
+	}
 	if err := methods.CheckPartition(info, p, rel.Masked.N, rel.Labels); err != nil {
 		return err
 	}
-	replaced, err := writeOutput(*out, func(w io.Writer) error { return datasets.WriteCSV(w, full) })
+	replaced, err := writeOutput(*out, func(w io.Writer) error { return datasets.WriteCSVNA(w, full, sf.na.na) })
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ms[i] = m
 	}
-	d, _, err := loadInput("eval", *dataset, *orig, "orig")
+	d, _, err := loadInput("eval", *dataset, *orig, "orig", sf.na.na)
 	if err != nil {
 		return err
 	}
@@ -276,7 +277,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageErr("eval", "--%s %s: not a released column (add it to --keep; released: %s)", c.flag, c.col, strings.Join(pr.Full.Names, ", "))
 		}
 	}
-	rel, err := datasets.ReadFile(*masked, datasets.ReadOptions{Columns: pr.Full.Names, Mixed: true})
+	rel, err := datasets.ReadFile(*masked, datasets.ReadOptions{Columns: pr.Full.Names, Mixed: true, NA: sf.na.na})
 	if err != nil {
 		return err
 	}

@@ -42,9 +42,9 @@ func TestProtectInFIFO(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "m.csv")); err != nil || strings.Count(string(b), "\n") != 7 {
 		t.Fatalf("m.csv: %q %v", b, err)
 	}
-	// A pipe (standard input), with a missing number: the strict reader's message.
+	// A pipe (standard input), with a missing number: vmdav's refusal (mdav would aggregate it).
 	run := func(input string) (string, int) {
-		cmd := exec.Command(binary, "protect", "--method", "mdav", "--param", "k=3", "--in", "/dev/stdin", "--out", "p.csv")
+		cmd := exec.Command(binary, "protect", "--method", "vmdav", "--param", "k=3", "--in", "/dev/stdin", "--out", "p.csv")
 		cmd.Dir, cmd.Stdin = dir, strings.NewReader(input)
 		var errb strings.Builder
 		cmd.Stderr = &errb
@@ -60,7 +60,7 @@ func TestProtectInFIFO(t *testing.T) {
 		t.Fatalf("protect --in /dev/stdin: exit %d: %s", code, e)
 	}
 	e, code := run("a,b\n1,2\n3,\n5,7\n6,1\n8,8\n9,3\n")
-	checkError(t, "missing number from a pipe", e, code, []string{"/dev/stdin:3", `column "b"`})
+	checkError(t, "missing number from a pipe", e, code, []string{`vmdav: column "b" has 1 missing value`})
 	if strings.Contains(e, "empty file") {
 		t.Errorf("pipe read twice: %s", e)
 	}

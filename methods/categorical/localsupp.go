@@ -35,6 +35,7 @@ func (LocalSupp) Info() methods.Info {
 		},
 		Columns: methods.CategoricalColumns,
 		Example: map[string]string{"key_var": "water"}, // testdata's key
+		Missing: "kept missing; a missing key matches every category in the frequencies (sdcMicro's rule); new missing cells are its declared suppressions (n_suppressed)",
 	}
 }
 

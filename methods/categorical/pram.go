@@ -46,6 +46,7 @@ func (PRAM) Info() methods.Info {
 		},
 		Randomized: true,
 		Columns:    methods.CategoricalColumns,
+		Missing:    "kept missing and left out of the transition draws, as sdcMicro pram (only non-NA values are pram'd)",
 	}
 }
 

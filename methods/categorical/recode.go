@@ -39,6 +39,7 @@ func (GlobalRecode) Info() methods.Info {
 		},
 		Columns: methods.AnyColumns,
 		Example: map[string]string{"map": "1:1-2;2:1-2"}, // on testdata's keys
+		Missing: "kept missing, as sdcMicro globalRecode (cut() and factor recoding leave NA); a number outside the breaks becomes missing, declared as a suppression (n_suppressed, as cut() gives NA)",
 	}
 }
 
@@ -145,7 +146,11 @@ func (GlobalRecode) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 			}
 		}
 	}
-	return &methods.Release{Masked: out, Info: map[string]any{"outside": outside}}, nil
+	info := map[string]any{"outside": outside}
+	if outside > 0 {
+		info["n_suppressed"] = outside // methods.CheckHoles
+	}
+	return &methods.Release{Masked: out, Info: info}, nil
 }
 
 // relabel maps every label of categorical column j through f and renumbers the codes over
@@ -191,6 +196,7 @@ func (TopBot) Info() methods.Info {
 		},
 		Columns: methods.AnyColumns,
 		Example: map[string]string{"value": "2"},
+		Missing: "kept missing, as sdcMicro topBotCoding (x[x > value] <- replacement skips NA)",
 	}
 }
 

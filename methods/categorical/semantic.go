@@ -29,6 +29,7 @@ func (SemanticRecode) Info() methods.Info {
 			{Name: "max_iter", Kind: methods.Int, Default: "1000", Min: 1, Max: math.Inf(1), Doc: "most combinations recoded"},
 		},
 		Columns: methods.CategoricalColumns,
+		Missing: "a category of its own (not an sdcMicro method): a recoded combination may take a missing key (declared, n_suppressed) or fill one (declared, n_filled)",
 	}
 }
 
@@ -108,5 +109,20 @@ func (s SemanticRecode) Protect(ctx context.Context, d *datasets.Dataset, p meth
 			recoded++
 		}
 	}
-	return &methods.Release{Masked: out, Info: map[string]any{"iterations": iter, "recoded": recoded}}, nil
+	info := map[string]any{"iterations": iter, "recoded": recoded}
+	if n := sum(methods.Holes(d, out)); n > 0 {
+		info["n_suppressed"] = n // keys that took a missing value (methods.CheckHoles)
+	}
+	if n := sum(methods.Holes(out, d)); n > 0 {
+		info["n_filled"] = n // missing keys that took a value, declared as well
+	}
+	return &methods.Release{Masked: out, Info: info}, nil
+}
+
+func sum(v []int) int {
+	s := 0
+	for _, x := range v {
+		s += x
+	}
+	return s
 }

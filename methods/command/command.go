@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -65,6 +66,7 @@ func (Method) Info() methods.Info {
 		},
 		Randomized: true,
 		Columns:    methods.AnyColumns,
+		Missing:    "written to {in} as NA; the program's release is read as written, and a missing cell where the input has a value is the program's suppression, counted in n_suppressed",
 		OpenParams: true,
 		Example:    map[string]string{"cmd": "cp {in} {out}"},
 	}
@@ -195,7 +197,8 @@ func (Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params
 	if err != nil {
 		return nil, err
 	}
-	if err := datasets.WriteFile(in, d); err != nil {
+	write := func(w io.Writer) error { return datasets.WriteCSVNA(w, d, datasets.NewNA("NA")) } // R's and pandas' token
+	if err := datasets.AtomicWrite(in, write); err != nil {
 		return nil, fmt.Errorf("command: writing {in}: %w", err)
 	}
 	c := exec.CommandContext(ctx, words[0], words[1:]...)
@@ -227,7 +230,15 @@ func (Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params
 	if err != nil {
 		return nil, fmt.Errorf("command: %s: %w", words[0], err)
 	}
-	return &methods.Release{Masked: rel, Info: map[string]any{"command": strings.Join(words, " "), "command_seconds": secs}}, nil
+	info := map[string]any{"command": strings.Join(words, " "), "command_seconds": secs}
+	n := 0
+	for _, c := range methods.Holes(d, rel) {
+		n += c
+	}
+	if n > 0 { // the program's suppressions, declared (methods.CheckHoles)
+		info["n_suppressed"] = n
+	}
+	return &methods.Release{Masked: rel, Info: info}, nil
 }
 
 // readRelease reads the program's output: every column of d by name (order free, extras

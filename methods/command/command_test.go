@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -215,5 +216,26 @@ func TestSeed(t *testing.T) {
 	b, _ := os.ReadFile(out)
 	if got := strings.TrimSpace(string(b)); got != strconv.FormatUint(want, 10) {
 		t.Errorf("seed %s, want %d", got, want)
+	}
+}
+
+// TestMissingIn: missing cells reach the program as NA, and a cell the program leaves missing
+// where the input has a value is counted as its suppression.
+func TestMissingIn(t *testing.T) {
+	needUnix(t)
+	d := datasets.New("toy", []string{"a", "b"}, 3, 2, []float64{1, math.NaN(), 3, 4, 5, 6})
+	dir := t.TempDir()
+	copyIn := filepath.Join(dir, "in.csv")
+	cmd := `sh -c 'cp "$0" "$2"; printf "a,b\n1,NA\nNA,4\n5,6\n" > "$1"' {in} {out} ` + copyIn
+	rel, err := Method{}.Protect(context.Background(), d, params(t, map[string]string{"cmd": cmd}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(copyIn)
+	if got := string(b); got != "a,b\n1,NA\n3,4\n5,6\n" {
+		t.Errorf("{in} = %q", got)
+	}
+	if n := rel.Info["n_suppressed"]; n != 1 {
+		t.Errorf("n_suppressed = %v, want 1 (row 2, column a)", n)
 	}
 }

@@ -55,8 +55,8 @@ func (FixedG) Validate(d *datasets.Dataset, p methods.Params) error {
 	if k := p.Int("k"); d.N < 2*k {
 		return fmt.Errorf("hmkm: dataset %s has %d rows, fewer than 2k = %d", d.Name, d.N, 2*k)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("hmkm: %w", err)
+	if err := methods.RefuseMissing("hmkm", d, methods.AltMicroagg); err != nil {
+		return err
 	}
 	if _, err := ParseSurrogate(p.String("surrogate")); err != nil {
 		return fmt.Errorf("hmkm: %w: %w", methods.ErrBadParam, err)

@@ -65,8 +65,8 @@ func (Method) Validate(d *datasets.Dataset, p methods.Params) error {
 	if d.N < 2*k {
 		return fmt.Errorf("dfo: dataset %s has %d rows, fewer than 2k = %d", d.Name, d.N, 2*k)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("dfo: %w", err)
+	if err := methods.RefuseMissing("dfo", d, methods.AltMicroagg); err != nil {
+		return err
 	}
 	if _, err := ParseSurrogate(p.String("surrogate")); err != nil {
 		return fmt.Errorf("%w: %w", methods.ErrBadParam, err)

@@ -23,6 +23,9 @@ func (m *method) Info() methods.Info { return m.info }
 
 // Validate rejects bad parameters (ε ≤ 0, M < 1, …) and datasets of the wrong kind by name.
 func (m *method) Validate(d *datasets.Dataset, p methods.Params) error {
+	if err := methods.RefuseMissing(m.info.Name, d, ""); err != nil {
+		return err
+	}
 	if _, err := newSetup(d, p, m.kind, nil); err != nil {
 		return err
 	}

@@ -64,6 +64,9 @@ func (m method) target(p methods.Params) (methods.Method, methods.Params, error)
 
 // Validate checks that the target accepts the dataset.
 func (m method) Validate(d *datasets.Dataset, p methods.Params) error {
+	if err := methods.RefuseMissing("dp_audit", d, ""); err != nil {
+		return err
+	}
 	t, tp, err := m.target(p)
 	if err != nil {
 		return fmt.Errorf("dp_audit: %w", err)

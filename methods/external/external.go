@@ -42,6 +42,7 @@ func (Method) Info() methods.Info {
 			{Name: "pattern", Kind: methods.String, Default: "", Doc: "release file, relative to the spec's folder: {dataset} = the dataset's label, {replicate}, {seed}; e.g. masked/{dataset}.csv"},
 			{Name: "tool", Kind: methods.String, Default: "", Doc: "label of the tool that made the release (reports only)"},
 		},
+		Missing: "read as written (NA, an empty cell or NaN is missing); a missing cell where the original has a value is the other tool's suppression, counted in n_suppressed",
 	}
 }
 
@@ -102,7 +103,7 @@ func (m Method) ValidateRun(d *datasets.Dataset, p methods.Params, r methods.Run
 
 func (Method) read(d *datasets.Dataset, p methods.Params, r methods.Run) (*datasets.Dataset, error) {
 	path := Path(p.String("pattern"), r)
-	rel, err := datasets.ReadFile(path, datasets.ReadOptions{Columns: d.Names})
+	rel, err := datasets.ReadFile(path, datasets.ReadOptions{Columns: d.Names, AllowNonFinite: true})
 	if err != nil {
 		return nil, fmt.Errorf("external: release of dataset %s: %w", d.Name, err)
 	}
@@ -131,6 +132,13 @@ func (m Method) Protect(ctx context.Context, d *datasets.Dataset, p methods.Para
 		return nil, err
 	}
 	info := map[string]any{"file": Path(p.String("pattern"), r)}
+	n := 0
+	for _, c := range methods.Holes(d, rel) {
+		n += c
+	}
+	if n > 0 { // the other tool's suppressions, declared (methods.CheckHoles)
+		info["n_suppressed"] = n
+	}
 	if t := p.String("tool"); t != "" {
 		info["tool"] = t
 	}

@@ -107,8 +107,8 @@ func (Method) Validate(d *datasets.Dataset, p methods.Params) error {
 	if k := p.Int("k"); d.N < k {
 		return fmt.Errorf("magga: dataset %s has %d rows, fewer than k = %d", d.Name, d.N, k)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("magga: %w", err)
+	if err := methods.RefuseMissing("magga", d, methods.AltMicroagg); err != nil {
+		return err
 	}
 	if d.N < 2 {
 		return fmt.Errorf("magga: dataset %s has %d rows, want ≥ 2", d.Name, d.N)

@@ -19,8 +19,16 @@ var standardizeParam = methods.ParamSpec{Name: "standardize", Kind: methods.Stri
 // validateK checks the conditions every microaggregation method needs before it runs: k ≥ minK,
 // at least 2k rows (issue 2 makes fewer a bad input; the partition functions themselves still
 // return a single group for k ≤ n < 2k, as docs/microaggregation.md §0 says), finite
-// data and, when standardizing, no constant column.
+// data (a missing value is refused with methods.RefuseMissing's advice) and, when
+// standardizing, no constant column.
 func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) error {
+	return validateKMissing(name, d, p, minK, false)
+}
+
+// validateKMissing is validateK for a method that accepts missing values when missing is
+// true (mdav and ma_mdav, by MDAVMissing): then a table with a missing value is checked for
+// k, its size and its column kinds only.
+func validateKMissing(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) error {
 	k := p.Int("k")
 	if k < minK {
 		return fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
@@ -28,8 +36,21 @@ func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) err
 	if d.N < 2*k {
 		return fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	if missing && HasMissing(d) {
+		for j := 0; j < d.P; j++ {
+			if d.IsCategorical(j) {
+				return fmt.Errorf("%s: %w", name, d.CheckFinite())
+			}
+		}
+		for _, v := range d.Data {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("%s: %w", name, d.CheckFinite())
+			}
+		}
+		return nil
+	}
+	if err := methods.RefuseMissing(name, d, methods.AltMicroagg); err != nil {
+		return err
 	}
 	if p.String("standardize") == "zscore" {
 		if _, _, err := datasets.ZScore(d); err != nil {

@@ -25,11 +25,12 @@ func (mdavMethod) Info() methods.Info {
 		Params:        []methods.ParamSpec{kParam, standardizeParam},
 		Partitions:    true,
 		BoundedGroups: true,
+		Missing:       missingMDAV,
 	}
 }
 
 func (mdavMethod) Validate(d *datasets.Dataset, p methods.Params) error {
-	return validateK("mdav", d, p, 2)
+	return validateKMissing("mdav", d, p, 2, true)
 }
 
 func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, _ *rand.Rand) (*methods.Release, error) {
@@ -38,6 +39,9 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	}
 	if err := m.Validate(d, p); err != nil {
 		return nil, err
+	}
+	if HasMissing(d) {
+		return protectMissing(ctx, "mdav", d, p)
 	}
 	z, err := space(d, p)
 	if err != nil {

@@ -27,6 +27,7 @@ func init() {
 			Description: "sdcMicro microaggregation(method=\"mdav\"): MDAV on z-scores, fixed groups of k",
 			Params:      []methods.ParamSpec{kParam},
 			Partitions:  true,
+			Missing:     missingMDAV,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
 			labels, err := MDAV(ctx, z, n, d, k, methods.Threads(ctx))
@@ -84,6 +85,9 @@ func (m sdcVariant) Validate(d *datasets.Dataset, p methods.Params) error {
 	if err != nil {
 		return err
 	}
+	if m.info.Missing != "" {
+		return validateKMissing(m.info.Name, d, q, 2, true)
+	}
 	return m.partitionMethod.Validate(d, q)
 }
 
@@ -91,6 +95,15 @@ func (m sdcVariant) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	q, err := m.zscored(p)
 	if err != nil {
 		return nil, err
+	}
+	if m.info.Missing != "" && HasMissing(d) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := m.Validate(d, p); err != nil {
+			return nil, err
+		}
+		return protectMissing(ctx, m.info.Name, d, q)
 	}
 	return m.partitionMethod.Protect(ctx, d, q, rng)
 }

@@ -134,17 +134,6 @@ func release(out *datasets.Dataset, cols []int, info map[string]any) *methods.Re
 	return rel
 }
 
-// checkData rejects tables a numeric masking cannot handle.
-func checkData(id string, d *datasets.Dataset, minN int) error {
-	if d.N < minN {
-		return fmt.Errorf("%s: dataset %s has %d rows, need at least %d", id, d.Name, d.N, minN)
-	}
-	if err := d.CheckFinite(); err != nil {
-		return fmt.Errorf("%s: %w", id, err)
-	}
-	return nil
-}
-
 // powerScaled runs protect on d multiplied by one power of two when d's magnitudes are
 // extreme (above 2^500 or below 2^−500, where the covariance matrices of the
 // covariance-based maskings overflow or underflow), and multiplies the release back.

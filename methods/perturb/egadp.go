@@ -33,6 +33,7 @@ func (EGADP) Info() methods.Info {
 		Description: "textbook EGADP: OLS fit on the predictors plus noise with exactly the residual covariance",
 		Params:      predParams,
 		Randomized:  true,
+		Missing:     missingShuffle,
 	}
 }
 
@@ -42,7 +43,7 @@ func (EGADP) Validate(d *datasets.Dataset, p methods.Params) error {
 }
 
 func validatePred(id string, d *datasets.Dataset, p methods.Params) error {
-	if err := checkData(id, d, 3); err != nil {
+	if err := checkDataMissing(id, d, 3); err != nil {
 		return err
 	}
 	_, err := splitColumns(id, d, p)
@@ -51,7 +52,12 @@ func validatePred(id string, d *datasets.Dataset, p methods.Params) error {
 
 // Protect implements methods.Method.
 func (e EGADP) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
-	return powerScaled(d, func(d *datasets.Dataset) (*methods.Release, error) { return e.protect(ctx, d, p, rng) })
+	if err := e.Validate(d, p); err != nil {
+		return nil, err
+	}
+	return withImputed("egadp", d, rng, func(d *datasets.Dataset) (*methods.Release, error) {
+		return powerScaled(d, func(d *datasets.Dataset) (*methods.Release, error) { return e.protect(ctx, d, p, rng) })
+	})
 }
 
 // protect is Protect at ordinary magnitudes.
@@ -118,6 +124,7 @@ func (EGADPSdcMicro) Info() methods.Info {
 		Params:         predParams,
 		Randomized:     true,
 		NotEquivariant: "adds noise with the covariance of the ranks to data-scale values, as sdcMicro does",
+		Missing:        missingShuffle,
 	}
 }
 
@@ -128,7 +135,12 @@ func (EGADPSdcMicro) Validate(d *datasets.Dataset, p methods.Params) error {
 
 // Protect implements methods.Method.
 func (e EGADPSdcMicro) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
-	return powerScaled(d, func(d *datasets.Dataset) (*methods.Release, error) { return e.protect(ctx, d, p, rng) })
+	if err := e.Validate(d, p); err != nil {
+		return nil, err
+	}
+	return withImputed("egadp_sdcmicro", d, rng, func(d *datasets.Dataset) (*methods.Release, error) {
+		return powerScaled(d, func(d *datasets.Dataset) (*methods.Release, error) { return e.protect(ctx, d, p, rng) })
+	})
 }
 
 // protect is Protect at ordinary magnitudes. Unlike the textbook EGADP it is not

@@ -31,12 +31,13 @@ func (Mult) Info() methods.Info {
 			{Name: "dist", Kind: methods.String, Default: "lognormal", Choices: []string{"lognormal", "normal"}, Doc: "distribution of z"},
 		},
 		Randomized: true,
+		Missing:    missingMult,
 	}
 }
 
 // Validate implements methods.Validator.
 func (Mult) Validate(d *datasets.Dataset, p methods.Params) error {
-	return checkData("noise_mult", d, 1)
+	return checkDataMissing("noise_mult", d, 1)
 }
 
 // Protect implements methods.Method.

@@ -53,12 +53,13 @@ func (a Additive) Info() methods.Info {
 		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "10",
 			Min: 0, Max: math.Inf(1), Doc: "noise SD as a percent of the column SD"}},
 		Randomized: true,
+		Missing:    missingNoise,
 	}
 }
 
 // Validate implements methods.Validator.
 func (a Additive) Validate(d *datasets.Dataset, p methods.Params) error {
-	return checkData(a.id(), d, 2)
+	return checkDataMissing(a.id(), d, 2)
 }
 
 // Protect implements methods.Method.
@@ -70,7 +71,7 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 		return nil, err
 	}
 	w := p.Float("noise_pct") / 100
-	sd := datasets.ScalingOf(d).SD
+	sd := availScaling(d).SD
 	out := d.Clone()
 	for j := 0; j < d.P; j++ {
 		if err := ctx.Err(); err != nil {

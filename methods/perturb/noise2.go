@@ -30,6 +30,7 @@ func (Correlated) Info() methods.Info {
 		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "150",
 			Min: 0, Max: math.Inf(1), Doc: "noise covariance as a percent of the data covariance (variance fraction)"}},
 		Randomized: true,
+		Missing:    missingCorr,
 	}
 }
 
@@ -38,7 +39,13 @@ func (Correlated) Validate(d *datasets.Dataset, p methods.Params) error {
 	if d.P < 2 {
 		return fmt.Errorf("noise_correlated: dataset %s has %d column, need at least 2", d.Name, d.P)
 	}
-	return checkData("noise_correlated", d, 2)
+	if err := checkDataMissing("noise_correlated", d, 2); err != nil {
+		return err
+	}
+	if c := completeRows(d); c.N < 2 {
+		return fmt.Errorf("noise_correlated: dataset %s has %d rows without a missing value, need at least 2 for the covariance (sdcMicro's cov(na.omit(x)))", d.Name, c.N)
+	}
+	return nil
 }
 
 // Protect implements methods.Method.
@@ -52,7 +59,8 @@ func (c Correlated) protect(ctx context.Context, d *datasets.Dataset, p methods.
 		return nil, err
 	}
 	v := p.Float("noise_pct") / 100
-	cov := covMat(d.Data, d.N, d.P)
+	cc := completeRows(d)
+	cov := covMat(cc.Data, cc.N, cc.P)
 	cov.ScaleSym(v, cov)
 	l := mvnFactor(cov)
 	out := d.Clone()
@@ -101,6 +109,7 @@ func (Correlated2) Info() methods.Info {
 				Doc: "accepted and ignored, as sdcMicro does (recorded in the release notes)"},
 		},
 		Randomized: true,
+		Missing:    missingNoise,
 	}
 }
 
@@ -109,7 +118,7 @@ func (Correlated2) Validate(d *datasets.Dataset, p methods.Params) error {
 	if p.Float("delta") <= 0 {
 		return fmt.Errorf("noise_correlated2: %w delta=%s: must be in (0, 1]", methods.ErrBadParam, p.Get("delta"))
 	}
-	return checkData("noise_correlated2", d, 2)
+	return checkDataMissing("noise_correlated2", d, 2)
 }
 
 // Protect implements methods.Method.
@@ -119,7 +128,7 @@ func (c Correlated2) Protect(ctx context.Context, d *datasets.Dataset, p methods
 	}
 	delta := p.Float("delta")
 	dd := math.Sqrt(1 - delta*delta)
-	sc := datasets.ScalingOf(d)
+	sc := availScaling(d)
 	out := d.Clone()
 	for j := 0; j < d.P; j++ {
 		mu := sc.Mean[j] * (1 - dd) / delta
@@ -149,6 +158,7 @@ func (Restr) Info() methods.Info {
 		Description: "sdcMicro restr: deterministic shrinkage of every value towards its column mean",
 		Params: []methods.ParamSpec{{Name: "noise_pct", Kind: methods.Float, Default: "150",
 			Min: 0, Max: math.Inf(1), Doc: "shrinkage strength w = noise_pct/100"}},
+		Missing: missingRestr,
 	}
 }
 
@@ -163,7 +173,7 @@ func RestrFactor(n int, w float64) float64 {
 
 // Validate implements methods.Validator.
 func (Restr) Validate(d *datasets.Dataset, p methods.Params) error {
-	if err := checkData("noise_restr", d, 2); err != nil {
+	if err := checkDataMissing("noise_restr", d, 2); err != nil {
 		return err
 	}
 	if cc := RestrFactor(d.N, p.Float("noise_pct")/100); math.IsNaN(cc) {
@@ -179,6 +189,11 @@ func (r Restr) Protect(ctx context.Context, d *datasets.Dataset, p methods.Param
 	}
 	cc := RestrFactor(d.N, p.Float("noise_pct")/100)
 	mu := covariance.Means(d.Data, d.N, d.P)
+	if hasMissing(d) {
+		for j := range mu {
+			mu[j] = availMean(d, j)
+		}
+	}
 	out := d.Clone()
 	for i := 0; i < d.N; i++ {
 		for j := 0; j < d.P; j++ {

@@ -40,6 +40,10 @@ func (Revmap) Apply(orig, masked *datasets.Dataset, cols []int) (*datasets.Datas
 			x[i] = orig.Data[i*orig.P+j]
 			y[i] = masked.Data[i*orig.P+j]
 		}
+		if nx, ny := available(x), available(y); nx != ny {
+			return nil, fmt.Errorf("column %q: %d values in the original and %d in the release: revmap needs the same cells missing in both",
+				datasets.Clip(orig.Names[j]), nx, ny)
+		}
 		buf = RevmapColumn(x, y, buf)
 		for i, v := range y {
 			out.Data[i*out.P+j] = v
@@ -48,11 +52,25 @@ func (Revmap) Apply(orig, masked *datasets.Dataset, cols []int) (*datasets.Datas
 	return out, nil
 }
 
+// available returns the number of non-NaN values of v.
+func available(v []float64) int {
+	n := 0
+	for _, x := range v {
+		if x == x {
+			n++
+		}
+	}
+	return n
+}
+
 // RevmapColumn overwrites y with the reverse mapping of x onto y's rank order; x is sorted in
-// place and buf is scratch (reused when large enough).
+// place and buf is scratch (reused when large enough). Missing values (NaN) take no part: the
+// available values of x go to y's available cells by rank and y's missing cells stay missing
+// (x and y must hold as many available values).
 func RevmapColumn(x, y []float64, buf []keyed) []keyed {
-	buf = order(y, false, buf, nil)
-	slices.Sort(x)
+	buf = order(y, false, buf, func(v float64) bool { return v == v })
+	slices.Sort(x) // NaN first
+	x = x[len(x)-len(buf):]
 	for r, k := range buf {
 		y[k.I] = x[r]
 	}

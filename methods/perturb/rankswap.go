@@ -47,6 +47,7 @@ func (RankSwap) Info() methods.Info {
 			{Name: "bottom_pct", Kind: methods.Float, Default: "0", Min: 0, Max: 100, Doc: "percent of smallest values bottom-coded to their mean"},
 		},
 		Randomized: true,
+		Missing:    missingRank,
 	}
 }
 
@@ -116,6 +117,9 @@ func (w *swapWork) swapColumn(col []float64, cfg swapConfig, rng *rand.Rand) {
 	w.ord = order(col, true, w.ord, func(x float64) bool { return !math.IsNaN(x) })
 	ord := w.ord
 	nnm := len(ord)
+	if nnm == 0 { // every value missing
+		return
+	}
 	w.val = slices.Grow(w.val[:0], nnm)[:nnm]
 	val := w.val
 	for s, k := range ord {

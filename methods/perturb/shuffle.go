@@ -33,12 +33,13 @@ func (Shuffle) Info() methods.Info {
 		Description: "data shuffling: perturb normal scores given the predictors, then reverse-map",
 		Params:      predParams,
 		Randomized:  true,
+		Missing:     missingShuffle,
 	}
 }
 
 // Validate implements methods.Validator.
 func (Shuffle) Validate(d *datasets.Dataset, p methods.Params) error {
-	if err := checkData("shuffle_ds", d, 3); err != nil {
+	if err := checkDataMissing("shuffle_ds", d, 3); err != nil {
 		return err
 	}
 	_, err := splitColumns("shuffle_ds", d, p)
@@ -47,9 +48,14 @@ func (Shuffle) Validate(d *datasets.Dataset, p methods.Params) error {
 
 // Protect implements methods.Method.
 func (s Shuffle) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
-	if err := checkData("shuffle_ds", d, 3); err != nil {
+	if err := checkDataMissing("shuffle_ds", d, 3); err != nil {
 		return nil, err
 	}
+	return withImputed("shuffle_ds", d, rng, func(d *datasets.Dataset) (*methods.Release, error) { return s.protect(ctx, d, p, rng) })
+}
+
+// protect is Protect on a table without missing values.
+func (s Shuffle) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	sp, err := splitColumns("shuffle_ds", d, p)
 	if err != nil {
 		return nil, err

@@ -84,8 +84,8 @@ func setup(name string, d *datasets.Dataset, p methods.Params, z bool) (*problem
 	if d.N < 2 {
 		return nil, fmt.Errorf("%s: dataset %s has %d rows, need at least 2", name, d.Name, d.N)
 	}
-	if err := d.CheckFinite(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := methods.RefuseMissing(name, d, ""); err != nil {
+		return nil, err
 	}
 	r, err := resolveRoles(name, d, p)
 	if err != nil {

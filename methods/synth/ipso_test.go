@@ -451,7 +451,7 @@ func TestIPSODegenerate(t *testing.T) {
 		{"ipso_a", toy73(), map[string]string{"preds": "x", "targets": "x"}, "both a predictor and a target"},
 		{"ipso_c", datasets.New("tiny", []string{"x", "y"}, 3, 2, []float64{1, 2, 2, 1, 3, 5}), map[string]string{"preds": "x"}, "need more than 3"},
 		{"ipso_a", datasets.New("one", []string{"x", "y"}, 1, 2, []float64{1, 2}), map[string]string{"preds": "x"}, "need at least 2"},
-		{"ipso_a", datasets.New("nan", []string{"x", "y"}, 2, 2, []float64{1, math.NaN(), 2, 3}), map[string]string{"preds": "x"}, "NaN"},
+		{"ipso_a", datasets.New("nan", []string{"x", "y"}, 2, 2, []float64{1, math.NaN(), 2, 3}), map[string]string{"preds": "x"}, `column "y" has 1 missing value; drop or impute`},
 	}
 	for _, e := range errs {
 		_, err := tryProtect(e.name, e.d, e.raw, 1)
