@@ -214,6 +214,9 @@ func SpecConfig(s *experiments.Spec) (Config, error) {
 		// 0 in the zero Config means the default; written in the spec it is a mistake.
 		return Config{}, fmt.Errorf("analysis: alpha must be in (0, 1), have %v", cfg.Alpha)
 	}
+	if s.AnalysisKeyDefined("risk_bound") && cfg.RiskBound == nil {
+		return Config{}, fmt.Errorf("analysis: risk_bound must be a table of bounds such as {dld = 10}")
+	}
 	return cfg, cfg.Validate()
 }
 
