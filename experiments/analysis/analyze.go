@@ -463,13 +463,7 @@ func writeCSV(path string, header []string, rows [][]string) error {
 }
 
 // boundCols names recommend.csv's columns of the bounded measures' medians.
-func boundCols(p *Plan) []string {
-	var out []string
-	for _, m := range slices.Sorted(maps.Keys(p.RiskBound)) {
-		out = append(out, m)
-	}
-	return out
-}
+func boundCols(p *Plan) []string { return slices.Sorted(maps.Keys(p.RiskBound)) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
