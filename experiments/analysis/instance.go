@@ -348,9 +348,12 @@ func (v Versus) describe() string {
 	case VsDifference:
 		return fmt.Sprintf("both deterministic: exact difference %s, no test", num(v.Estimate))
 	}
-	lvl := ""
-	if math.Abs(v.Level-0.95) > 1e-9 && !math.IsNaN(v.Level) {
-		lvl = fmt.Sprintf(" (%.3g %% reachable)", 100*v.Level)
+	ci := fmt.Sprintf("[%s, %s]", num(v.Lo), num(v.Hi))
+	switch {
+	case math.IsNaN(v.Lo) || math.IsNaN(v.Hi):
+		ci = "(no interval: the values are all tied)"
+	case math.Abs(v.Level-0.95) > 1e-9 && !math.IsNaN(v.Level):
+		ci += fmt.Sprintf(" (%.3g %% reachable)", 100*v.Level)
 	}
-	return fmt.Sprintf("%s: difference %s [%s, %s]%s, r = %s, p = %s", v.Test, num(v.Estimate), num(v.Lo), num(v.Hi), lvl, num(v.Effect), num(v.P))
+	return fmt.Sprintf("%s: difference %s %s, r = %s, p = %s", v.Test, num(v.Estimate), ci, num(v.Effect), num(v.P))
 }
