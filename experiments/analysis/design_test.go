@@ -110,6 +110,26 @@ func TestDeterministicVersusRandom(t *testing.T) {
 	if m := bestRow(t, res, "il1s", "survey", "mdav"); m.Rank != 1 || m.N != 1 || !m.Fixed {
 		t.Errorf("mdav: %+v, want the best, one fixed value", m)
 	}
+	// The other way round: on dld noise (randomized) is best and mdav's fixed 8.5 is compared
+	// with its replicates, reported as mdav − noise. R: x <- 2.0 + ((1:20) %% 5)/10;
+	// wilcox.test(x, mu = 8.5, conf.int = TRUE): p 8.9150762702950505e-05, estimate
+	// 2.2000000000000002, interval [2.1499894659652528, 2.2500105340347476], V = 0.
+	res = designResult(t, Config{Metrics: []string{"dld"}})
+	m := bestRow(t, res, "dld", "survey", "mdav")
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{
+		{"p", m.P, 8.9150762702950505e-05}, {"estimate", m.Vs.Estimate, 8.5 - 2.2000000000000002},
+		{"ci_low", m.Vs.Lo, 8.5 - 2.2500105340347476}, {"ci_high", m.Vs.Hi, 8.5 - 2.1499894659652528}, {"r", m.Vs.Effect, 1},
+	} {
+		if math.Abs(c.got-c.want) > 1e-12*math.Max(1, math.Abs(c.want)) {
+			t.Errorf("mdav vs noise on dld: %s = %.17g, want %.17g", c.what, c.got, c.want)
+		}
+	}
+	if m.Rank != 2 || m.Vs.Test != VsOneSample || !m.Vs.FixedA || m.Vs.FixedB {
+		t.Errorf("mdav vs noise on dld: %+v", m)
+	}
 }
 
 // TestEqualReplicatesKept: noise's 20 zeros of interval_disclosure are 20 independent
