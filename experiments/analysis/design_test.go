@@ -202,3 +202,26 @@ func (r *Result) reportText() string {
 	r.report(&b)
 	return b.String()
 }
+
+// TestSeedBestPerInstance: a seed row's where selects best.csv's instance.
+func TestSeedBestPerInstance(t *testing.T) {
+	res := designResult(t, Config{Metrics: []string{"sse_sst", "dld"}})
+	for _, tc := range []struct {
+		stat, where, want string
+		v                 float64
+	}{
+		{"best", "dataset=survey", "mdav", math.NaN()},
+		{"best", "dataset=survey_strata", "mdav", math.NaN()},
+		{"rank", "dataset=survey;method=rankswap", "", 3},
+		{"rank", "dataset=survey_strata;method=mdav", "", 1},
+		{"same_as_best", "dataset=survey;method=noise_additive", "", 0},
+	} {
+		v, text, err := res.seedValue(SeedRow{Stat: tc.stat, Metric: "sse_sst", Where: tc.where})
+		if tc.where == "dataset=survey_strata" { // dld: noise is best on survey, mdav on the stratified copy
+			v, text, err = res.seedValue(SeedRow{Stat: tc.stat, Metric: "dld", Where: tc.where})
+		}
+		if err != nil || (tc.want != "" && text != tc.want) || (!math.IsNaN(tc.v) && v != tc.v) {
+			t.Errorf("%s %s: %v %q %v", tc.stat, tc.where, v, text, err)
+		}
+	}
+}

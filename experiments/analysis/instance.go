@@ -243,6 +243,8 @@ type BestRow struct {
 	// ParetoWins and ParetoInstances: 1/1 when the configuration is on the instance's (loss,
 	// risk) front, 0/1 when it is not, 0/0 without both values.
 	ParetoWins, ParetoInstances int
+
+	cfg int // index into Plan.Configs
 }
 
 // Best ranks the configurations on every instance (Plan.Units) by their median for each metric
@@ -266,16 +268,16 @@ func Best(p *Plan, runs *Runs) []BestRow {
 					continue
 				}
 				rows = append(rows, BestRow{Metric: m, Instance: by, Config: p.Configs[c], Median: stats.NewSample(x).Median(), N: len(x), Fixed: !p.random[c] && len(x) == 1,
-					P: math.NaN(), PHolm: math.NaN(), PBH: math.NaN(), RiskMedian: math.NaN(), Rank: c, Vs: noVersus()})
+					P: math.NaN(), PHolm: math.NaN(), PBH: math.NaN(), RiskMedian: math.NaN(), cfg: c, Vs: noVersus()})
 			}
 			if !slices.ContainsFunc(rows, func(r BestRow) bool { return !math.IsNaN(r.Median) }) {
 				continue // no configuration has a value: there is no best
 			}
 			slices.SortStableFunc(rows, func(a, b BestRow) int { return cmpScore(d.score(a.Median), d.score(b.Median)) })
-			best := rows[0].Rank
+			best := rows[0].cfg
 			ps := make([]float64, len(rows))
 			for i := range rows {
-				c := rows[i].Rank
+				c := rows[i].cfg
 				rows[i].Rank = i + 1
 				ps[i] = math.NaN()
 				if len(p.Tradeoff) == 2 && m != p.Tradeoff[1] {
