@@ -276,7 +276,7 @@ func (r *Result) Write(ctx context.Context, out string) error {
 			return rows
 		}, true},
 		{"best.csv", append([]string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best", "risk_metric", "risk_median", "pareto_wins", "pareto_instances",
-			"test", "estimate", "ci_low", "ci_high", "conf_level", "effect_r", "kind"}, shortAll(r.Plan.Units)...), func() [][]string {
+			"test", "estimate", "ci_low", "ci_high", "conf_level", "effect_r", "kind", "warnings"}, shortAll(r.Plan.Units)...), func() [][]string {
 			var rows [][]string
 			for _, b := range r.Best {
 				kind := "replicates"
@@ -284,7 +284,7 @@ func (r *Result) Write(ctx context.Context, out string) error {
 					kind = "fixed"
 				}
 				rows = append(rows, append([]string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest), b.RiskMetric, ftoa(b.RiskMedian), itoa(b.ParetoWins), itoa(b.ParetoInstances),
-					b.Vs.Test, ftoa(b.Vs.Estimate), ftoa(b.Vs.Lo), ftoa(b.Vs.Hi), ftoa(b.Vs.Level), ftoa(b.Vs.Effect), kind}, b.Instance...))
+					b.Vs.Test, ftoa(b.Vs.Estimate), ftoa(b.Vs.Lo), ftoa(b.Vs.Hi), ftoa(b.Vs.Level), ftoa(b.Vs.Effect), kind, joinErrs(b.Vs.Warnings)}, b.Instance...))
 			}
 			return rows
 		}, true},

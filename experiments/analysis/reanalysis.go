@@ -25,7 +25,7 @@ type Previous struct {
 	Pairs map[[3]string]prevPair // by (metric, config_a, config_b)
 	Best  map[string][]prevBest  // by metric, in rank order (instance by instance)
 	Test  string
-	// PerInstance: the previous best.csv ranked per instance (the columns after "kind");
+	// PerInstance: the previous best.csv ranked per instance (the columns after "warnings");
 	// otherwise it had one ranking per metric, pooled over datasets.
 	PerInstance bool
 }
@@ -59,14 +59,14 @@ func ReadPrevious(dir string) (*Previous, error) {
 	if err != nil || b == nil {
 		return prev, err
 	}
-	kind, per := b.col["kind"]
+	last, per := b.col["warnings"]
 	prev.PerInstance = per
 	for _, r := range b.rows {
 		m := r[b.col["metric"]]
 		pb := prevBest{config: r[b.col["config"]], same: r[b.col["same_as_best"]] == "true"}
 		pb.rank, _ = strconv.Atoi(r[b.col["rank"]])
-		if per && kind+1 < len(r) {
-			pb.instance = strings.Join(r[kind+1:], " ")
+		if per && last+1 < len(r) {
+			pb.instance = strings.Join(r[last+1:], " ")
 		}
 		prev.Best[m] = append(prev.Best[m], pb)
 	}
