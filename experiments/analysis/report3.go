@@ -158,6 +158,11 @@ func (r *Result) reportAcross(w io.Writer) {
 	if len(r.Friedman) == 0 {
 		return
 	}
+	if !slices.ContainsFunc(r.Friedman, func(f FriedmanRow) bool { return f.N > 0 }) {
+		fmt.Fprintf(w, "### Across %ss\n\nNo block (%s) has a value of every configuration, so there is no rank aggregation across %ss: compare the configurations %s by %s above.\n\n",
+			unitWord(r.Plan.Units), r.Plan.friedmanBlocks(), unitWord(r.Plan.Units), unitWord(r.Plan.Units), unitWord(r.Plan.Units))
+		return
+	}
 	fmt.Fprintf(w, "### Across %ss\n\nMean rank (1 = best) over the blocks (%s) on which every configuration has a value, with the Friedman test and the Nemenyi critical difference (friedman.csv; the five best per metric). Per-instance verdicts above do not pool values over %ss.\n\n", unitWord(r.Plan.Units), r.Plan.friedmanBlocks(), unitWord(r.Plan.Units))
 	byMetric := map[string][]FriedmanRow{}
 	var order []string
@@ -176,6 +181,10 @@ func (r *Result) reportAcross(w io.Writer) {
 			top = append(top, fmt.Sprintf("%s %s", f.Config, num(f.MeanRank)))
 		}
 		f := fs[0]
+		if f.N == 0 {
+			rows = append(rows, []string{m, "0", "none: no block has every configuration", "–", "–"})
+			continue
+		}
 		rows = append(rows, []string{m, strconv.Itoa(f.N), strings.Join(top, "; "), num(f.P), num(f.CD)})
 	}
 	table(w, []string{"metric", "shared blocks", "best mean ranks", "Friedman p", "Nemenyi CD"}, rows)
