@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,22 @@ func TestBestPerDataset(t *testing.T) {
 	}
 	if !strings.Contains(res.reportText(), "### survey_strata") {
 		t.Error("REPORT.md has no section per dataset")
+	}
+	// Pooling asked for (blocks = []) is refused when the configurations ran on different
+	// datasets: the verdicts stay per dataset, with a note.
+	res = designResult(t, Config{Metrics: []string{"sse_sst"}, Blocks: []string{}})
+	if !slices.Equal(res.Plan.Units, []string{"dataset"}) || !slices.ContainsFunc(res.Plan.Warnings, func(w string) bool {
+		return strings.Contains(w, "did not all run on the same datasets")
+	}) {
+		t.Errorf("blocks = []: units %v, warnings %q", res.Plan.Units, res.Plan.Warnings)
+	}
+	if b := bestRow(t, res, "sse_sst", "survey", "mdav"); b.Rank != 1 {
+		t.Errorf("blocks = []: mdav rank %d on survey", b.Rank)
+	}
+	// No block has every configuration: REPORT.md says there is no aggregation across datasets.
+	res = designResult(t, Config{Metrics: []string{"sse_sst"}, Configs: []string{"method", "dataset"}})
+	if !strings.Contains(res.reportText(), "so there is no rank aggregation across") {
+		t.Error("REPORT.md aggregates ranks over no shared block")
 	}
 }
 
