@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/analysis"
@@ -29,7 +30,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	metrics := list("metrics", "value columns to analyse, comma-separated (default: the spec's metrics)")
 	blocks := list("blocks", "blocking factors for pairing, comma-separated, or `none` (default: dataset, k)")
 	repAgg := fs.String("replicate-agg", "", "how a configuration's replicates in a block are reduced: mean or median (default mean)")
-	tradeoff := list("tradeoff", "`loss,risk` metrics of the Pareto fronts (default: the spec's first loss and first risk metric)")
+	tradeoff := list("tradeoff", "`loss,risk` metrics of the Pareto fronts, several pairs separated by ';' (default: the spec's first loss and first risk metric)")
 	var baselines []string
 	fs.Func("baseline", "archived results `OLD_DIR` to test DIR's configurations against (repeatable); written to DIR/baseline-NAME/", func(s string) error {
 		baselines = append(baselines, s)
@@ -106,7 +107,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		case "replicate-agg":
 			cfg.ReplicateAgg = *repAgg
 		case "tradeoff":
-			cfg.Tradeoff = split(*tradeoff)
+			cfg.Tradeoff = nil
+			for _, pair := range strings.Split(*tradeoff, ";") {
+				cfg.Tradeoff = append(cfg.Tradeoff, split(pair))
+			}
 		case "configs":
 			cfg.Configs = split(*configs)
 		case "test":

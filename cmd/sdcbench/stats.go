@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -140,9 +141,10 @@ func column(path string, header []string, cols [][]float64, name string) ([]floa
 }
 
 func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	usage := "stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE"
+	usage := "stats wilcoxon [--paired | --mu V] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE"
 	fs := newFlags("stats wilcoxon", usage, stderr)
 	paired := fs.Bool("paired", false, "signed-rank test of the pairs (x, y) instead of the rank-sum test")
+	mu := fs.Float64("mu", 0, "one-sample signed-rank test of column x against the value V (R's wilcox.test(x, mu = V)); no column y")
 	exact := fs.String("exact", "auto", "exact p-value: auto (R's exact = NULL), yes or no")
 	noCorrect := fs.Bool("no-correct", false, "no continuity correction (R's correct = FALSE)")
 	alpha := fs.Float64("alpha", 0.05, "level for the warnings")
@@ -170,6 +172,14 @@ func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*alpha > 0 && *alpha < 1) {
 		return usageErr("stats wilcoxon", "--alpha must be in (0, 1) (got %v)", *alpha)
 	}
+	oneSample := false
+	fs.Visit(func(f *flag.Flag) { oneSample = oneSample || f.Name == "mu" })
+	if oneSample && *paired {
+		return usageErr("stats wilcoxon", "--mu and --paired exclude each other")
+	}
+	if oneSample && (math.IsNaN(*mu) || math.IsInf(*mu, 0)) {
+		return usageErr("stats wilcoxon", "--mu must be a finite number (got %v)", *mu)
+	}
 	path := fs.Arg(0)
 	header, cols, err := readColumns(path)
 	if err != nil {
@@ -179,15 +189,20 @@ func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	y, err := column(path, header, cols, "y")
-	if err != nil {
-		return err
+	var y []float64
+	if !oneSample {
+		if y, err = column(path, header, cols, "y"); err != nil {
+			return err
+		}
 	}
 	var c stats.Comparison
 	name := "W"
-	if *paired {
+	switch {
+	case oneSample:
+		c, name = stats.OneSample(x, *mu, opt), "V"
+	case *paired:
 		c, name = stats.SignedRank(x, y, opt), "V"
-	} else {
+	default:
 		c = stats.RankSum(x, y, opt)
 	}
 	if err := ctx.Err(); err != nil {
@@ -208,12 +223,13 @@ func statsWilcoxon(ctx context.Context, args []string, stdout, stderr io.Writer)
 		N1            int      `json:"n1"`
 		N2            int      `json:"n2"`
 		A12           jnum     `json:"a12"`
+		R             jnum     `json:"r"`
 		Estimate      *jnum    `json:"estimate,omitempty"`
 		ConfInt       []jnum   `json:"conf_int,omitempty"`
 		ConfLevel     *jnum    `json:"conf_level,omitempty"`
 		Warnings      []string `json:"warnings"`
 	}{Method: c.Method, StatisticName: name, Statistic: jnum(c.Statistic), P: jnum(c.P), Z: jnum(c.Z),
-		Exact: c.Exact, N1: c.N1, N2: c.N2, A12: jnum(c.A12), Warnings: warnings}
+		Exact: c.Exact, N1: c.N1, N2: c.N2, A12: jnum(c.A12), R: jnum(c.R), Warnings: warnings}
 	if s := c.Shift; s != nil {
 		est, lvl := jnum(s.Estimate), jnum(s.Level)
 		out.Estimate, out.ConfInt, out.ConfLevel = &est, []jnum{jnum(s.Lo), jnum(s.Hi)}, &lvl

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,12 @@ type Result struct {
 	// ParetoWins how often each is on the front (Plan.Tradeoff).
 	Pareto     []ParetoRow
 	ParetoWins []ParetoWin
+	// Fronts are the Pareto rows of every pair of Plan.Tradeoffs, Fronts[0] being Pareto.
+	Fronts [][]ParetoRow
+	// Recommend holds the recommendation under Plan.RiskBound per instance and loss metric.
+	Recommend []Recommendation
+	// Disagree lists the instances where two risk measures order configurations differently.
+	Disagree []Disagreement
 	// Profiles are the performance profiles per metric.
 	Profiles map[string][]ProfileRow
 	// Seed is the comparison with the seed's published numbers; SeedFile is where they came from.
@@ -142,11 +150,14 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.Best = Best(p, runs)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	res.Pairs = Pairwise(p, runs, all)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res.Best = Best(p, res.Summary, res.Pairs)
 	for _, m := range p.Metrics {
 		if p.Wins || p.Gaps {
 			cells := Cells(p, runs, m)
@@ -164,10 +175,14 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 		res.Profiles[m] = Profiles(p, runs, m)
 	}
 	res.Pareto, res.ParetoWins = Pareto(p, runs)
-	res.Best = bestRisk(p, res.Best, res.Summary)
-	for i := range res.Best {
-		res.Best[i].ParetoWins, res.Best[i].ParetoInstances = res.paretoWinsOf(nil, res.Best[i].Config)
+	res.Fronts = [][]ParetoRow{res.Pareto}
+	for _, pair := range p.Tradeoffs[min(1, len(p.Tradeoffs)):] {
+		rows, _ := ParetoOf(p, runs, pair)
+		res.Fronts = append(res.Fronts, rows)
 	}
+	res.bestFront()
+	res.Recommend = Recommend(p, runs)
+	res.Disagree = Disagreements(p, runs)
 	if res.Pivots, err = Pivots(res.pivotRuns(cfg.Table), cfg.Table); err != nil {
 		return nil, err
 	}
@@ -259,21 +274,27 @@ func (r *Result) Write(ctx context.Context, out string) error {
 			}
 			return rows
 		}, true},
-		{"wilcoxon.csv", []string{"metric", "config_a", "config_b", "test", "n_a", "n_b", "median_a", "median_b", "statistic", "z", "p_value", "p_holm", "p_bh", "estimate", "ci_low", "ci_high", "conf_level", "a12", "method", "warnings"}, func() [][]string {
+		{"wilcoxon.csv", []string{"metric", "config_a", "config_b", "test", "n_a", "n_b", "median_a", "median_b", "statistic", "z", "p_value", "p_holm", "p_bh", "estimate", "ci_low", "ci_high", "conf_level", "a12", "method", "warnings", "effect_r"}, func() [][]string {
 			var rows [][]string
 			for _, p := range r.Pairs {
 				est, lo, hi, lvl := math.NaN(), math.NaN(), math.NaN(), math.NaN()
 				if s := p.Shift; s != nil {
 					est, lo, hi, lvl = s.Estimate, s.Lo, s.Hi, s.Level
 				}
-				rows = append(rows, []string{p.Metric, p.A, p.B, r.Plan.Test, itoa(p.N1), itoa(p.N2), ftoa(p.MedianA), ftoa(p.MedianB), ftoa(p.Statistic), ftoa(p.Z), ftoa(p.P), ftoa(p.PHolm), ftoa(p.PBH), ftoa(est), ftoa(lo), ftoa(hi), ftoa(lvl), ftoa(p.A12), p.Method, joinErrs(p.Warnings)})
+				rows = append(rows, []string{p.Metric, p.A, p.B, r.Plan.Test, itoa(p.N1), itoa(p.N2), ftoa(p.MedianA), ftoa(p.MedianB), ftoa(p.Statistic), ftoa(p.Z), ftoa(p.P), ftoa(p.PHolm), ftoa(p.PBH), ftoa(est), ftoa(lo), ftoa(hi), ftoa(lvl), ftoa(p.A12), p.Method, joinErrs(p.Warnings), ftoa(p.R)})
 			}
 			return rows
 		}, true},
-		{"best.csv", []string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best", "risk_metric", "risk_median", "pareto_wins", "pareto_instances"}, func() [][]string {
+		{"best.csv", append([]string{"metric", "rank", "config", "median", "n", "p_value", "p_holm", "p_bh", "same_as_best", "risk_metric", "risk_median", "pareto_wins", "pareto_instances",
+			"test", "estimate", "ci_low", "ci_high", "conf_level", "effect_r", "kind", "warnings"}, shortAll(r.Plan.Units)...), func() [][]string {
 			var rows [][]string
 			for _, b := range r.Best {
-				rows = append(rows, []string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest), b.RiskMetric, ftoa(b.RiskMedian), itoa(b.ParetoWins), itoa(b.ParetoInstances)})
+				kind := "replicates"
+				if b.Fixed {
+					kind = "fixed"
+				}
+				rows = append(rows, append([]string{b.Metric, itoa(b.Rank), b.Config, ftoa(b.Median), itoa(b.N), ftoa(b.P), ftoa(b.PHolm), ftoa(b.PBH), strconv.FormatBool(b.SameAsBest), b.RiskMetric, ftoa(b.RiskMedian), itoa(b.ParetoWins), itoa(b.ParetoInstances),
+					b.Vs.Test, ftoa(b.Vs.Estimate), ftoa(b.Vs.Lo), ftoa(b.Vs.Hi), ftoa(b.Vs.Level), ftoa(b.Vs.Effect), kind, joinErrs(b.Vs.Warnings)}, b.Instance...))
 			}
 			return rows
 		}, true},
@@ -287,11 +308,28 @@ func (r *Result) Write(ctx context.Context, out string) error {
 		}, r.Plan.Wins},
 		{"pareto.csv", append(shortAll(r.Plan.TradeoffBy()), "config", "loss_metric", "loss", "risk_metric", "risk", "rank", "front"), func() [][]string {
 			var rows [][]string
-			for _, pr := range r.Pareto {
-				rows = append(rows, append(append([]string(nil), pr.By...), pr.Config, r.Plan.Tradeoff[0], ftoa(pr.Loss), r.Plan.Tradeoff[1], ftoa(pr.Risk), itoa(pr.Rank), strconv.FormatBool(pr.Front)))
+			for _, front := range r.Fronts {
+				for _, pr := range front {
+					rows = append(rows, append(append([]string(nil), pr.By...), pr.Config, pr.LossMetric, ftoa(pr.Loss), pr.RiskMetric, ftoa(pr.Risk), itoa(pr.Rank), strconv.FormatBool(pr.Front)))
+				}
 			}
 			return rows
 		}, len(r.Pareto) > 0},
+		{"recommend.csv", append(append([]string{"loss_metric", "config", "loss_median"}, boundCols(r.Plan)...), "eligible", "total", "runner_up", "runner_up_loss", "test", "estimate", "ci_low", "ci_high", "conf_level", "effect_r", "p_value", "instance"), func() [][]string {
+			var rows [][]string
+			for _, rc := range r.Recommend {
+				row := []string{rc.Loss, rc.Config, ftoa(rc.LossMedian)}
+				for _, m := range slices.Sorted(maps.Keys(r.Plan.RiskBound)) {
+					v, ok := rc.Risk[m]
+					if !ok {
+						v = math.NaN()
+					}
+					row = append(row, ftoa(v))
+				}
+				rows = append(rows, append(row, itoa(rc.Eligible), itoa(rc.Total), rc.RunnerUp, ftoa(rc.RunnerLoss), rc.Vs.Test, ftoa(rc.Vs.Estimate), ftoa(rc.Vs.Lo), ftoa(rc.Vs.Hi), ftoa(rc.Vs.Level), ftoa(rc.Vs.Effect), ftoa(rc.Vs.P), instanceName(r.Plan.Units, rc.Instance)))
+			}
+			return rows
+		}, len(r.Plan.RiskBound) > 0},
 		{"profiles.csv", []string{"metric", "config", "instances", "rho_1", "rho_2", "rho_10"}, func() [][]string {
 			var rows [][]string
 			for _, m := range r.Plan.Metrics {
@@ -436,6 +474,9 @@ func writeCSV(path string, header []string, rows [][]string) error {
 	}
 	return nil
 }
+
+// boundCols names recommend.csv's columns of the bounded measures' medians.
+func boundCols(p *Plan) []string { return slices.Sorted(maps.Keys(p.RiskBound)) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 

@@ -21,9 +21,9 @@ type SummaryRow struct {
 }
 
 // values returns the observations of metric m per configuration: for every setting (dataset
-// and parameters) the finite values of its replicates, counted once when they are all equal
-// (a deterministic method's replicates repeat one run, docs/analysis.md "Replicates"), each
-// when they differ. A setting without a finite value contributes one NaN, so that the missing
+// and parameters) the finite values of its replicates, each for a randomized method (equal or
+// not, they are independent draws), and for a deterministic one once when they are all equal
+// (its replicates repeat one run, docs/analysis.md "Replicates"). A setting without a finite value contributes one NaN, so that the missing
 // count stays visible.
 func (p *Plan) values(runs *Runs, m string) [][]float64 { return p.valuesWhere(runs, m, nil) }
 
@@ -56,7 +56,7 @@ func (p *Plan) valuesWhere(runs *Runs, m string, keep func(i int) bool) [][]floa
 		switch {
 		case len(f) == 0:
 			out[g.c] = append(out[g.c], math.NaN())
-		case allEqual(f):
+		case !p.random[g.c] && allEqual(f):
 			out[g.c] = append(out[g.c], f[0])
 		default:
 			out[g.c] = append(out[g.c], f...)
@@ -140,6 +140,11 @@ type PairRow struct {
 // unpaired ones the observations of values (identical replicates counted once). Every row
 // carries the Hodges–Lehmann shift of A − B with its 95 % interval and the A12 effect size. Tests run in parallel on
 // GOMAXPROCS goroutines, each writing its own slot, so the result does not depend on scheduling.
+//
+// With more than MaxPairwiseConfigs configurations only the pairs of every configuration with
+// the metric's reference are tested (the configuration that is best on the most blocks,
+// referenceConfig), so that the tests, wilcoxon.csv and memory grow linearly with the
+// configurations.
 func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
 	type job struct {
 		m    string
@@ -150,8 +155,21 @@ func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
 	blocks := map[string][]map[string]float64{}
 	for _, m := range metrics {
 		vals[m] = p.values(runs, m)
-		if p.Test == TestSignedRank {
+		if p.Test == TestSignedRank || len(p.Configs) > MaxPairwiseConfigs {
 			blocks[m] = p.byBlock(runs, m)
+		}
+		if len(p.Configs) > MaxPairwiseConfigs {
+			ref := referenceConfig(blocks[m], p.dirs[m])
+			for c := range p.Configs {
+				a, b := min(c, ref), max(c, ref)
+				if c != ref && (p.pairs == nil || p.pairs(p.Configs[a], p.Configs[b])) {
+					jobs = append(jobs, job{m, a, b})
+				}
+			}
+			if p.Test != TestSignedRank {
+				delete(blocks, m)
+			}
+			continue
 		}
 		for a := range p.Configs {
 			for b := a + 1; b < len(p.Configs); b++ {
@@ -202,6 +220,39 @@ func Pairwise(p *Plan, runs *Runs, metrics []string) []PairRow {
 	return out
 }
 
+// MaxPairwiseConfigs is the largest number of configurations whose every pair Pairwise tests
+// (1,225 pairs per metric); past it each configuration is tested against the metric's
+// reference only (docs/analysis.md "Many configurations").
+const MaxPairwiseConfigs = 50
+
+// referenceConfig returns the configuration that is best (lowest score) on the most blocks,
+// the first in plan order among equals; 0 when no block has a finite value.
+func referenceConfig(blocks []map[string]float64, d direction) int {
+	bestScore := map[string]float64{}
+	for _, bs := range blocks {
+		for b, v := range bs {
+			if s := d.score(v); !math.IsNaN(s) {
+				if cur, ok := bestScore[b]; !ok || s < cur {
+					bestScore[b] = s
+				}
+			}
+		}
+	}
+	ref, most := 0, -1
+	for c, bs := range blocks {
+		n := 0
+		for b, v := range bs {
+			if s := d.score(v); !math.IsNaN(s) && s == bestScore[b] {
+				n++
+			}
+		}
+		if n > most {
+			ref, most = c, n
+		}
+	}
+	return ref
+}
+
 // finite returns the finite values of x (metrics.md §0.4).
 func finite(x []float64) []float64 {
 	out := make([]float64, 0, len(x))
@@ -229,91 +280,6 @@ func pairs(a, b map[string]float64) (x, y []float64) {
 		x, y = append(x, va), append(y, vb)
 	}
 	return x, y
-}
-
-// BestRow is one line of best.csv: a configuration ranked by the median of a metric (rank 1 is
-// the best in the metric's direction), with its test against the best (MAGGA study Table 5.5).
-type BestRow struct {
-	Metric string
-	Rank   int
-	Config string
-	Median float64
-	N      int
-	// P, PHolm and PBH are the pairwise p-values against the best configuration (NaN for the
-	// best itself).
-	P, PHolm, PBH float64
-	// SameAsBest reports that the p-value chosen by the plan's Adjust is ≥ alpha (or undefined):
-	// the configuration is not significantly different from the best.
-	SameAsBest bool
-	// RiskMetric and RiskMedian give the configuration's disclosure risk (the plan's Tradeoff
-	// risk metric) beside a loss ranking, so that the best loss is never read without its
-	// risk; empty and NaN for the risk metric's own ranking or without a trade-off pair.
-	RiskMetric string
-	RiskMedian float64
-	// ParetoWins and ParetoInstances: blocks where the configuration is on the (loss, risk)
-	// front, out of those where it has both.
-	ParetoWins, ParetoInstances int
-}
-
-// bestRisk fills the risk and Pareto columns of the best rows.
-func bestRisk(p *Plan, rows []BestRow, sums []SummaryRow) []BestRow {
-	for i := range rows {
-		rows[i].RiskMedian = math.NaN()
-		if len(p.Tradeoff) != 2 || rows[i].Metric == p.Tradeoff[1] {
-			continue
-		}
-		rows[i].RiskMetric = p.Tradeoff[1]
-		for _, s := range sums {
-			if s.Metric == p.Tradeoff[1] && s.Config == rows[i].Config {
-				rows[i].RiskMedian = s.Median
-			}
-		}
-	}
-	return rows
-}
-
-// Best ranks the configurations by median for each metric in p.BestBy, using the summaries and
-// pairwise tests already computed. Configurations without a finite value rank last.
-func Best(p *Plan, sums []SummaryRow, pairs []PairRow) []BestRow {
-	var out []BestRow
-	for _, m := range p.BestBy {
-		d := p.dirs[m]
-		var rows []BestRow
-		for _, s := range sums {
-			if s.Metric == m {
-				rows = append(rows, BestRow{Metric: m, Config: s.Config, Median: s.Median, N: s.N})
-			}
-		}
-		if !slices.ContainsFunc(rows, func(r BestRow) bool { return !math.IsNaN(r.Median) }) {
-			continue // no configuration has a value: there is no best
-		}
-		slices.SortStableFunc(rows, func(a, b BestRow) int { return cmpScore(d.score(a.Median), d.score(b.Median)) })
-		for i := range rows {
-			if !math.IsNaN(rows[i].Median) { // no value (e.g. a measure that does not apply): not ranked, Rank 0
-				rows[i].Rank = i + 1
-			}
-			rows[i].P, rows[i].PHolm, rows[i].PBH = math.NaN(), math.NaN(), math.NaN()
-			if i == 0 {
-				rows[i].SameAsBest = true
-				continue
-			}
-			for _, pr := range pairs {
-				if pr.Metric == m && (pr.A == rows[0].Config && pr.B == rows[i].Config || pr.B == rows[0].Config && pr.A == rows[i].Config) {
-					rows[i].P, rows[i].PHolm, rows[i].PBH = pr.P, pr.PHolm, pr.PBH
-				}
-			}
-			pv := rows[i].P
-			switch p.Adjust {
-			case stats.Holm:
-				pv = rows[i].PHolm
-			case stats.BH:
-				pv = rows[i].PBH
-			}
-			rows[i].SameAsBest = !(pv < p.Alpha) && !math.IsNaN(rows[i].Median)
-		}
-		out = append(out, rows...)
-	}
-	return out
 }
 
 // cmpScore orders lower-better scores with NaN last.

@@ -3,6 +3,8 @@ package analysis
 import (
 	"fmt"
 	"io/fs"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -29,10 +31,17 @@ type Config struct {
 	// ReplicateAgg reduces a configuration's replicates in one block to the value the paired
 	// tests, wins, gaps and the Friedman test use: "mean" (the default, "") or "median".
 	ReplicateAgg string `toml:"replicate_agg"`
-	// Tradeoff is the (information loss, disclosure risk) pair of the Pareto fronts and R-U
-	// maps. Empty means Scatter when set, else the spec's first loss metric and first risk
-	// metric (IsRisk tells them apart).
-	Tradeoff []string `toml:"tradeoff"`
+	// Tradeoff are the (information loss, disclosure risk) pairs of the Pareto fronts, each
+	// written ["il1s", "dld"]; a spec may give one pair, tradeoff = ["il1s", "dld"], or several,
+	// tradeoff = [["il1s", "dld"], ["il1s", "interval_disclosure"]]. The first pair is the one
+	// the R-U maps draw. Empty means Scatter when set, else the spec's first loss metric and
+	// first risk metric (IsRisk tells them apart).
+	Tradeoff Pairs `toml:"tradeoff"`
+	// RiskBound bounds disclosure risk for the recommendation of REPORT.md (docs/analysis.md
+	// "The answer first"): risk_bound = {dld = 10} recommends, per instance, the lowest-loss
+	// configuration whose median dld is at most 10 (at least 10 for a measure that is better
+	// when higher). Several measures may be bounded at once. Absent means no recommendation.
+	RiskBound map[string]float64 `toml:"risk_bound"`
 	// Configs are the columns that define a configuration. Empty means method plus every parameter
 	// that is not a block. MAGGA study Table 5.5 uses ["pe", "pm", "rho_e"] with blocks = [].
 	Configs []string `toml:"configs"`
@@ -89,6 +98,47 @@ type Config struct {
 	Bundled fs.FS `toml:"-"`
 }
 
+// Pairs are (loss, risk) metric pairs. In a spec they are written as one pair
+// (["il1s", "dld"]) or a list of pairs ([["il1s", "dld"], ["il1s", "id_rank"]]).
+type Pairs [][]string
+
+// UnmarshalTOML decodes either form of Pairs; anything else is an error naming the key.
+func (ps *Pairs) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("analysis: tradeoff must be a pair [\"loss\", \"risk\"] or a list of pairs, have %v", v)
+	}
+	var one []string
+	var many [][]string
+	for _, e := range list {
+		switch e := e.(type) {
+		case string:
+			one = append(one, e)
+		case []any:
+			var pair []string
+			for _, m := range e {
+				s, ok := m.(string)
+				if !ok {
+					return fmt.Errorf("analysis: tradeoff: %v is not a metric name", m)
+				}
+				pair = append(pair, s)
+			}
+			many = append(many, pair)
+		default:
+			return fmt.Errorf("analysis: tradeoff: %v is neither a metric name nor a pair", e)
+		}
+	}
+	switch {
+	case one != nil && many != nil:
+		return fmt.Errorf("analysis: tradeoff mixes metric names and pairs")
+	case one != nil:
+		*ps = Pairs{one}
+	default:
+		*ps = many
+	}
+	return nil
+}
+
 // Replicate aggregates.
 const (
 	AggMean   = "mean"
@@ -135,8 +185,16 @@ func (c *Config) Validate() error {
 	default:
 		return fmt.Errorf("analysis: replicate_agg must be mean or median, have %q", c.ReplicateAgg)
 	}
-	if len(c.Tradeoff) != 0 && len(c.Tradeoff) != 2 {
-		return fmt.Errorf("analysis: tradeoff needs two metrics (loss, risk), have %d", len(c.Tradeoff))
+	for i, pair := range c.Tradeoff {
+		if len(pair) != 2 {
+			return fmt.Errorf("analysis: tradeoff: pair %d needs two metrics (loss, risk), have %d", i+1, len(pair))
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(c.RiskBound)) {
+		v := c.RiskBound[m]
+		if m == "" || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("analysis: risk_bound: %q = %v: need a metric name and a finite bound", m, v)
+		}
 	}
 	if len(c.Scatter) != 0 && len(c.Scatter) != 2 {
 		return fmt.Errorf("analysis: scatter needs two metrics (loss, risk), have %d", len(c.Scatter))
@@ -155,6 +213,9 @@ func SpecConfig(s *experiments.Spec) (Config, error) {
 	if s.AnalysisKeyDefined("alpha") && !(cfg.Alpha > 0 && cfg.Alpha < 1) {
 		// 0 in the zero Config means the default; written in the spec it is a mistake.
 		return Config{}, fmt.Errorf("analysis: alpha must be in (0, 1), have %v", cfg.Alpha)
+	}
+	if s.AnalysisKeyDefined("risk_bound") && cfg.RiskBound == nil {
+		return Config{}, fmt.Errorf("analysis: risk_bound must be a table of bounds such as {dld = 10}")
 	}
 	return cfg, cfg.Validate()
 }

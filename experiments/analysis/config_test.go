@@ -126,3 +126,67 @@ func TestParseRunsErrors(t *testing.T) {
 		t.Fatalf("torn line: %v %v", r, err)
 	}
 }
+
+// TestSpecTradeoffAndBound: tradeoff as one pair or a list of pairs, and risk_bound, read and
+// checked at load like the other [analysis] keys; a bound on a column runs.csv lacks is an
+// error of Resolve naming the key.
+func TestSpecTradeoffAndBound(t *testing.T) {
+	for i, tc := range []struct {
+		text    string
+		pairs   Pairs
+		bound   map[string]float64
+		wantErr string
+	}{
+		{text: "[analysis]\ntradeoff = [\"il1s\", \"dld\"]", pairs: Pairs{{"il1s", "dld"}}},
+		{text: "[analysis]\ntradeoff = [[\"il1s\", \"dld\"], [\"il1s\", \"interval_disclosure\"]]",
+			pairs: Pairs{{"il1s", "dld"}, {"il1s", "interval_disclosure"}}},
+		{text: "[analysis]\nrisk_bound = {dld = 10}", bound: map[string]float64{"dld": 10}},
+		{text: "[analysis]\nrisk_bound = {dld = 10.5, id_rank = 0.2}", bound: map[string]float64{"dld": 10.5, "id_rank": 0.2}},
+		{text: "[analysis]\ntradeoff = [\"il1s\"]", wantErr: "pair 1 needs two metrics"},
+		{text: "[analysis]\ntradeoff = [[\"il1s\", \"dld\"], [\"il1s\"]]", wantErr: "pair 2 needs two metrics"},
+		{text: "[analysis]\ntradeoff = [\"il1s\", [\"dld\"]]", wantErr: "mixes metric names and pairs"},
+		{text: "[analysis]\ntradeoff = \"il1s\"", wantErr: "tradeoff must be a pair"},
+		{text: "[analysis]\ntradeoff = [1, 2]", wantErr: "neither a metric name nor a pair"},
+		{text: "[analysis]\nrisk_bound = {dld = nan}", wantErr: "risk_bound"},
+		{text: "[analysis]\nrisk_bound = {dld = \"ten\"}", wantErr: "dld"},
+		{text: "[analysis]\nrisk_bound = 10", wantErr: "risk_bound"},
+	} {
+		var cfg Config
+		s, err := experiments.Decode([]byte(tc.text), "spec.toml")
+		if err == nil {
+			cfg, err = SpecConfig(s)
+		}
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("case %d: error %v, want %q", i, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+			continue
+		}
+		if !slices.EqualFunc(cfg.Tradeoff, tc.pairs, slices.Equal) || len(cfg.RiskBound) != len(tc.bound) {
+			t.Errorf("case %d: tradeoff %v bound %v", i, cfg.Tradeoff, cfg.RiskBound)
+		}
+		for m, v := range tc.bound {
+			if cfg.RiskBound[m] != v {
+				t.Errorf("case %d: bound %s = %v, want %v", i, m, cfg.RiskBound[m], v)
+			}
+		}
+	}
+	runs, err := ReadRuns(filepath.Join("testdata", "small"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Config{RiskBound: map[string]float64{"dbrl": 5}}).Resolve(runs, nil); err == nil || !strings.Contains(err.Error(), `risk_bound: no column "dbrl"`) {
+		t.Errorf("bound on a missing column: %v", err)
+	}
+	if _, err := (Config{Tradeoff: Pairs{{"sse_sst", "dld"}, {"il3", "nope"}}}).Resolve(runs, nil); err == nil || !strings.Contains(err.Error(), `tradeoff: no column "nope"`) {
+		t.Errorf("second pair with a missing column: %v", err)
+	}
+	p, err := (Config{Tradeoff: Pairs{{"sse_sst", "dld"}, {"il3", "dld"}}}).Resolve(runs, nil)
+	if err != nil || len(p.Tradeoffs) != 2 || !slices.Equal(p.Tradeoff, []string{"sse_sst", "dld"}) {
+		t.Errorf("two pairs: %v %v", p.Tradeoffs, err)
+	}
+}

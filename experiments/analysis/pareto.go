@@ -52,11 +52,12 @@ func ParetoRanks(x, y []float64) []int {
 // ParetoRow is one line of pareto.csv: a configuration's (loss, risk) in one block, with its
 // non-domination rank there.
 type ParetoRow struct {
-	By         []string // values of Plan.TradeoffBy
-	Config     string
-	Loss, Risk float64
-	Rank       int  // 1 = on the front; 0 = missing loss or risk
-	Front      bool // Rank == 1
+	By                     []string // values of Plan.TradeoffBy
+	LossMetric, RiskMetric string   // the pair (one of Plan.Tradeoffs)
+	Config                 string
+	Loss, Risk             float64
+	Rank                   int  // 1 = on the front; 0 = missing loss or risk
+	Front                  bool // Rank == 1
 }
 
 // ParetoWin counts how often a configuration is on the front, per value of Plan.WinsBy.
@@ -80,12 +81,15 @@ func (p *Plan) TradeoffBy() []string {
 // configuration's replicates in the block reduced by ReplicateAgg, both metrics scored
 // lower-better. It returns the rows in block order, configurations in plan order, and the
 // Pareto wins per WinsBy value and configuration.
-func Pareto(p *Plan, runs *Runs) ([]ParetoRow, []ParetoWin) {
-	if len(p.Tradeoff) != 2 {
+func Pareto(p *Plan, runs *Runs) ([]ParetoRow, []ParetoWin) { return ParetoOf(p, runs, p.Tradeoff) }
+
+// ParetoOf is Pareto for the (loss, risk) pair, one of p.Tradeoffs.
+func ParetoOf(p *Plan, runs *Runs, pair []string) ([]ParetoRow, []ParetoWin) {
+	if len(pair) != 2 {
 		return nil, nil
 	}
 	by := p.TradeoffBy()
-	jl, jr := runs.ValueCol(p.Tradeoff[0]), runs.ValueCol(p.Tradeoff[1])
+	jl, jr := runs.ValueCol(pair[0]), runs.ValueCol(pair[1])
 	type block struct {
 		by, wins []string
 		loss     map[int][]float64
@@ -116,7 +120,7 @@ func Pareto(p *Plan, runs *Runs) ([]ParetoRow, []ParetoWin) {
 		blocks[b].risk[c] = append(blocks[b].risk[c], r.Values[jr])
 	}
 	slices.SortStableFunc(blocks, func(a, b block) int { return compareLevels(a.by, b.by) })
-	dl, dr := p.dirs[p.Tradeoff[0]], p.dirs[p.Tradeoff[1]]
+	dl, dr := p.dirs[pair[0]], p.dirs[pair[1]]
 	var rows []ParetoRow
 	wins := map[string]*ParetoWin{}
 	var order []string
@@ -135,7 +139,7 @@ func Pareto(p *Plan, runs *Runs) ([]ParetoRow, []ParetoWin) {
 		}
 		ranks := ParetoRanks(x, y)
 		for k, c := range cs {
-			rows = append(rows, ParetoRow{By: b.by, Config: p.Configs[c], Loss: lv[k], Risk: rv[k], Rank: ranks[k], Front: ranks[k] == 1})
+			rows = append(rows, ParetoRow{By: b.by, LossMetric: pair[0], RiskMetric: pair[1], Config: p.Configs[c], Loss: lv[k], Risk: rv[k], Rank: ranks[k], Front: ranks[k] == 1})
 			wk := strings.Join(b.wins, "\x1f") + "\x1e" + p.Configs[c]
 			w, ok := wins[wk]
 			if !ok {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -24,8 +25,16 @@ type Plan struct {
 	Alpha        float64
 	Adjust       stats.Adjustment
 	Scatter      []string // (loss, risk), or nil when the metrics have no such pair
-	// Tradeoff is the (information loss, disclosure risk) pair of the Pareto fronts, or nil.
-	Tradeoff   []string
+	// Tradeoff is the (information loss, disclosure risk) pair of the Pareto fronts, or nil: the
+	// first of Tradeoffs, the one the plots draw.
+	Tradeoff []string
+	// Tradeoffs are every declared (loss, risk) pair (Config.Tradeoff); each gets its fronts.
+	Tradeoffs [][]string
+	// RiskBound is Config.RiskBound with runs.csv names: the recommendation's bounds.
+	RiskBound map[string]float64
+	// Units are the columns whose values make one instance of the verdicts of best.csv (the
+	// blocks; see Plan.resolveUnits), nil for one pooled instance.
+	Units      []string
 	Curves     []string // numeric parameter columns for metric-vs-parameter plots
 	Wins, Gaps bool
 	Friedman   bool
@@ -40,6 +49,7 @@ type Plan struct {
 	dirs      map[string]direction
 	labelCols []string               // ConfigCols that appear in the labels
 	config    []int                  // per run: index into Configs, −1 for runs that are not ok
+	random    []bool                 // per configuration: a randomized method (Plan.randomized)
 	block     []string               // per run: block key
 	cell      []string               // per run: dataset and every parameter; replicates share it
 	pairs     func(a, b string) bool // restricts Pairwise when not nil (baseline comparisons)
@@ -239,10 +249,15 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 	for _, m := range p.Scatter {
 		p.dirs[m] = directionOf(m, c.Higher)
 	}
-	if len(c.Tradeoff) == 2 {
-		if p.Tradeoff, err = cols("tradeoff", c.Tradeoff, true); err != nil {
-			return nil, err
+	if len(c.Tradeoff) > 0 {
+		for _, pair := range c.Tradeoff {
+			tp, err := cols("tradeoff", pair, true)
+			if err != nil {
+				return nil, err
+			}
+			p.Tradeoffs = append(p.Tradeoffs, tp)
 		}
+		p.Tradeoff = p.Tradeoffs[0]
 	} else if len(c.Scatter) == 2 {
 		p.Tradeoff = p.Scatter
 	} else {
@@ -258,9 +273,26 @@ func (c Config) Resolve(runs *Runs, specMetrics []string) (*Plan, error) {
 		}
 		p.Tradeoff = defaultTradeoff(avail, p.Scatter)
 	}
-	for _, m := range p.Tradeoff {
-		p.dirs[m] = directionOf(m, c.Higher)
+	if p.Tradeoffs == nil && p.Tradeoff != nil {
+		p.Tradeoffs = [][]string{p.Tradeoff}
 	}
+	for _, pair := range p.Tradeoffs {
+		for _, m := range pair {
+			p.dirs[m] = directionOf(m, c.Higher)
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(c.RiskBound)) {
+		col := paramName(hdr, m)
+		if runs.ValueCol(col) < 0 {
+			return nil, fmt.Errorf("analysis: risk_bound: no column %q in runs.csv", m)
+		}
+		if p.RiskBound == nil {
+			p.RiskBound = map[string]float64{}
+		}
+		p.RiskBound[col] = c.RiskBound[m]
+		p.dirs[col] = directionOf(col, c.Higher)
+	}
+	p.resolveUnits(runs)
 	if len(c.Curves) > 0 {
 		if p.Curves, err = cols("curves", c.Curves, false); err != nil {
 			return nil, err
@@ -436,6 +468,7 @@ func (p *Plan) assign(runs *Runs) {
 		}
 	}
 	p.labelCols = labelCols
+	known := map[string]bool{}
 	for i, r := range runs.Rows {
 		p.config[i] = -1
 		if !r.OK {
@@ -451,6 +484,12 @@ func (p *Plan) assign(runs *Runs) {
 				name = label(runs, i, labelCols, false)
 			}
 			p.Configs = append(p.Configs, name)
+			p.random = append(p.random, false)
+		}
+		// A method that declares a run deterministic (command's deterministic = true) is not
+		// randomized whatever its registry entry says.
+		if m := runs.Get(i, "method"); m != "" && randomized(m, known) && runs.Get(i, "param_deterministic") != "true" {
+			p.random[c] = true
 		}
 		p.config[i] = c
 		p.block[i] = key(runs, i, p.Blocks)

@@ -27,6 +27,8 @@ func (r *Result) report(w io.Writer) {
 		fmt.Fprintf(w, "Spec hash `%.12s`, sdcbench %s, %s, %s/%s, %d CPUs; started %s, finished %s.\n\n",
 			m.SpecHash, m.Tool, m.GoVersion, m.OS, m.Arch, m.CPUs, stamp(m.Started), stamp(m.Finished))
 	}
+	r.reportAnswer(w)
+	fmt.Fprintf(w, "## Settings\n\n")
 	statuses := make([]string, 0, len(r.Status))
 	for s, n := range r.Status {
 		statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
@@ -39,8 +41,8 @@ func (r *Result) report(w io.Writer) {
 	if len(p.Blocks) > 0 {
 		blocks = names(p.Blocks)
 	}
-	fmt.Fprintf(w, "- Blocks: %s. A configuration's replicates in a block count once when identical and enter as their %s otherwise; the replicate index is never a block (docs/analysis.md).\n", blocks, p.ReplicateAgg)
-	fmt.Fprintf(w, "- Pairwise test: Wilcoxon %s, two-sided, as R `wilcox.test` except that ties use the exact conditional distribution when small; alpha = %g; p-values adjusted per metric (Holm, BH). Each pair carries the Hodges–Lehmann shift with its 95 %% interval (R `conf.int = TRUE`) and the Vargha–Delaney A12.\n", p.Test, p.Alpha)
+	fmt.Fprintf(w, "- Blocks: %s; verdicts per %s (%s). A randomized method's replicates are independent observations, equal or not; a deterministic method's identical replicates count once (methods registry). Across blocks a configuration's replicates in a block enter as their %s; the replicate index is never a block (docs/analysis.md).\n", blocks, unitWord(p.Units), names(p.Units), p.ReplicateAgg)
+	fmt.Fprintf(w, "- Tests on one %s: as R `wilcox.test` with its defaults (rank-sum, one-sample signed-rank against a deterministic value, or the exact difference of two deterministic values). Pairwise tests across blocks: Wilcoxon %s, two-sided, as R `wilcox.test` except that ties use the exact conditional distribution when small; alpha = %g; p-values adjusted per metric (Holm, BH). Every test carries the Hodges–Lehmann shift with its 95 %% interval (R `conf.int = TRUE`) and the rank-biserial r (A12 too across blocks).\n", unitWord(p.Units), p.Test, p.Alpha)
 	if len(p.Tradeoff) == 2 {
 		fmt.Fprintf(w, "- Risk–utility trade-off: `%s` (loss) against `%s` (risk), Pareto fronts per %s.\n", p.Tradeoff[0], p.Tradeoff[1], names(p.TradeoffBy()))
 	}
@@ -183,35 +185,58 @@ func (r *Result) reportSummary(w io.Writer) {
 	table(w, header, rows)
 }
 
+// maxBestRows bounds the rows of REPORT.md's best table; best.csv has them all.
+const maxBestRows = 300
+
 func (r *Result) reportBest(w io.Writer) {
-	adj := string(r.Plan.Adjust)
-	fmt.Fprintf(w, "## Best configuration\n\nBy median; \"same\" marks the configurations not significantly different from the best (p %s ≥ %g), as MAGGA study Table 5.5. Full ranking in best.csv.\n\n", map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[adj], r.Plan.Alpha)
+	p := r.Plan
+	fmt.Fprintf(w, "## Best configuration per %s\n\nBy median on each %s (%s); the five best and every configuration not significantly different from the best (\"same\", %s p ≥ %g), each with its comparison with the best: the difference configuration − best (Hodges–Lehmann, or exact for two deterministic values) with its 95 %% interval, the rank-biserial r and the p-value (docs/analysis.md \"Tests that fit the design\"). Full ranking in best.csv.\n\n",
+		unitWord(p.Units), unitWord(p.Units), names(p.Units), adjName(p), p.Alpha)
 	var rows [][]string
+	more := 0
 	for _, b := range r.Best {
-		if b.Rank > 0 && (b.Rank <= 5 || b.SameAsBest) {
-			same := ""
-			if b.SameAsBest {
-				same = "same"
-			}
-			if b.Rank == 1 {
-				same = "**best**"
-			}
-			risk := ""
-			if b.RiskMetric != "" {
-				risk = b.RiskMetric + " " + num(b.RiskMedian)
-			}
-			front := ""
-			if b.ParetoInstances > 0 {
-				front = fmt.Sprintf("%d/%d", b.ParetoWins, b.ParetoInstances)
-			}
-			rows = append(rows, []string{b.Metric, strconv.Itoa(b.Rank), b.Config, num(b.Median), num(b.P), num(b.PHolm), num(b.PBH), same, risk, front})
+		if b.Rank == 0 || !(b.Rank <= 5 || b.SameAsBest) { // Rank 0: no value (a measure that does not apply)
+			continue
 		}
+		if len(rows) == maxBestRows {
+			more++
+			continue
+		}
+		same := ""
+		if b.SameAsBest {
+			same = "same"
+		}
+		if b.Rank == 1 {
+			same = "**best**"
+		}
+		risk := ""
+		if b.RiskMetric != "" {
+			risk = b.RiskMetric + " " + num(b.RiskMedian)
+		}
+		front := ""
+		if b.ParetoInstances > 0 {
+			front = map[bool]string{true: "yes", false: "no"}[b.ParetoWins > 0]
+		}
+		diff, ci := "", ""
+		if b.Rank > 1 {
+			diff = num(b.Vs.Estimate)
+			ci = "[" + num(b.Vs.Lo) + ", " + num(b.Vs.Hi) + "]"
+		}
+		rows = append(rows, []string{b.Metric, instanceName(p.Units, b.Instance), strconv.Itoa(b.Rank), b.Config, num(b.Median), strconv.Itoa(b.N),
+			b.Vs.Test, diff, ci, num(b.Vs.Effect), num(b.P), num(b.PHolm), num(b.PBH), same, risk, front})
 	}
-	table(w, []string{"metric", "rank", "configuration", "median", "p", "p Holm", "p BH", "vs best", "risk (median)", "on front"}, rows)
+	table(w, []string{"metric", unitWord(p.Units), "rank", "configuration", "median", "n", "test", "difference", "95 % CI", "r", "p", "p Holm", "p BH", "vs best", "risk (median)", "on front"}, rows)
+	if more > 0 {
+		fmt.Fprintf(w, "%d more rows in best.csv.\n\n", more)
+	}
 }
 
 func (r *Result) reportPairs(w io.Writer) {
-	fmt.Fprintf(w, "## Pairwise tests\n\nNumber of configuration pairs whose difference is significant at alpha = %g (wilcoxon.csv has every pair).\n\n", r.Plan.Alpha)
+	ref := ""
+	if len(r.Plan.Configs) > MaxPairwiseConfigs {
+		ref = fmt.Sprintf(" With %d configurations (more than %d) each is tested against the metric's reference only, the configuration best on the most blocks.", len(r.Plan.Configs), MaxPairwiseConfigs)
+	}
+	fmt.Fprintf(w, "## Pairwise tests across %s\n\nWilcoxon %s tests over the blocks (each configuration's replicates in a block aggregated by %s): the number of configuration pairs whose difference is significant at alpha = %g (wilcoxon.csv has every pair tested, with the Hodges–Lehmann shift, its interval, A12 and the rank-biserial r).%s\n\n", names(r.Plan.Blocks), r.Plan.Test, r.Plan.ReplicateAgg, r.Plan.Alpha, ref)
 	var rows [][]string
 	for _, m := range r.Plan.BestBy {
 		var n, raw, holm, bh, warn int
@@ -236,7 +261,6 @@ func (r *Result) reportPairs(w io.Writer) {
 		rows = append(rows, []string{m, strconv.Itoa(n), strconv.Itoa(raw), strconv.Itoa(holm), strconv.Itoa(bh), strconv.Itoa(warn)})
 	}
 	table(w, []string{"metric", "pairs", "p < alpha", "Holm < alpha", "BH < alpha", "with warnings"}, rows)
-	r.reportBestPairs(w)
 }
 
 func (r *Result) reportWins(w io.Writer) {
@@ -306,33 +330,55 @@ func shortAll(cols []string) []string {
 }
 
 // WriteBrief prints a short plain-text digest of r to w, for the end of `sdcbench run` (the
-// quickstart): per metric the best configuration by median, those not significantly different
-// from it, and where REPORT.md is.
+// quickstart): per metric and instance (at most five instances) the best configuration by
+// median and those not significantly different from it, and the recommendations under the
+// risk bound.
 func (r *Result) WriteBrief(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "analysis of %s: %d configurations, %s test, alpha %g\n", r.Name, len(r.Plan.Configs), r.Plan.Test, r.Plan.Alpha)
+	fmt.Fprintf(bw, "analysis of %s: %d configurations, alpha %g, verdicts per %s\n", r.Name, len(r.Plan.Configs), r.Plan.Alpha, unitWord(r.Plan.Units))
 	for _, m := range r.Plan.BestBy {
-		var best, risk string
-		var same []string
-		var med float64
-		for _, b := range r.Best {
-			if b.Metric != m {
+		shown := 0
+		for i, b := range r.Best {
+			if b.Metric != m || b.Rank != 1 {
 				continue
 			}
-			if b.Rank == 1 {
-				best, med = b.Config, b.Median
-				if b.RiskMetric != "" {
-					risk = fmt.Sprintf(", at %s %s", b.RiskMetric, num(b.RiskMedian))
-				}
-			} else if b.SameAsBest {
-				same = append(same, b.Config)
+			if shown++; shown > 5 {
+				fmt.Fprintf(bw, "  %-22s … more in best.csv\n", m)
+				break
 			}
+			risk := ""
+			if b.RiskMetric != "" {
+				risk = fmt.Sprintf(", at %s %s", b.RiskMetric, num(b.RiskMedian))
+			}
+			var same []string
+			for _, o := range r.Best[i+1:] {
+				if o.Metric != m || o.Rank == 1 {
+					break
+				}
+				if o.SameAsBest {
+					same = append(same, o.Config)
+				}
+			}
+			fmt.Fprintf(bw, "  %-22s %s: best %s (median %s, %s%s)", m, instanceName(r.Plan.Units, b.Instance), b.Config, num(b.Median), r.Plan.dirs[m], risk)
+			if len(same) > maxSame {
+				same = append(same[:maxSame], fmt.Sprintf("%d more", len(same)-maxSame))
+			}
+			if len(same) > 0 {
+				fmt.Fprintf(bw, "; not significantly different: %s", strings.Join(same, ", "))
+			}
+			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "  %-22s best %s (median %s, %s%s)", m, best, num(med), r.Plan.dirs[m], risk)
-		if len(same) > 0 {
-			fmt.Fprintf(bw, "; not significantly different: %s", strings.Join(same, ", "))
+	}
+	for i, rc := range r.Recommend {
+		if i == 5 {
+			fmt.Fprintf(bw, "  … more recommendations in recommend.csv\n")
+			break
 		}
-		fmt.Fprintln(bw)
+		if rc.Config != "" {
+			fmt.Fprintf(bw, "  recommended on %s under the risk bound, lowest %s: %s (%s)\n", instanceName(r.Plan.Units, rc.Instance), rc.Loss, rc.Config, num(rc.LossMedian))
+		} else {
+			fmt.Fprintf(bw, "  on %s no configuration meets the risk bound\n", instanceName(r.Plan.Units, rc.Instance))
+		}
 	}
 	return bw.Flush()
 }

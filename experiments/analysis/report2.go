@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -47,57 +46,6 @@ func (r *Result) reportTradeoff(w io.Writer) {
 	if blocks > 30 {
 		fmt.Fprintf(w, "%d more blocks in pareto.csv.\n\n", blocks-30)
 	}
-}
-
-// reportBestPairs lists the tests of the best configuration against the others with their
-// effect sizes (at most 10 per metric).
-func (r *Result) reportBestPairs(w io.Writer) {
-	fmt.Fprintf(w, "Best configuration against the next ones, with effect sizes: the Hodges–Lehmann shift (A − B, the metric's units) and its 95 %% interval, and A12 = P(A > B) + ½P(A = B) (0.5: no effect; for a lower-better metric A12 < 0.5 favours A).\n\n")
-	var rows [][]string
-	for _, m := range r.Plan.BestBy {
-		best := ""
-		n := 0
-		for _, b := range r.Best {
-			if b.Metric != m {
-				continue
-			}
-			if b.Rank == 1 {
-				best = b.Config
-				continue
-			}
-			if n >= 10 {
-				break
-			}
-			for _, pr := range r.Pairs {
-				if pr.Metric != m || !(pr.A == best && pr.B == b.Config || pr.B == best && pr.A == b.Config) {
-					continue
-				}
-				est, lo, hi, a12, lvl := "–", "–", "–", num(pr.A12), ""
-				if s := pr.Shift; s != nil {
-					sign := 1.0
-					if pr.B == best { // report as best − other
-						sign = -1
-						a12 = num(1 - pr.A12)
-					}
-					l, h := sign*s.Lo, sign*s.Hi
-					if l > h {
-						l, h = h, l
-					}
-					est, lo, hi = num(sign*s.Estimate), num(l), num(h)
-					if math.Abs(s.Level-0.95) > 1e-9 { // too few values for 95 %: R's achieved level
-						lvl = fmt.Sprintf(" at %.3g %%", 100*s.Level)
-					}
-				}
-				warn := ""
-				if len(pr.Warnings) > 0 {
-					warn = joinErrs(pr.Warnings)
-				}
-				rows = append(rows, []string{m, best, b.Config, strconv.Itoa(pr.N2), num(pr.P), est, "[" + lo + ", " + hi + "]" + lvl, a12, warn})
-				n++
-			}
-		}
-	}
-	table(w, []string{"metric", "A (best)", "B", "n", "p", "shift A − B", "95 % CI (or the level reachable)", "A12", "warnings"}, rows)
 }
 
 // reportProfiles summarises the performance profiles.

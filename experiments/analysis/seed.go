@@ -64,7 +64,8 @@ func ftoaOrEmpty(v float64) string {
 //   - n, mean, median, sd, min, max, q1, q3: over the ok runs selected by where;
 //   - wins, win_pct: from wins.csv (summed over the rows where selects);
 //   - gap_min, gap_median, gap_mean, gap_sd, gap_max: from gaps.csv (one row);
-//   - rank, p_vs_best, same_as_best (1 or 0): from best.csv; best: the best configuration's label;
+//   - rank, p_vs_best, same_as_best (1 or 0): from best.csv, on the instance where selects (its
+//     dataset, k, …), else the first; best: the best configuration's label there;
 //   - friedman_rank, friedman_p: from friedman.csv;
 //   - pairs_rejected, pairs_not_rejected: pairwise tests of the metric with p < alpha, or not.
 //
@@ -249,6 +250,18 @@ func (r *Result) configMatches(c string, by []string, where [][2]string) bool {
 	return true
 }
 
+// instanceMatches reports whether the instance values by (Plan.Units) agree with the where
+// conditions on the units' columns; best.csv's rows are per instance, and a seed row without
+// such a condition takes the first instance.
+func (r *Result) instanceMatches(by []string, where [][2]string) bool {
+	for _, kv := range where {
+		if i := slices.Index(r.Plan.Units, kv[0]); i >= 0 && i < len(by) && by[i] != kv[1] {
+			return false
+		}
+	}
+	return true
+}
+
 // configValue returns column col of configuration c (from its first run).
 func (r *Result) configValue(c int, col string) string {
 	for i, rc := range r.Plan.config {
@@ -324,7 +337,7 @@ func (r *Result) seedValue(s SeedRow) (float64, string, error) {
 		return num(map[string]float64{"gap_min": g.Min, "gap_median": g.Median, "gap_mean": g.Mean, "gap_sd": g.SD, "gap_max": g.Max}[s.Stat])
 	case "rank", "p_vs_best", "same_as_best", "best":
 		for _, b := range r.Best {
-			if b.Metric != m {
+			if b.Metric != m || !r.instanceMatches(b.Instance, where) {
 				continue
 			}
 			if s.Stat == "best" {

@@ -83,6 +83,12 @@ type Comparison struct {
 	// (W/(n1·n2)) for RankSum, and the share of positive differences, zeros counting half, for
 	// SignedRank. 0.5 means no effect; NaN without data.
 	A12 float64
+	// R is the rank-biserial correlation (Kerby 2014, "The simple difference formula"), in
+	// [−1, 1], 0 for no effect: 2W/(n1·n2) − 1 for RankSum (the share of pairs where x is above
+	// y minus the share where it is below), and the matched-pairs version
+	// (T+ − T−)/(T+ + T−) = 4V/(n(n+1)) − 1 over the n non-zero differences for SignedRank.
+	// NaN without data (or without a non-zero difference).
+	R float64
 }
 
 // Warnings that a Comparison may carry.
@@ -98,7 +104,17 @@ var (
 	ErrTooFew = errors.New("stats: too few observations to reach alpha")
 	// ErrNoObs: a sample is empty after removing missing values (R stops with an error).
 	ErrNoObs = errors.New("stats: not enough non-missing observations")
+	// ErrExactTooLarge: an exact test was asked for (ExactAlways) but a sample has more than
+	// MaxExact values, so the normal approximation is used, as R's default does from 50 values.
+	ErrExactTooLarge = errors.New("stats: sample too large for the exact distribution, normal approximation used")
 )
+
+// MaxExact caps the exact null distributions: a sample (or the non-zero differences of the
+// signed-rank test) with more than MaxExact values gets the normal approximation even with
+// ExactAlways, with ErrExactTooLarge among the Warnings. The rank-sum distribution of sizes m and
+// n needs about m·n² counts and m²·n²/2 additions (200 and 200: 64 MB, about a second); R's
+// own default (ExactAuto) switches to the approximation at 50 values.
+const MaxExact = 200
 
 // RankSum returns the two-sided Wilcoxon rank-sum (Mann-Whitney) test of x against y, as
 // wilcox.test(x, y) in R with the options' exact and correct arguments. NaN values are dropped.
@@ -114,7 +130,7 @@ func RankSum(x, y []float64, opt *WilcoxonOptions) Comparison {
 	}
 	x, y = dropNaN(x), dropNaN(y)
 	c := Comparison{Method: "Wilcoxon rank sum test", N1: len(x), N2: len(y), Alpha: alphaOrDefault(o.Alpha),
-		Statistic: math.NaN(), P: math.NaN(), Z: math.NaN(), A12: math.NaN()}
+		Statistic: math.NaN(), P: math.NaN(), Z: math.NaN(), A12: math.NaN(), R: math.NaN()}
 	if len(x) == 0 || len(y) == 0 {
 		c.Warnings = append(c.Warnings, ErrNoObs)
 		return c
@@ -129,9 +145,14 @@ func RankSum(x, y []float64, opt *WilcoxonOptions) Comparison {
 	w := sx - n1*(n1+1)/2
 	c.Statistic = w
 	c.A12 = w / (n1 * n2)
+	c.R = 2*w/(n1*n2) - 1
 	ties := tieSizes(r)
 	hasTies := len(ties) != len(r)
 	exact := o.Exact == ExactAlways || (o.Exact == ExactAuto && len(x) < 50 && len(y) < 50)
+	if exact && (len(x) > MaxExact || len(y) > MaxExact) {
+		exact = false
+		c.Warnings = append(c.Warnings, fmt.Errorf("%w: n1=%d, n2=%d", ErrExactTooLarge, len(x), len(y)))
+	}
 	if o.ConfInt {
 		sh := twoSampleShift(x, y, exact && !hasTies, o)
 		c.Shift = &sh
@@ -202,8 +223,35 @@ func SignedRank(x, y []float64, opt *WilcoxonOptions) Comparison {
 			d = append(d, v)
 		}
 	}
+	return signedRank(d, 0, o)
+}
+
+// OneSample returns the two-sided Wilcoxon signed-rank test of the values x against the fixed
+// value mu, as wilcox.test(x, mu = mu) in R: the differences x − mu are tested as SignedRank
+// tests them (NaN dropped, then zeros), and the Hodges–Lehmann estimate (pseudomedian) and its
+// interval are those of x itself, on mu's scale, as R reports them. It is the test of a
+// randomized method's replicates against a deterministic method's one value
+// (docs/analysis.md "Tests that fit the design"). Comparison.R is the matched-pairs
+// rank-biserial correlation of x − mu.
+func OneSample(x []float64, mu float64, opt *WilcoxonOptions) Comparison {
+	var o WilcoxonOptions
+	if opt != nil {
+		o = *opt
+	}
+	d := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			d = append(d, v-mu)
+		}
+	}
+	return signedRank(d, mu, o)
+}
+
+// signedRank is the signed-rank test of the differences d (without NaN); the interval and
+// estimate are computed, as R does, on the non-zero differences plus mu.
+func signedRank(d []float64, mu float64, o WilcoxonOptions) Comparison {
 	c := Comparison{Method: "Wilcoxon signed rank test", N2: len(d), Alpha: alphaOrDefault(o.Alpha),
-		Statistic: math.NaN(), P: math.NaN(), Z: math.NaN(), A12: math.NaN()}
+		Statistic: math.NaN(), P: math.NaN(), Z: math.NaN(), A12: math.NaN(), R: math.NaN()}
 	if len(d) == 0 {
 		c.Warnings = append(c.Warnings, ErrNoObs)
 		return c
@@ -236,11 +284,25 @@ func SignedRank(x, y []float64, opt *WilcoxonOptions) Comparison {
 	}
 	c.Statistic = v
 	n := float64(len(nz))
+	if n > 0 {
+		c.R = 4*v/(n*(n+1)) - 1
+	}
 	ties := tieSizes(r)
 	hasTies := len(ties) != len(r)
 	exact := o.Exact == ExactAlways || (o.Exact == ExactAuto && len(nz) < 50)
+	if exact && len(nz) > MaxExact {
+		exact = false
+		c.Warnings = append(c.Warnings, fmt.Errorf("%w: %d non-zero differences", ErrExactTooLarge, len(nz)))
+	}
 	if o.ConfInt {
-		sh := oneSampleShift(nz, exact && !hasTies && !zeros, o)
+		xs := nz
+		if mu != 0 { // R: x <- x + mu before the interval
+			xs = make([]float64, len(nz))
+			for i, v := range nz {
+				xs[i] = v + mu
+			}
+		}
+		sh := oneSampleShift(xs, exact && !hasTies && !zeros, o)
 		c.Shift = &sh
 	}
 	if exact && !hasTies && !zeros {
