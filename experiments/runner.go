@@ -379,12 +379,13 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 	}
 }
 
-// evaluateBy is evaluate under the run's deadline (ctx): the measures take no context, so
-// they run in a goroutine; when the deadline passes first, evaluateBy returns the deadline's
-// error and busy, closed when the abandoned measures return.
+// evaluateBy is evaluate under the run's deadline (ctx). The measures run in a goroutine and
+// under ctx (metrics.Input.Ctx): the long ones stop at their next check once it is done. When
+// the deadline passes first, evaluateBy returns the deadline's error and busy, closed when the
+// measure being computed returns (at once for those that check ctx, docs/metrics.md §0.6).
 func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, busy <-chan struct{}, err error) {
 	if _, ok := ctx.Deadline(); !ok {
-		vals, secs, err = x.evaluate(d, rel, full, ctl, opt)
+		vals, secs, err = x.evaluate(ctx, d, rel, full, ctl, opt)
 		return vals, secs, nil, err
 	}
 	type out struct {
@@ -402,7 +403,7 @@ func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *met
 			ch <- o
 			close(done)
 		}()
-		o.vals, o.secs, o.err = x.evaluate(d, rel, full, ctl, opt)
+		o.vals, o.secs, o.err = x.evaluate(ctx, d, rel, full, ctl, opt)
 	}()
 	select {
 	case o := <-ch:
@@ -447,8 +448,9 @@ func (x *executor) metricColumns() []string {
 // protected columns (nil without holdout). A method that passed some of its columns through
 // (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
 // masked or synthesized in Release.Columns; only those are measured
-// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true).
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, err error) {
+// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true). Once ctx
+// is done, evaluate returns its error.
+func (x *executor) evaluate(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, err error) {
 	orig, masked := d, rel.Masked
 	if cols := rel.Columns; cols != nil {
 		names := make([]string, len(cols))
@@ -468,11 +470,14 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			return nil, nil, err
 		}
 	}
-	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl}
+	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl, Ctx: ctx}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		t0 := time.Now()
 		res, err := evalMetric(m, in)
+		if err == nil {
+			err = in.Err() // cancelled: the measure's value is partial
+		}
 		if err != nil {
 			return nil, nil, err
 		}

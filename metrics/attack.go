@@ -290,6 +290,9 @@ func evalAttack(id string, in *Input) Result {
 	default:
 		c = inference(in, ac, a, rng)
 	}
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	if c.nTrain == 0 {
 		// No predicate singles out a release record (e.g. every record shares its values with
 		// k−1 others): the attack cannot be made, and nothing is singled out through the release.

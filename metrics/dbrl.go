@@ -61,6 +61,9 @@ type dbrlCounts struct {
 
 func dbrlResult(in *Input, k int) Result {
 	c := cached(in, "dbrl:counts", computeDBRLCounts)
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	if c.undefined {
 		return nan()
 	}
@@ -168,6 +171,9 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 				return false
 			}
 			for _, ai := range order[lo:hi] {
+				if in.Err() != nil {
+					return // cancelled: dbrlResult reports it
+				}
 				a = int(ai)
 				ra := za[a*q : a*q+sz]
 				dstar = distance.Sq(zb[a*q:a*q+sz], ra)

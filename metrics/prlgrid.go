@@ -149,13 +149,16 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 				})
 				want, low := 1<<i|1<<j|1<<k, 2<<k-1
 				parallel.Each(len(gr.chunks)-1, 0, func(w, c int) {
-					if stop.Load() {
+					if stop.Load() || sc.ctx.Err() != nil {
 						return
 					}
 					var seen int64
 					var exact int32 // pairs of the current record with pattern exactly want
 					cand := cands[w]
 					for A := gr.chunks[c]; A < gr.chunks[c+1]; A++ {
+						if (A-gr.chunks[c])%64 == 63 && sc.ctx.Err() != nil {
+							break // cancelled: the caller checks ctx
+						}
 						var lo, hi, end [9]int
 						for d, B := range gr.nbr[A] {
 							if B >= 0 {
@@ -216,7 +219,7 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 						stop.Store(true)
 					}
 				})
-				if stop.Load() {
+				if stop.Load() || sc.ctx.Err() != nil {
 					return false
 				}
 			}

@@ -79,6 +79,9 @@ func sudaOf(in *Input) *suda {
 	var strKeys map[string]int
 	buf := make([]byte, 0, 4*m)
 	for S := 1; S < nsub; S++ {
+		if in.Err() != nil {
+			return &suda{note: "cancelled: " + in.Err().Error()}
+		}
 		// mixed-radix key when it fits in 64 bits, else a byte string
 		fits, span := true, uint64(1)
 		for c := 0; c < m; c++ {
@@ -157,6 +160,9 @@ func sudaOf(in *Input) *suda {
 	}
 	s := &suda{score: make([]float64, n), dis: make([]float64, n)}
 	for i := 0; i < n; i++ {
+		if i%1024 == 0 && in.Err() != nil {
+			return &suda{note: "cancelled: " + in.Err().Error()}
+		}
 		u := unique[i*nsub : (i+1)*nsub]
 		var sc float64
 		for S := 1; S < nsub; S++ {

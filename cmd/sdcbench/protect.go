@@ -225,7 +225,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", commands["eval"].usage, stderr)
 	dataset := fs.String("dataset", "", "embedded original dataset name")
 	orig := fs.String("orig", "", "original CSV `file`")
@@ -286,13 +286,16 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("eval: %s: column %q is categorical in one file and numeric in the other", *masked, relProt.Names[j])
 		}
 	}
-	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options()}
+	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options(), Ctx: ctx}
 	if err := evalOptions(input, ids, mopts, *control); err != nil {
 		return err
 	}
 	var b strings.Builder
 	for _, m := range ms {
 		res := m.Eval(input)
+		if err := input.Err(); err != nil { // interrupted (SIGINT, SIGTERM)
+			return fmt.Errorf("eval: %s: %w", m.Info().ID, err)
+		}
 		fmt.Fprintf(&b, "%s,%s\n", m.Info().ID, strconv.FormatFloat(res.Value, 'g', -1, 64))
 		for _, c := range m.Info().Components {
 			if v, ok := res.Aux[c]; ok {
