@@ -55,7 +55,7 @@ func TestMeasuresCheckContext(t *testing.T) {
 	big, bigRel := noisyPair(2500, 4, 5) // prl's scale path needs 2,000 rows
 	aux := Options{Attack: AttackOptions{Aux: census.Names[:3], Attacks: 200}}
 	cases := []struct {
-		name, id string
+		name, id  string
 		orig, rel *datasets.Dataset
 		opt       Options
 		minChecks int64
