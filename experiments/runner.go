@@ -68,6 +68,11 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		workers = runtime.NumCPU()
 	}
 	all := s.Expand()
+	if opt.Shard.N > len(all) {
+		// shards beyond the number of runs hold none (as slurm --shards refuses)
+		return Summary{}, fmt.Errorf("experiments: --shard %s: %d shards are more than the %d runs of spec %q: use at most %d",
+			opt.Shard, opt.Shard.N, len(all), s.Name, len(all))
+	}
 	order := make(map[string]int, len(all))
 	var mine []Run
 	for _, r := range all {
