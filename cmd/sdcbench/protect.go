@@ -80,7 +80,9 @@ func (f selectionFlags) options() metrics.Options {
 // file is read as a mixed-type table (text columns become categorical). The file is opened
 // once: a pipe or a FIFO (--in /dev/stdin, <(...)) has no second reading, so the bytes of one
 // that is not a regular file are kept in in, for prepare's second, strict parse.
-func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFile, error) {
+//
+// A read blocked on a pipe stops once ctx is done (stopReadOnCancel).
+func loadInput(ctx context.Context, cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFile, error) {
 	switch {
 	case dataset != "" && file != "":
 		return nil, nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
@@ -94,13 +96,14 @@ func loadInput(cmd, dataset, file, fileFlag string) (*datasets.Dataset, *inputFi
 			return nil, nil, fmt.Errorf("datasets: %w", err)
 		}
 		defer f.Close()
+		defer stopReadOnCancel(ctx, f)()
 		var r io.Reader = f
 		if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 			in.kept = &bytes.Buffer{}
 			r = io.TeeReader(f, in.kept)
 		}
 		d, err := datasets.ReadCSV(r, file, datasets.ReadOptions{Mixed: true})
-		return d, in, err
+		return d, in, readInterrupted(ctx, file, err)
 	}
 	return nil, nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
 }
@@ -180,7 +183,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
 		}
 	}
-	d, input, err := loadInput("protect", *dataset, *in, "in")
+	d, input, err := loadInput(ctx, "protect", *dataset, *in, "in")
 	if err != nil {
 		return err
 	}
@@ -253,7 +256,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		ms[i] = m
 	}
-	d, _, err := loadInput("eval", *dataset, *orig, "orig")
+	d, _, err := loadInput(ctx, "eval", *dataset, *orig, "orig")
 	if err != nil {
 		return err
 	}
