@@ -162,7 +162,10 @@ func (o *Options) SetOption(key, value string) error {
 		}
 		o.Standardize = value
 	default:
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize)", ErrBadOption, key)
+		if ok, err := o.setRiskyCellsOption(key, value); ok {
+			return err
+		}
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, risky_cells_threshold, risky_cells_max_dim)", ErrBadOption, key)
 	}
 	return nil
 }

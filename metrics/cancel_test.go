@@ -65,6 +65,8 @@ func TestMeasuresCheckContext(t *testing.T) {
 		{"dbrl", "dbrl", census, wobbly(census), Options{}, 1080},
 		{"sse_sst_lb", "sse_sst_lb", census, wobbly(census), Options{K: 3}, 1080},
 		{"dis_suda", "dis_suda_mean", census, census, Options{Keys: census.Names[:3]}, 8},
+		{"risky_cells", "risky_cells", census, census, Options{Keys: census.Names[:3]}, 4},
+		{"suda_contrib_max", "suda_contrib_max", census, census, Options{Keys: census.Names[:3]}, 8},
 		{"id_rank", "id_rank", census, wobbly(census), Options{}, int64(census.P)},
 		{"dld", "dld", census, wobbly(census), Options{}, 4},
 		{"singling_out", "singling_out", census, wobbly(census), aux, 200},

@@ -111,6 +111,8 @@ type Options struct {
 	SUDAMissing string
 	// Attack configures the attack metrics singling_out, linkability and inference (attack.go).
 	Attack AttackOptions
+	// RiskyCells configures risky_cells (riskycells.go).
+	RiskyCells RiskyCellsOptions
 }
 
 func (o Options) intervalK() float64 {
