@@ -238,6 +238,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	control := fs.String("control", "", "original records held out of the protection, the attack metrics' control set (CSV `file`)")
 	mopts := paramFlag{}
 	fs.Var(mopts, "metric-opt", "metric option `key=value`, e.g. aux=a,b (repeatable; see docs/attacks.md)")
+	perRecord := fs.String("per-record", "", "also write each record's fk, Fk, risk, household risk, SUDA and DIS scores to this CSV `file` (docs/metrics.md §4.8)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -245,8 +246,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("eval", "unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	ids := csvList(*list)
-	if *masked == "" || len(ids) == 0 {
-		return usageErr("eval", "need --masked FILE and --metrics a,b,...")
+	if *masked == "" || (len(ids) == 0 && *perRecord == "") {
+		return usageErr("eval", "need --masked FILE and --metrics a,b,... (or --per-record FILE)")
 	}
 	ms := make([]metrics.Metric, len(ids))
 	for i, id := range ids {
@@ -304,6 +305,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if v, ok := res.Aux[c]; ok {
 				fmt.Fprintf(&b, "%s_%s,%s\n", m.Info().ID, c, strconv.FormatFloat(v, 'g', -1, 64))
 			}
+		}
+	}
+	if *perRecord != "" {
+		if err := writePerRecord(*perRecord, input, []string{*orig, *masked, *control}, stderr); err != nil {
+			return err
 		}
 	}
 	_, err = io.WriteString(stdout, b.String())
