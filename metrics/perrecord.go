@@ -3,13 +3,12 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
-// Per-record risk (docs/metrics.md §4.8) and SUDA attribute contributions (§4.6).
+// Per-record risk and SUDA attribute contributions (docs/metrics.md §4.8).
 func init() {
 	Register(Func(Info{ID: "suda_contrib_max", Unit: "%", Better: None, Components: []string{"key"},
-		Description: "largest SUDA attribute contribution of a key, in % of the total SUDA score (sdcMicro suda2 attribute_contributions; metrics.md §4.6)"},
+		Description: "largest SUDA attribute contribution of a key, in % of the total SUDA score (sdcMicro suda2 attribute_contributions; metrics.md §4.8)"},
 		SUDAContribMax))
 }
 
@@ -100,7 +99,7 @@ func SUDAContributions(in *Input) (keys []string, pct []float64, err error) {
 }
 
 // SUDAContribMax returns suda_contrib_max, the largest SUDA attribute contribution of a key
-// in % (SUDAContributions; metrics.md §4.6), with Aux "key" the 1-based position of that key
+// in % (SUDAContributions; metrics.md §4.8), with Aux "key" the 1-based position of that key
 // among the key columns (the first on ties) and Aux "<key name>" every key's contribution. The
 // note lists the contributions. NaN when SUDA is undefined or no record has an MSU.
 func SUDAContribMax(in *Input) Result {
@@ -120,7 +119,7 @@ func SUDAContribMax(in *Input) Result {
 	res := Result{Value: pct[best], Aux: map[string]float64{"key": float64(best + 1)}}
 	note := "suda contributions (%):"
 	for c, k := range keys {
-		if !slices.Contains([]string{"key"}, k) {
+		if k != "key" { // a key column named "key" would hide the position
 			res.Aux[k] = pct[c]
 		}
 		note += fmt.Sprintf(" %s %.4g", k, pct[c])
