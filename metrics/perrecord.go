@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Per-record risk and SUDA attribute contributions (docs/metrics.md §4.8).
@@ -117,6 +118,9 @@ func SUDAContribMax(in *Input) Result {
 		}
 	}
 	res := Result{Value: pct[best], Aux: map[string]float64{"key": float64(best + 1)}}
+	if math.IsNaN(pct[best]) { // no record has an MSU
+		res.Aux["key"] = math.NaN()
+	}
 	note := "suda contributions (%):"
 	for c, k := range keys {
 		if k != "key" { // a key column named "key" would hide the position

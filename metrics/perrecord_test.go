@@ -3,6 +3,7 @@ package metrics
 import (
 	"compress/gzip"
 	"encoding/csv"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -301,6 +302,84 @@ func TestPerRecordSumsToMeasures(t *testing.T) {
 			if want := 100 * w / sum(rr.SUDAScore); math.Abs(pct[c]-want) > 1e-12*want {
 				t.Errorf("seed %d: contribution %d = %v, want %v", seed, c, pct[c], want)
 			}
+		}
+	}
+}
+
+// TestRiskyCellsReference: risky_cells equals a direct count (cells keyed by the formatted
+// values, NaN one category) on random keys, with few categories and with so many that a
+// seven-key cell no longer fits a 64-bit mixed-radix code (the byte-string path).
+func TestRiskyCellsReference(t *testing.T) {
+	for _, levels := range []int{3, 700} {
+		r := rand.New(rand.NewPCG(uint64(levels), 4))
+		n, m := 900, 7
+		names := []string{"a", "b", "c", "d", "e", "f", "g"}
+		data := make([]float64, n*m)
+		for i := range data {
+			data[i] = float64(r.IntN(levels))
+			if r.IntN(30) == 0 {
+				data[i] = math.NaN()
+			}
+		}
+		d := datasets.New("t", names, n, m, data)
+		in := &Input{Orig: d, Masked: d, Opt: Options{RiskyCells: RiskyCellsOptions{Threshold: []int{3}, MaxDim: m}}}
+		res := RiskyCells(in)
+		want := make([]float64, m)
+		for S := 1; S < 1<<m; S++ {
+			cells := map[string]int{}
+			for i := 0; i < n; i++ {
+				k := ""
+				for c := 0; c < m; c++ {
+					if S>>c&1 == 1 {
+						k += strconv.FormatFloat(data[i*m+c], 'g', -1, 64) + ","
+					}
+				}
+				cells[k]++
+			}
+			for _, f := range cells {
+				if f <= 3 {
+					want[bitsOn(S)-1]++
+				}
+			}
+		}
+		for dim, w := range want {
+			if got := res.Aux["d"+itoa(dim+1)]; got != w {
+				t.Errorf("%d levels: %d-key tables: %v unsafe cells, want %v", levels, dim+1, got, w)
+			}
+		}
+	}
+}
+
+func bitsOn(x int) int {
+	c := 0
+	for ; x != 0; x &= x - 1 {
+		c++
+	}
+	return c
+}
+
+// TestRiskyCellsOptions: bad option values are refused by SetOption naming the key, and
+// inconsistent ones (more dimensions than keys, thresholds neither one nor one per dimension)
+// give NaN with a note.
+func TestRiskyCellsOptions(t *testing.T) {
+	for _, c := range [][2]string{{"risky_cells_threshold", "0"}, {"risky_cells_threshold", "2,x"},
+		{"risky_cells_threshold", ""}, {"risky_cells_max_dim", "0"}, {"risky_cells_max_dim", "1.5"}} {
+		var o Options
+		if err := o.SetOption(c[0], c[1]); !errors.Is(err, ErrBadOption) || !strings.Contains(err.Error(), c[0]) {
+			t.Errorf("%s=%q: err %v, want a bad option naming the key", c[0], c[1], err)
+		}
+	}
+	d := testdataNA(t, false)
+	for _, c := range []struct {
+		opt  RiskyCellsOptions
+		note string
+	}{
+		{RiskyCellsOptions{MaxDim: 8}, "max_dim 8 exceeds the 7 key columns"},
+		{RiskyCellsOptions{Threshold: []int{5, 3}, MaxDim: 3}, "2 thresholds for 3 dimensions"},
+	} {
+		r := RiskyCells(&Input{Orig: d, Masked: d, Opt: Options{Keys: sdcKeys, RiskyCells: c.opt}})
+		if !math.IsNaN(r.Value) || len(r.Notes) == 0 || !strings.Contains(r.Notes[0], c.note) {
+			t.Errorf("%+v: %v %q, want NaN and %q", c.opt, r.Value, r.Notes, c.note)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -103,7 +104,8 @@ func RiskyCells(in *Input) Result {
 		card[c] = uint64(len(ids))
 	}
 	perDim := make([]float64, maxDim)
-	counts := map[string]int{}
+	counts := map[uint64]int{}
+	strCounts := map[string]int{}
 	buf := make([]byte, 0, 8*maxDim)
 	for S := 1; S < 1<<m; S++ {
 		dim := popcount(S)
@@ -117,8 +119,27 @@ func RiskyCells(in *Input) Result {
 		if len(th) > 1 {
 			limit = th[dim-1]
 		}
+		// a mixed-radix key when the table's cells fit in 64 bits, else a byte string
+		fits, span := true, uint64(1)
+		for c := 0; c < m && fits; c++ {
+			if S>>c&1 == 1 {
+				fits = span <= math.MaxUint64/card[c]
+				span *= card[c]
+			}
+		}
 		clear(counts)
+		clear(strCounts)
 		for i := 0; i < n; i++ {
+			if fits {
+				var k uint64
+				for c := 0; c < m; c++ {
+					if S>>c&1 == 1 {
+						k = k*card[c] + code[c][i]
+					}
+				}
+				counts[k]++
+				continue
+			}
 			buf = buf[:0]
 			for c := 0; c < m; c++ {
 				if S>>c&1 == 1 {
@@ -126,9 +147,14 @@ func RiskyCells(in *Input) Result {
 					buf = append(buf, ',')
 				}
 			}
-			counts[string(buf)]++
+			strCounts[string(buf)]++
 		}
 		for _, k := range counts {
+			if k <= limit {
+				perDim[dim-1]++
+			}
+		}
+		for _, k := range strCounts {
 			if k <= limit {
 				perDim[dim-1]++
 			}
