@@ -29,3 +29,21 @@ func TestSignalStopsPipeReadPromptly(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalStopsMeasure: SIGINT stops `eval` inside a long measure (an attack of 20,000
+// targets, each against 20,000 release rows) at once, through the measure's context, with an
+// error naming the measure, not after the 2 s backstop.
+func TestSignalStopsMeasure(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,c\n")
+	for i := 0; i < 20000; i++ {
+		b.WriteString(ftoa(float64(i%997)) + "," + ftoa(float64(i%1009)) + "," + ftoa(float64(i%17)) + "\n")
+	}
+	writeFile(t, dir, "big.csv", b.String())
+	took, code, e := signalAfter(t, dir, os.Interrupt, 700*time.Millisecond, "eval", "--orig", "big.csv", "--masked", "big.csv",
+		"--metrics", "linkability", "--metric-opt", "aux=a", "--metric-opt", "aux2=b,c", "--metric-opt", "attacks=20000")
+	if code != 1 || took > interruptGrace/2 || !strings.Contains(e, "interrupted while computing linkability") {
+		t.Errorf("eval linkability: exit %d %v after SIGINT, %q; want exit 1 within %v naming the measure", code, took, e, interruptGrace/2)
+	}
+}

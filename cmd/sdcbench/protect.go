@@ -298,7 +298,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, m := range ms {
 		res := m.Eval(input)
 		if err := input.Err(); err != nil { // interrupted (SIGINT, SIGTERM)
-			return fmt.Errorf("eval: %s: %w", m.Info().ID, err)
+			return fmt.Errorf("eval: interrupted while computing %s: %w", m.Info().ID, err)
 		}
 		fmt.Fprintf(&b, "%s,%s\n", m.Info().ID, strconv.FormatFloat(res.Value, 'g', -1, 64))
 		for _, c := range m.Info().Components {
