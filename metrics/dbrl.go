@@ -146,9 +146,15 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 	// one exact k-d tree of the released rows per subset, on its first s attributes
 	trees := make([]*kdtree.Tree, ns)
 	for t, sz := range sizes {
+		if in.Err() != nil {
+			return c // cancelled: dbrlResult reports it
+		}
 		trees[t] = kdtree.New(leadingCols(zb, n, q, sz), n, sz)
 	}
 	for t, sz := range sizes {
+		if in.Err() != nil {
+			return c
+		}
 		// records in the tree order of their partners, so that consecutive queries share
 		// cached nodes
 		order := trees[t].Order()

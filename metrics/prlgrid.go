@@ -98,10 +98,16 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 	if sc.grids == nil { // every grid a triple needs, built in parallel, kept for the second pass
 		sc.grids = make([]*prlGrid, s*(s-1)/2)
 		parallel.Each(len(sc.pairs), 0, func(_, p int) {
+			if sc.ctx.Err() != nil {
+				return
+			}
 			if i, j := sc.pairs[p][0], sc.pairs[p][1]; j < s-1 {
 				sc.grids[p] = sc.grid(i, j)
 			}
 		})
+	}
+	if sc.ctx.Err() != nil {
+		return false // cancelled (some grids may be missing): the caller checks ctx
 	}
 	// per triple, both tables' rows copied in bucket order, each bucket sorted on k, so that
 	// the sweeps and the pattern checks read memory in order

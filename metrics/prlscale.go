@@ -74,7 +74,12 @@ func prlScaled(ctx context.Context, ra, rb []float64, n, s int, tau float64, siz
 	}
 	sc := &prlScale{ctx: ctx, n: n, s: s, tau: tau, h: h, ra: ra, rb: rb}
 	sc.intervals()
-	sc.pairCounts()
+	if ctx.Err() == nil {
+		sc.pairCounts()
+	}
+	if ctx.Err() != nil {
+		return nil, nil, "cancelled"
+	}
 	const crowded = "too many pairs agree on several attributes"
 	var twice int64 // Σ over pairs of C(#agreements, 2)
 	for a := range n {
@@ -196,6 +201,9 @@ func cmpFloat(x, y float64) int {
 func (sc *prlScale) pairCounts() {
 	n, L := sc.n, sc.L
 	parallel.Each(len(sc.pairs), 0, func(_, p int) {
+		if sc.ctx.Err() != nil {
+			return // cancelled: prlScaled checks ctx
+		}
 		l, m := sc.pairs[p][0], sc.pairs[p][1]
 		out := sc.low[1+sc.s+p:]
 		fw := make([]int32, n+1)
