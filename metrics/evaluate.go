@@ -30,10 +30,10 @@ func (in *Input) Evaluate(ids ...string) (map[string]float64, error) {
 	}
 	out := make(map[string]float64, len(ids))
 	for _, m := range ms {
-		if err := in.evalErr(m.Info().ID); err != nil {
+		info := m.Info()
+		if err := in.evalErr(info.ID); err != nil {
 			return nil, err
 		}
-		info := m.Info()
 		if in.Orig.P != in.Masked.P || (in.Orig.N != in.Masked.N && !isAttack(info.ID)) {
 			return nil, fmt.Errorf("metrics: %s: original is %d×%d, release %d×%d", info.ID,
 				in.Orig.N, in.Orig.P, in.Masked.N, in.Masked.P)
