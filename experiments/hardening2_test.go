@@ -317,7 +317,8 @@ func TestFreshRemovesDerivedFiles(t *testing.T) {
 	}
 }
 
-// slowMetric is a test measure that sleeps slowMetricSleep (no context: measures take none).
+// slowMetric is a test measure that sleeps slowMetricSleep, ignoring its context (as a measure
+// without checks would).
 type slowMetric struct{}
 
 var slowMetricSleep atomic.Int64 // nanoseconds

@@ -71,6 +71,11 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 		workers = runtime.NumCPU()
 	}
 	all := s.Expand()
+	if opt.Shard.N > len(all) {
+		// shards beyond the number of runs hold none (as slurm --shards refuses)
+		return Summary{}, fmt.Errorf("experiments: --shard %s: %d shards are more than the %d runs of spec %q: use at most %d",
+			opt.Shard, opt.Shard.N, len(all), s.Name, len(all))
+	}
 	order := make(map[string]int, len(all))
 	var mine []Run
 	for _, r := range all {
@@ -386,12 +391,13 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 	}
 }
 
-// evaluateBy is evaluate under the run's deadline (ctx): the measures take no context, so
-// they run in a goroutine; when the deadline passes first, evaluateBy returns the deadline's
-// error and busy, closed when the abandoned measures return.
+// evaluateBy is evaluate under the run's deadline (ctx). The measures run in a goroutine and
+// under ctx (metrics.Input.Ctx): the long ones stop at their next check once it is done. When
+// the deadline passes first, evaluateBy returns the deadline's error and busy, closed when the
+// measure being computed returns (at once for those that check ctx, docs/metrics.md §0.7).
 func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, busy <-chan struct{}, err error) {
 	if _, ok := ctx.Deadline(); !ok {
-		vals, secs, note, err = x.evaluate(d, rel, full, ctl, opt)
+		vals, secs, note, err = x.evaluate(ctx, d, rel, full, ctl, opt)
 		return vals, secs, note, nil, err
 	}
 	type out struct {
@@ -410,7 +416,7 @@ func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *met
 			ch <- o
 			close(done)
 		}()
-		o.vals, o.secs, o.note, o.err = x.evaluate(d, rel, full, ctl, opt)
+		o.vals, o.secs, o.note, o.err = x.evaluate(ctx, d, rel, full, ctl, opt)
 	}()
 	select {
 	case o := <-ch:
@@ -460,8 +466,9 @@ func (x *executor) metricColumns() []string {
 // masked or synthesized in Release.Columns; only those are measured
 // (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true). A metric
 // that does not apply to the protected columns' kind leaves its cells empty and its reason in
-// note (docs/metrics.md §0.6), which the row carries in its error column.
-func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, err error) {
+// note (docs/metrics.md "Column kinds"), which the row carries in its error column. Once ctx is
+// done, evaluate returns its error.
+func (x *executor) evaluate(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, err error) {
 	orig, masked := d, rel.Masked
 	if cols := rel.Columns; cols != nil {
 		names := make([]string, len(cols))
@@ -481,11 +488,14 @@ func (x *executor) evaluate(d *datasets.Dataset, rel *methods.Release, full, ctl
 			return nil, nil, "", err
 		}
 	}
-	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl}
+	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl, Ctx: ctx}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		t0 := time.Now()
 		res, err := evalMetric(m, in)
+		if err == nil {
+			err = in.Err() // cancelled: the measure's value is partial
+		}
 		if err != nil {
 			return nil, nil, "", err
 		}

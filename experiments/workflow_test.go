@@ -17,7 +17,8 @@ import (
 // not against the shard folder.
 func TestMergeRelativeDatasetPath(t *testing.T) {
 	dir := t.TempDir()
-	writeSpec(t, dir, ownSpec)
+	// two runs, one per shard (more shards than runs are refused: TestShardsBeyondRuns)
+	writeSpec(t, dir, strings.Replace(ownSpec, "grid.k = 3", "grid.k = [2, 3]", 1))
 	t.Chdir(dir)
 	s, err := experiments.Load("own.toml", nil)
 	if err != nil {

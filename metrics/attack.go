@@ -167,7 +167,10 @@ func (o *Options) SetOption(key, value string) error {
 		}
 		o.SUDAMissing = value
 	default:
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing)", ErrBadOption, key)
+		if ok, err := o.setRiskyCellsOption(key, value); ok {
+			return err
+		}
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim)", ErrBadOption, key)
 	}
 	return nil
 }
@@ -294,6 +297,9 @@ func evalAttack(id string, in *Input) Result {
 		c = linkability(in, ac, a, rng)
 	default:
 		c = inference(in, ac, a, rng)
+	}
+	if err := in.Err(); err != nil {
+		return cancelled(err)
 	}
 	if c.nTrain == 0 {
 		// No predicate singles out a release record (e.g. every record shares its values with

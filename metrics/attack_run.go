@@ -66,7 +66,7 @@ func singlingOut(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) atta
 	want := a.attacks()
 	var qs []predicate
 	seen := map[string]bool{}
-	for try := 0; try < 20*want && len(qs) < want; try++ {
+	for try := 0; try < 20*want && len(qs) < want && in.Err() == nil; try++ {
 		r := rng.IntN(R.N)
 		q := predicate{cols: pickCols(ac.aux, m, rng), le: make([]bool, m), t: make([]float64, m)}
 		key := make([]byte, 0, 16*m)
@@ -97,6 +97,9 @@ func singlingOut(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) atta
 	tData, tN := T.Data, T.N
 	c := attackCounts{nTrain: len(qs), nBase: len(base)}
 	for i := range qs {
+		if in.Err() != nil {
+			break
+		}
 		if qs[i].matchesOne(tData, tN, p) {
 			c.train++
 		}
@@ -209,6 +212,9 @@ func linkability(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) atta
 			n1, n2, dist := make([]int, k), make([]int, k), make([]float64, k)
 			qa, qb := make([]float64, mA), make([]float64, mB)
 			for q := lo; q < hi; q++ {
+				if in.Err() != nil {
+					return
+				}
 				row := x[rows[q]*p : (rows[q]+1)*p]
 				for j, c := range ac.aux {
 					qa[j] = row[c]
@@ -289,6 +295,9 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 		parallel.Blocks(len(rows), rowBlock, 0, func(lo, hi int) {
 			nb, dist, qa := make([]int, 1), make([]float64, 1), make([]float64, mA)
 			for q := lo; q < hi; q++ {
+				if in.Err() != nil {
+					return
+				}
 				i := rows[q]
 				for j, c := range ac.aux {
 					qa[j] = x[i*p+c]

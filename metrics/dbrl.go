@@ -65,6 +65,9 @@ func dbrlResult(in *Input, k int) Result {
 		return cc.eval(func(in *Input) Result { return dbrlResult(in, k) })
 	}
 	c := cached(in, "dbrl:counts", computeDBRLCounts)
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	if c.undefined {
 		return nan()
 	}
@@ -147,9 +150,15 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 	// one exact k-d tree of the released rows per subset, on its first s attributes
 	trees := make([]*kdtree.Tree, ns)
 	for t, sz := range sizes {
+		if in.Err() != nil {
+			return c // cancelled: dbrlResult reports it
+		}
 		trees[t] = kdtree.New(leadingCols(zb, n, q, sz), n, sz)
 	}
 	for t, sz := range sizes {
+		if in.Err() != nil {
+			return c
+		}
 		// records in the tree order of their partners, so that consecutive queries share
 		// cached nodes
 		order := trees[t].Order()
@@ -172,6 +181,9 @@ func computeDBRLCounts(in *Input) *dbrlCounts {
 				return false
 			}
 			for _, ai := range order[lo:hi] {
+				if in.Err() != nil {
+					return // cancelled: dbrlResult reports it
+				}
 				a = int(ai)
 				ra := za[a*q : a*q+sz]
 				dstar = distance.Sq(zb[a*q:a*q+sz], ra)

@@ -54,6 +54,9 @@ func DLD(in *Input) Result {
 	const chunk = 256
 	hitters := make([]func([]float64, []int32) bool, runtime.GOMAXPROCS(0)) // one per goroutine
 	parallel.Each((G+chunk-1)/chunk, 0, func(w, c int) {
+		if in.Err() != nil {
+			return
+		}
 		if hitters[w] == nil {
 			hitters[w] = newHit()
 		}
@@ -62,6 +65,9 @@ func DLD(in *Input) Result {
 			hits[g] = hitters[w](zm[r*p:(r+1)*p], members[g])
 		}
 	})
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	h := 0
 	for _, b := range hits {
 		if b {

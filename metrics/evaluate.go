@@ -12,7 +12,7 @@ func Evaluate(orig, masked *datasets.Dataset, ids ...string) (map[string]float64
 }
 
 // Evaluate computes the metrics ids on in (with its options, labels and control set); see the
-// package function Evaluate.
+// package function Evaluate. Once in.Ctx is done it returns in.Ctx's error (EvaluateContext).
 func (in *Input) Evaluate(ids ...string) (map[string]float64, error) {
 	if in.Orig == nil || in.Masked == nil {
 		return nil, fmt.Errorf("metrics: Evaluate: nil dataset")
@@ -31,11 +31,17 @@ func (in *Input) Evaluate(ids ...string) (map[string]float64, error) {
 	out := make(map[string]float64, len(ids))
 	for _, m := range ms {
 		info := m.Info()
+		if err := in.evalErr(info.ID); err != nil {
+			return nil, err
+		}
 		if in.Orig.P != in.Masked.P || (in.Orig.N != in.Masked.N && !isAttack(info.ID)) {
 			return nil, fmt.Errorf("metrics: %s: original is %d×%d, release %d×%d", info.ID,
 				in.Orig.N, in.Orig.P, in.Masked.N, in.Masked.P)
 		}
 		r := m.Eval(in)
+		if err := in.evalErr(info.ID); err != nil {
+			return nil, err
+		}
 		out[info.ID] = r.Value
 		for _, c := range info.Components {
 			if v, ok := r.Aux[c]; ok {

@@ -81,6 +81,9 @@ func SSESSTLowerBound(in *Input) Result {
 	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		best := make([]float64, 0, r+1)
 		for i := lo; i < hi; i++ {
+			if in.Err() != nil {
+				return
+			}
 			best = best[:0]
 			xi := x[i*q : (i+1)*q]
 			for j := 0; j < n; j++ {
@@ -124,6 +127,9 @@ func SSESSTLowerBound(in *Input) Result {
 			lb[i] = v
 		}
 	})
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	var total float64
 	for _, v := range lb {
 		total += v

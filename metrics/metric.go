@@ -5,6 +5,7 @@
 package metrics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -117,6 +118,8 @@ type Options struct {
 	SUDAMissing string
 	// Attack configures the attack metrics singling_out, linkability and inference (attack.go).
 	Attack AttackOptions
+	// RiskyCells configures risky_cells (riskycells.go).
+	RiskyCells RiskyCellsOptions
 }
 
 func (o Options) intervalK() float64 {
@@ -143,6 +146,11 @@ type Input struct {
 	// Control holds original records held out of the protection (same columns as Orig), the
 	// control set of the attack metrics; nil means none (they then compare with a baseline).
 	Control *datasets.Dataset
+	// Ctx, when not nil, cancels the evaluation: the long measures check it in their loops and
+	// stop once it is done (cancel.go). Set it before the first evaluation and do not change
+	// it; an Input whose Ctx was cancelled holds partial shared results and must not be
+	// evaluated again.
+	Ctx context.Context
 
 	once     sync.Once
 	scaling  datasets.Scaling

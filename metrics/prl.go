@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -61,7 +62,10 @@ func PRL(in *Input) Result {
 		return nanNote("prl: more than 20 attributes")
 	}
 	ra, rb, tau := agreementSpace(in.Opt, za, zb, n, q, smax)
-	fits, credit, note := prlCore(ra, rb, n, smax, tau, sizes, in.Opt, prlBudget(n))
+	fits, credit, note := prlCore(in.context(), ra, rb, n, smax, tau, sizes, in.Opt, prlBudget(n))
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	res := prlResult(sizes, fits, credit, n)
 	if note != "" {
 		res.Notes = append(res.Notes, note)
@@ -73,22 +77,27 @@ func PRL(in *Input) Result {
 // and subset (credit[a·len(sizes)+t]). From prlScaleMinRows rows it uses the exact scale path
 // of prlscale.go, within budget candidate pairs; it returns to the all-pairs loops when that
 // path does not apply or runs over budget (note says why; empty when no fallback happened).
-func prlCore(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options, budget int64) (fits []prlFit, credit []float64, note string) {
+// Once ctx is done it returns early with partial results (the caller checks ctx).
+func prlCore(ctx context.Context, ra, rb []float64, n, smax int, tau float64, sizes []int, o Options, budget int64) (fits []prlFit, credit []float64, note string) {
 	if n >= prlScaleMinRows && !(smax == 1 && len(sizes) == 1) {
 		var why string
-		fits, credit, why = prlScaled(ra, rb, n, smax, tau, sizes, o, budget)
+		fits, credit, why = prlScaled(ctx, ra, rb, n, smax, tau, sizes, o, budget)
 		if fits != nil {
 			return fits, credit, ""
 		}
+		if ctx.Err() != nil {
+			return nil, nil, ""
+		}
 		note = "prl: all pairs compared (" + why + ")"
 	}
-	fits, credit = prlPairs(ra, rb, n, smax, tau, sizes, o)
+	fits, credit = prlPairs(ctx, ra, rb, n, smax, tau, sizes, o)
 	return fits, credit, note
 }
 
 // prlPairs is the reference path of prlCore: every pair's pattern is computed twice, once for
-// the counts and once for the linkage.
-func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options) ([]prlFit, []float64) {
+// the counts and once for the linkage. It checks ctx once per original record and returns
+// early once it is done.
+func prlPairs(ctx context.Context, ra, rb []float64, n, smax int, tau float64, sizes []int, o Options) ([]prlFit, []float64) {
 	// 1. pattern counts over the first smax attributes
 	cnt := make([]int64, 1<<smax)
 	var single []int64 // agreeing counts per original record when one attribute is compared
@@ -108,6 +117,9 @@ func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options
 		}
 		local := make([]int64, len(cnt))
 		for a := lo; a < hi; a++ {
+			if ctx.Err() != nil {
+				return
+			}
 			x := ra[a*smax : (a+1)*smax]
 			for b := 0; b < n; b++ {
 				local[pattern(x, rb[b*smax:(b+1)*smax], tau)]++
@@ -120,6 +132,9 @@ func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options
 		mu.Unlock()
 	})
 
+	if ctx.Err() != nil {
+		return nil, nil
+	}
 	fits := fitSubsets(cnt, sizes, n, o)
 
 	// 5. linkage, one credit slot per original record and subset
@@ -140,6 +155,9 @@ func prlPairs(ra, rb []float64, n, smax int, tau float64, sizes []int, o Options
 		ties := make([]int, ns)
 		own := make([]bool, ns)
 		for a := lo; a < hi; a++ {
+			if ctx.Err() != nil {
+				return
+			}
 			for t := range best {
 				best[t], ties[t], own[t] = math.Inf(-1), 0, false
 			}

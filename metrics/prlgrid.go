@@ -98,10 +98,16 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 	if sc.grids == nil { // every grid a triple needs, built in parallel, kept for the second pass
 		sc.grids = make([]*prlGrid, s*(s-1)/2)
 		parallel.Each(len(sc.pairs), 0, func(_, p int) {
+			if sc.ctx.Err() != nil {
+				return
+			}
 			if i, j := sc.pairs[p][0], sc.pairs[p][1]; j < s-1 {
 				sc.grids[p] = sc.grid(i, j)
 			}
 		})
+	}
+	if sc.ctx.Err() != nil {
+		return false // cancelled (some grids may be missing): the caller checks ctx
 	}
 	// per triple, both tables' rows copied in bucket order, each bucket sorted on k, so that
 	// the sweeps and the pattern checks read memory in order
@@ -149,13 +155,16 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 				})
 				want, low := 1<<i|1<<j|1<<k, 2<<k-1
 				parallel.Each(len(gr.chunks)-1, 0, func(w, c int) {
-					if stop.Load() {
+					if stop.Load() || sc.ctx.Err() != nil {
 						return
 					}
 					var seen int64
 					var exact int32 // pairs of the current record with pattern exactly want
 					cand := cands[w]
 					for A := gr.chunks[c]; A < gr.chunks[c+1]; A++ {
+						if (A-gr.chunks[c])%64 == 63 && sc.ctx.Err() != nil {
+							break // cancelled: the caller checks ctx
+						}
 						var lo, hi, end [9]int
 						for d, B := range gr.nbr[A] {
 							if B >= 0 {
@@ -216,7 +225,7 @@ func (sc *prlScale) enumerate(need []bool, skip func(tr int, a int32) bool, hit 
 						stop.Store(true)
 					}
 				})
-				if stop.Load() {
+				if stop.Load() || sc.ctx.Err() != nil {
 					return false
 				}
 			}

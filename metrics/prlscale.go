@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"runtime"
@@ -53,7 +54,7 @@ const prlMaxCell = 1e9
 // apply: τ = 0 (prl_agree "exact") or not finite, values more than 10^9·τ from 0, more
 // agreeing attribute pairs (summed over the pairs of records) than budget/2, or more than
 // budget units of work (prlBudget).
-func prlScaled(ra, rb []float64, n, s int, tau float64, sizes []int, o Options, budget int64) ([]prlFit, []float64, string) {
+func prlScaled(ctx context.Context, ra, rb []float64, n, s int, tau float64, sizes []int, o Options, budget int64) ([]prlFit, []float64, string) {
 	if !(tau > 0) || math.IsInf(tau, 0) {
 		return nil, nil, "agreement tolerance 0 or infinite"
 	}
@@ -71,9 +72,14 @@ func prlScaled(ra, rb []float64, n, s int, tau float64, sizes []int, o Options, 
 			}
 		}
 	}
-	sc := &prlScale{n: n, s: s, tau: tau, h: h, ra: ra, rb: rb}
+	sc := &prlScale{ctx: ctx, n: n, s: s, tau: tau, h: h, ra: ra, rb: rb}
 	sc.intervals()
-	sc.pairCounts()
+	if ctx.Err() == nil {
+		sc.pairCounts()
+	}
+	if ctx.Err() != nil {
+		return nil, nil, "cancelled"
+	}
 	const crowded = "too many pairs agree on several attributes"
 	var twice int64 // Σ over pairs of C(#agreements, 2)
 	for a := range n {
@@ -87,6 +93,9 @@ func prlScaled(ra, rb []float64, n, s int, tau float64, sizes []int, o Options, 
 	cnt, ok := sc.countHigh(budget)
 	if !ok {
 		return nil, nil, crowded
+	}
+	if ctx.Err() != nil {
+		return nil, nil, "cancelled"
 	}
 	sc.lowCounts(cnt)
 	fits := fitSubsets(cnt, sizes, n, o)
@@ -104,6 +113,7 @@ const prlNaNWeights = "NaN weights"
 
 // prlScale holds the per-attribute orders, the per-record agreement counts and the grids.
 type prlScale struct {
+	ctx    context.Context // checked per record or block of grid cells (cancel.go)
 	n, s   int
 	tau, h float64
 	ra, rb []float64 // row-major n×s, original and released
@@ -191,6 +201,9 @@ func cmpFloat(x, y float64) int {
 func (sc *prlScale) pairCounts() {
 	n, L := sc.n, sc.L
 	parallel.Each(len(sc.pairs), 0, func(_, p int) {
+		if sc.ctx.Err() != nil {
+			return // cancelled: prlScaled checks ctx
+		}
 		l, m := sc.pairs[p][0], sc.pairs[p][1]
 		out := sc.low[1+sc.s+p:]
 		fw := make([]int32, n+1)
@@ -290,6 +303,9 @@ func (sc *prlScale) link(fits []prlFit, sizes []int) []float64 {
 	// first the patterns of at most two agreements, from the per-record counts
 	parallel.Blocks(n, rowBlock, 0, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
+			if sc.ctx.Err() != nil {
+				return
+			}
 			own[a] = pattern(sc.ra[a*s:(a+1)*s], sc.rb[a*s:(a+1)*s], sc.tau)
 			c := sc.low[a*sc.L : (a+1)*sc.L]
 			for t := range fits {
@@ -348,7 +364,7 @@ func (sc *prlScale) link(fits []prlFit, sizes []int) []float64 {
 			need[tr] = true
 		}
 	}
-	if need != nil {
+	if need != nil && sc.ctx.Err() == nil {
 		skip := func(tr int, a int32) bool {
 			for t := range ns {
 				if k := int(a)*ns + t; !(top[tr*ns+t] < max(floor[k], best[k])) {

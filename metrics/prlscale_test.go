@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -69,8 +70,8 @@ func sameFit(x, y prlFit) bool {
 // credit and the whole Result, bit for bit.
 func checkScaled(t *testing.T, name string, ra, rb []float64, n, s int, tau float64, sizes []int, o Options) {
 	t.Helper()
-	fp, cp := prlPairs(ra, rb, n, s, tau, sizes, o)
-	fs, cs, why := prlScaled(ra, rb, n, s, tau, sizes, o, math.MaxInt64)
+	fp, cp := prlPairs(context.Background(), ra, rb, n, s, tau, sizes, o)
+	fs, cs, why := prlScaled(context.Background(), ra, rb, n, s, tau, sizes, o, math.MaxInt64)
 	if fs == nil && why == prlNaNWeights && slices.ContainsFunc(fp[0].w, math.IsNaN) {
 		return
 	}
@@ -181,8 +182,8 @@ func TestPRLScaleFallback(t *testing.T) {
 		if c.big {
 			xa[3] = 1e12
 		}
-		fp, cp := prlPairs(xa, rb, n, s, c.tau, sizes, Options{})
-		fc, cc, note := prlCore(xa, rb, n, s, c.tau, sizes, Options{}, c.budget)
+		fp, cp := prlPairs(context.Background(), xa, rb, n, s, c.tau, sizes, Options{})
+		fc, cc, note := prlCore(context.Background(), xa, rb, n, s, c.tau, sizes, Options{}, c.budget)
 		if note == "" {
 			t.Errorf("%s: no fallback note", c.name)
 		}
@@ -190,7 +191,7 @@ func TestPRLScaleFallback(t *testing.T) {
 			t.Errorf("%s: fallback differs from the all-pairs path", c.name)
 		}
 	}
-	if _, _, note := prlCore(ra, rb, n, s, 0.1, sizes, Options{}, prlBudget(n)); note != "" {
+	if _, _, note := prlCore(context.Background(), ra, rb, n, s, 0.1, sizes, Options{}, prlBudget(n)); note != "" {
 		t.Errorf("normal data fell back: %s", note)
 	}
 }
@@ -225,8 +226,8 @@ func TestPRLScaleEIA(t *testing.T) {
 			checkScaled(t, "eia", ra, rb, d.N, s, tau, sizes, o)
 			continue
 		}
-		fp, cp := prlPairs(ra, rb, d.N, s, tau, sizes, o)
-		fc, cc, note := prlCore(ra, rb, d.N, s, tau, sizes, o, prlBudget(d.N))
+		fp, cp := prlPairs(context.Background(), ra, rb, d.N, s, tau, sizes, o)
+		fc, cc, note := prlCore(context.Background(), ra, rb, d.N, s, tau, sizes, o, prlBudget(d.N))
 		if note == "" || !sameFit(fp[0], fc[0]) || !slices.Equal(cp, cc) {
 			t.Errorf("eia, 11 attributes: note %q, or results differ from all pairs", note)
 		}

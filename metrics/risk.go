@@ -113,6 +113,9 @@ func IDRank(in *Input) Result {
 		rank := make([]int32, n)
 		y := make([]float64, n)
 		for l := lo; l < hi; l++ {
+			if in.Err() != nil {
+				return
+			}
 			for i := range pairs {
 				pairs[i] = vi{xm[i*p+l], int32(i)}
 			}
@@ -142,6 +145,9 @@ func IDRank(in *Input) Result {
 			colHits[l] = h
 		}
 	})
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	var hits int64
 	for _, h := range colHits {
 		hits += h

@@ -26,10 +26,15 @@ const sudaMaxCells = 1 << 27
 // the first and last bins.
 var disBins = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}
 
-// suda holds the per-record SUDA2 scores and DIS-SUDA values.
+// suda holds the per-record SUDA2 scores and DIS-SUDA values, and each record's contribution
+// of each key (sdcMicro's contributionPercent, perrecord.go).
 type suda struct {
 	score, dis []float64
-	note       string
+	// contrib[i·m+c] is Σ over record i's MSUs containing key c of the MSU's weight, divided by
+	// score_i (0 when score_i = 0); keys holds the key columns' indices in the key table.
+	contrib []float64
+	keys    []int
+	note    string
 }
 
 // SUDA returns the SUDA2 scores and DIS-SUDA values of the release's key columns (metrics.md
@@ -83,6 +88,9 @@ func sudaOf(in *Input) *suda {
 	var strKeys map[string]int
 	buf := make([]byte, 0, 4*m)
 	for S := 1; S < nsub; S++ {
+		if in.Err() != nil {
+			return &suda{note: "cancelled: " + in.Err().Error()}
+		}
 		// mixed-radix key when it fits in 64 bits, else a byte string
 		fits, span := true, uint64(1)
 		for c := 0; c < m; c++ {
@@ -159,8 +167,11 @@ func sudaOf(in *Input) *suda {
 			weight[k] = factorial(m - k)
 		}
 	}
-	s := &suda{score: make([]float64, n), dis: make([]float64, n)}
+	s := &suda{score: make([]float64, n), dis: make([]float64, n), contrib: make([]float64, n*m), keys: cols}
 	for i := 0; i < n; i++ {
+		if i%1024 == 0 && in.Err() != nil {
+			return &suda{note: "cancelled: " + in.Err().Error()}
+		}
 		u := unique[i*nsub : (i+1)*nsub]
 		var sc float64
 		for S := 1; S < nsub; S++ {
@@ -175,9 +186,19 @@ func sudaOf(in *Input) *suda {
 			}
 			if minimal {
 				sc += weight[popcount(S)]
+				for c := 0; c < m; c++ {
+					if S>>c&1 == 1 {
+						s.contrib[i*m+c] += weight[popcount(S)]
+					}
+				}
 			}
 		}
 		s.score[i] = sc
+		if sc > 0 {
+			for c := 0; c < m; c++ {
+				s.contrib[i*m+c] /= sc
+			}
+		}
 	}
 	// DIS-SUDA
 	var twice float64

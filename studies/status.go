@@ -70,11 +70,18 @@ func Status(root string) ([]StatusRow, error) {
 		}
 		path := filepath.Join(dir, "seed_comparison.csv")
 		t, err := resultsdir.ReadTable(path)
+		if errors.Is(err, resultsdir.ErrNotRegularFile) { // a link: refused as run and analyze do
+			return nil, fmt.Errorf("reports: %w", err)
+		}
 		if err != nil || len(t.Rows) == 0 {
 			continue
 		}
 		study := GenericStudy
-		if m, err := resultsdir.ReadManifest(dir); err == nil {
+		m, err := resultsdir.ReadManifest(dir)
+		if errors.Is(err, resultsdir.ErrNotRegularFile) {
+			return nil, fmt.Errorf("reports: %w", err)
+		}
+		if err == nil {
 			if st, ok := For(m.Name); ok && st.Report != nil {
 				study = st.Cite(m.Name)
 			}

@@ -132,3 +132,54 @@ func TestProtectOutDevice(t *testing.T) {
 		t.Errorf("stdout file: %q", b)
 	}
 }
+
+// TestStatusRefusesSymlinks: status refuses a results folder whose verdicts.csv,
+// seed_comparison.csv or manifest.json is a symbolic link, naming the file, as run, merge and
+// analyze do (it used to read through the link). The results folder itself may be a link.
+func TestStatusRefusesSymlinks(t *testing.T) {
+	seed := "table,item,source,verdict\nTable 1,cell,study,exact\n"
+	files := map[string]string{
+		"verdicts.csv":        "study,source,table,item,verdict\nX (2020),study,Table 1,cell,exact\n",
+		"seed_comparison.csv": seed,
+		"manifest.json":       `{"name": "tiny"}` + "\n",
+	}
+	for name, text := range files {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			exp := filepath.Join(dir, "results", "exp")
+			if err := os.MkdirAll(exp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(exp, "seed_comparison.csv"), []byte(seed), 0o644)
+			outside := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(outside, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(exp, name))
+			if err := os.Symlink(outside, filepath.Join(exp, name)); err != nil {
+				t.Fatal(err)
+			}
+			_, e, code := sdcbench(t, dir, "status")
+			if code == 0 || !strings.Contains(e, name) || !strings.Contains(e, "symbolic link") {
+				t.Errorf("status: exit %d, %q; want a refusal naming %s as a symbolic link", code, e, name)
+			}
+			// without the link the folder is read
+			os.Remove(filepath.Join(exp, name))
+			os.WriteFile(filepath.Join(exp, name), []byte(text), 0o644)
+			if _, e, code := sdcbench(t, dir, "status"); code != 0 {
+				t.Errorf("status without the link: exit %d, %q", code, e)
+			}
+		})
+	}
+	// a linked results folder is fine
+	dir := t.TempDir()
+	real := filepath.Join(t.TempDir(), "real")
+	os.MkdirAll(filepath.Join(real, "exp"), 0o755)
+	os.WriteFile(filepath.Join(real, "exp", "seed_comparison.csv"), []byte(seed), 0o644)
+	if err := os.Symlink(real, filepath.Join(dir, "results")); err != nil {
+		t.Fatal(err)
+	}
+	if out, e, code := sdcbench(t, dir, "status"); code != 0 || !strings.Contains(out, "exp") {
+		t.Errorf("status of a linked results folder: exit %d, %q %q", code, out, e)
+	}
+}

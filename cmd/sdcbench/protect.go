@@ -82,7 +82,9 @@ func (f selectionFlags) options() metrics.Options {
 // file is read as a mixed-type table (text columns become categorical). The file is opened
 // once: a pipe or a FIFO (--in /dev/stdin, <(...)) has no second reading, so the bytes of one
 // that is not a regular file are kept in in, for prepare's second, strict parse.
-func loadInput(cmd, dataset, file, fileFlag string, na datasets.NA) (*datasets.Dataset, *inputFile, error) {
+//
+// A read blocked on a pipe stops once ctx is done (stopReadOnCancel).
+func loadInput(ctx context.Context, cmd, dataset, file, fileFlag string, na datasets.NA) (*datasets.Dataset, *inputFile, error) {
 	switch {
 	case dataset != "" && file != "":
 		return nil, nil, usageErr(cmd, "give --dataset or --%s, not both", fileFlag)
@@ -96,13 +98,14 @@ func loadInput(cmd, dataset, file, fileFlag string, na datasets.NA) (*datasets.D
 			return nil, nil, fmt.Errorf("datasets: %w", err)
 		}
 		defer f.Close()
+		defer stopReadOnCancel(ctx, f)()
 		var r io.Reader = f
 		if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 			in.kept = &bytes.Buffer{}
 			r = io.TeeReader(f, in.kept)
 		}
 		d, err := datasets.ReadCSV(r, file, datasets.ReadOptions{Mixed: true, NA: na})
-		return d, in, err
+		return d, in, readInterrupted(ctx, file, err)
 	}
 	return nil, nil, usageErr(cmd, "need --dataset NAME or --%s FILE", fileFlag)
 }
@@ -180,7 +183,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
 		}
 	}
-	d, input, err := loadInput("protect", *dataset, *in, "in", sf.na.na)
+	d, input, err := loadInput(ctx, "protect", *dataset, *in, "in", sf.na.na)
 	if err != nil {
 		return err
 	}
@@ -235,7 +238,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", commands["eval"].usage, stderr)
 	dataset := fs.String("dataset", "", "embedded original dataset name")
 	orig := fs.String("orig", "", "original CSV `file`")
@@ -245,6 +248,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	control := fs.String("control", "", "original records held out of the protection, the attack metrics' control set (CSV `file`)")
 	mopts := paramFlag{}
 	fs.Var(mopts, "metric-opt", "metric option `key=value`, e.g. aux=a,b (repeatable; see docs/attacks.md)")
+	perRecord := fs.String("per-record", "", "also write each record's fk, Fk, risk, household risk, SUDA and DIS scores to this CSV `file` (docs/metrics.md §4.8)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -252,8 +256,8 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageErr("eval", "unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	ids := csvList(*list)
-	if *masked == "" || len(ids) == 0 {
-		return usageErr("eval", "need --masked FILE and --metrics a,b,...")
+	if *masked == "" || (len(ids) == 0 && *perRecord == "") {
+		return usageErr("eval", "need --masked FILE and --metrics a,b,... (or --per-record FILE)")
 	}
 	ms := make([]metrics.Metric, len(ids))
 	for i, id := range ids {
@@ -263,7 +267,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ms[i] = m
 	}
-	d, _, err := loadInput("eval", *dataset, *orig, "orig", sf.na.na)
+	d, _, err := loadInput(ctx, "eval", *dataset, *orig, "orig", sf.na.na)
 	if err != nil {
 		return err
 	}
@@ -296,7 +300,7 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("eval: %s: column %q is categorical in one file and numeric in the other", *masked, relProt.Names[j])
 		}
 	}
-	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options()}
+	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options(), Ctx: ctx}
 	if err := evalOptions(input, ids, mopts, *control); err != nil {
 		return err
 	}
@@ -307,11 +311,19 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, m := range ms {
 		res := m.Eval(input)
 		notes.add(m.Info().ID, res)
+		if err := input.Err(); err != nil { // interrupted (SIGINT, SIGTERM)
+			return fmt.Errorf("eval: interrupted while computing %s: %w", m.Info().ID, err)
+		}
 		fmt.Fprintf(&b, "%s,%s\n", m.Info().ID, strconv.FormatFloat(res.Value, 'g', -1, 64))
 		for _, c := range m.Info().Components {
 			if v, ok := res.Aux[c]; ok {
 				fmt.Fprintf(&b, "%s_%s,%s\n", m.Info().ID, c, strconv.FormatFloat(v, 'g', -1, 64))
 			}
+		}
+	}
+	if *perRecord != "" {
+		if err := writePerRecord(*perRecord, input, []string{*orig, *masked, *control}, stderr); err != nil {
+			return err
 		}
 	}
 	_, err = io.WriteString(stdout, b.String())

@@ -254,6 +254,9 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
+	if err := resultsdir.CheckAnalysisOutputs(out); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
 	datasets.RemoveStaleTemps(out) // left by a killed run, merge or analysis
 	datasets.RemoveStaleTemps(filepath.Join(out, "plots"))
 	r.gzipped = nil

@@ -16,21 +16,54 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 )
 
-// TestAnalyzeReplacesSymlinkedOutputs: an analysis output that is a symbolic link (summary.csv
-// to a file outside the folder) is replaced by the new file, never written through; the
-// temporary files a killed earlier writer left in the folder and in plots/ are removed.
-func TestAnalyzeReplacesSymlinkedOutputs(t *testing.T) {
+// TestAnalyzeRefusesSymlinks: an analysis input (runs.csv, traces.csv, manifest.json) or output
+// (summary.csv, REPORT.md, a pivot table, a plot) that is a symbolic link is refused before
+// anything is read through it or written, naming the file, as run and merge refuse them; the
+// link's target outside the folder is left unchanged. Before, analyze read runs.csv and the
+// manifest through links and replaced linked outputs.
+func TestAnalyzeRefusesSymlinks(t *testing.T) {
+	for _, name := range []string{"runs.csv", "traces.csv", "manifest.json", "summary.csv", "REPORT.md",
+		"table_sse_sst.csv", filepath.Join("plots", "box.png")} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyDir(t, filepath.Join("testdata", "small"))
+			outside := filepath.Join(t.TempDir(), "precious")
+			content := []byte("precious\n")
+			if old, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				content = old // a valid input: only the link is wrong
+			}
+			if err := os.WriteFile(outside, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Join(dir, "plots"), 0o755)
+			os.Remove(filepath.Join(dir, name))
+			if err := os.Symlink(outside, filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := LoadConfig(dir)
+			if err == nil {
+				cfg.Plots = Bool(false)
+				_, err = Run(context.Background(), dir, cfg)
+			}
+			if err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "symbolic link") {
+				t.Fatalf("err = %v, want a refusal naming %s as a symbolic link", err, name)
+			}
+			if b, _ := os.ReadFile(outside); string(b) != string(content) {
+				t.Errorf("written through the link: %.80q", b)
+			}
+			if fi, err := os.Lstat(filepath.Join(dir, name)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("the link was replaced (%v)", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "REPORT.md")); name != "REPORT.md" && err == nil {
+				t.Errorf("REPORT.md written although the analysis was refused")
+			}
+		})
+	}
+}
+
+// TestAnalyzeRemovesStaleTemps: the temporary files a killed earlier writer left in the folder
+// and in plots/ are removed by the next analysis.
+func TestAnalyzeRemovesStaleTemps(t *testing.T) {
 	dir := copyDir(t, filepath.Join("testdata", "small"))
-	outside := filepath.Join(t.TempDir(), "precious.csv")
-	if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"summary.csv", "REPORT.md"} {
-		os.Remove(filepath.Join(dir, name))
-		if err := os.Symlink(outside, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Skipf("no child process: %v", err)
@@ -49,14 +82,6 @@ func TestAnalyzeReplacesSymlinkedOutputs(t *testing.T) {
 	cfg.Plots = Bool(false)
 	if _, err := Run(context.Background(), dir, cfg); err != nil {
 		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(outside); string(b) != "precious\n" {
-		t.Errorf("written through the link: %.80q", b)
-	}
-	for _, name := range []string{"summary.csv", "REPORT.md"} {
-		if fi, err := os.Lstat(filepath.Join(dir, name)); err != nil || !fi.Mode().IsRegular() {
-			t.Errorf("%s: not replaced by a regular file (%v)", name, err)
-		}
 	}
 	for _, p := range stale {
 		if _, err := os.Stat(p); err == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -56,11 +55,12 @@ type Manifest struct {
 	Reports []string `json:"reports,omitempty"`
 }
 
-// ReadManifest reads dir/manifest.json. A missing file is an error wrapping os.ErrNotExist.
+// ReadManifest reads dir/manifest.json. A missing file is an error wrapping os.ErrNotExist; a
+// symbolic link or a non-regular file is an error naming it (readOwnFile).
 func ReadManifest(dir string) (*Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	data, err := readOwnFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
-		return nil, fmt.Errorf("resultsdir: %w", err)
+		return nil, err
 	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {

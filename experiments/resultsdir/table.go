@@ -59,18 +59,22 @@ func ReadTable(path string) (*Table, error) {
 }
 
 // ReadFile returns the content of path, or of path+".gz" decompressed when only that exists. A
-// missing file is an error wrapping os.ErrNotExist.
+// missing file is an error wrapping os.ErrNotExist. Either being a symbolic link or not a
+// regular file is an error naming it (readOwnFile).
 func ReadFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readOwnFile(path)
 	if err == nil {
 		return data, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("resultsdir: %w", err)
+		return nil, err
 	}
-	f, gerr := os.Open(path + ".gz")
+	if gerr := checkOwnFile(path + ".gz"); gerr != nil {
+		return nil, gerr
+	}
+	f, gerr := os.OpenFile(path+".gz", os.O_RDONLY|noFollow, 0)
 	if errors.Is(gerr, os.ErrNotExist) {
-		return nil, fmt.Errorf("resultsdir: %w", err)
+		return nil, err
 	}
 	if gerr != nil {
 		return nil, fmt.Errorf("resultsdir: %w", gerr)
