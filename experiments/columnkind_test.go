@@ -171,3 +171,34 @@ datasets = ["income"]
 		t.Errorf("a changed dataset: %+v, %v; want an Err and no values", origs[1], err)
 	}
 }
+
+// TestOriginalWithSelectionOptions: with a [[methods]] entry's selection option (an extra
+// param_sel_* column in runs.csv), the original's values still line up with the metric columns:
+// loss 0, identity risk 100 %.
+func TestOriginalWithSelectionOptions(t *testing.T) {
+	spec := `name = "origsel"
+seed = 1
+replicates = 1
+datasets = [{name = "testdata", label = "income", columns = ["expend", "income", "savings"], keep = ["urbrur"]}]
+metrics = ["il1s", "sse_sst", "interval_disclosure"]
+[[methods]]
+name = "mdav"
+[[methods]]
+name = "mdav"
+strata = "urbrur"
+`
+	s, err := Parse([]byte(spec), "origsel.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.MetricColumns(), ","); got != "il1s,sse_sst,interval_disclosure" {
+		t.Fatalf("MetricColumns = %s", got)
+	}
+	o, err := s.EvaluateOriginal("income")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0", "0", "100"}; strings.Join(o.Values, ",") != strings.Join(want, ",") {
+		t.Errorf("original values %v, want %v", o.Values, want)
+	}
+}

@@ -30,7 +30,7 @@ type Original struct {
 // its components (<ID>_<name>), without the profile columns.
 func (s *Spec) MetricColumns() []string {
 	h := s.Header()
-	i := 5 + len(s.paramNames())
+	i := 5 + len(s.paramNames()) + len(s.selNames())
 	n := len(h) - 3 - i
 	if s.Profile {
 		n -= len(s.Metrics) + 2
