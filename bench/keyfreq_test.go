@@ -51,16 +51,16 @@ func keyTable(n int, naRate float64) *datasets.Dataset {
 	return datasets.New(fmt.Sprintf("keys_n%d", n), names, n, p, data)
 }
 
-// keyfreqN returns the record counts of BenchmarkKeyFreq: 10^5 and 10^6 (10^6 alone with
-// SDCBENCH_KEYFREQ_N=1000000, 10^5 alone with 100000).
+// keyfreqN returns the record counts of BenchmarkKeyFreq: 10^5, plus 10^6 with
+// SDCBENCH_LONG=1 (or one count alone with SDCBENCH_KEYFREQ_N=<n>).
 func keyfreqN() []int {
-	switch os.Getenv("SDCBENCH_KEYFREQ_N") {
-	case "100000":
-		return []int{100_000}
-	case "1000000":
-		return []int{1_000_000}
+	if n := envN("SDCBENCH_KEYFREQ_N", 0); n > 0 {
+		return []int{n}
 	}
-	return []int{100_000, 1_000_000}
+	if os.Getenv("SDCBENCH_LONG") == "1" {
+		return []int{100_000, 1_000_000}
+	}
+	return []int{100_000}
 }
 
 // BenchmarkKeyFreq times keyfreq.Count (sdcMicro freqCalc semantics: a missing key value
