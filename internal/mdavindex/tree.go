@@ -225,6 +225,26 @@ func (t *Tree) quantize(z []float64, idx []int32, id int32, lo, hi []float64) {
 	nd.coded = true
 }
 
+// Built returns the number of records the tree was built with, Live the number still live.
+func (t *Tree) Built() int { return t.built }
+
+// Live returns the number of live records.
+func (t *Tree) Live() int { return t.live }
+
+// Compact returns the tree of the live records of t over the same table z, built as NewTree
+// would build it for those records and reusing t's buffers: t must not be used afterwards.
+// Queries answer as before (the trees are exact); they no longer visit deleted records.
+func (t *Tree) Compact(z []float64) *Tree {
+	recs := make([]int32, 0, t.live)
+	for p, r := range t.rec {
+		if r >= 0 && !t.dead[p] {
+			recs = append(recs, r)
+		}
+	}
+	slices.Sort(recs)
+	return buildTree(t, z, t.d, recs, len(t.pos), t.codedMin)
+}
+
 // Delete removes record i, if live.
 func (t *Tree) Delete(i int) {
 	p := t.pos[i]

@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
@@ -90,10 +91,13 @@ func Project(dst, z, center, v []float64) []float64 {
 // raw MAD of the projections a_i·z_h (ties: lowest i), with v_1 made non-negative. The scores
 // are Project(nil, z, m, v). When every record equals m, v is the first unit vector.
 //
-// The n candidate evaluations are split over workers goroutines (0 means GOMAXPROCS); each
-// writes its own slot, so the result does not depend on workers. z is not modified. It
-// panics if n < 1 or len(z) != n·d. Cost O(n²·d) time (plus 2n quickselects of n values),
-// O(workers·n) memory.
+// The n candidate evaluations are split over workers goroutines (0 means GOMAXPROCS). A
+// candidate whose MAD is shown, from one histogram pass over its projections, to lie below a
+// MAD already computed is skipped without its two selections (madBelow; docs/scaling.md,
+// "pppca"): it cannot be the maximum, and the maximum itself and its ties are never skipped,
+// so the result does not depend on workers or on which candidates were skipped. z is not
+// modified. It panics if n < 1 or len(z) != n·d. Cost O(n²·d) time (plus two quickselects of
+// n values for the candidates not skipped), O(workers·n) memory.
 func PP1(z []float64, n, d, workers int) (v, m []float64) {
 	if n < 1 || d < 1 || len(z) != n*d {
 		panic("microagg: PP1: bad shape")
@@ -107,12 +111,19 @@ func PP1(z []float64, n, d, workers int) (v, m []float64) {
 		m[j] = median(buf)
 	}
 	mad := make([]float64, n)
+	var lb atomic.Uint64 // the largest MAD computed so far (float64 bits), by any worker
+	certify := ppCertifiable(z)
 	parallel.Ranges(n, workers, minRange, func(_, lo, hi int) {
 		a := make([]float64, d)
 		proj := make([]float64, n)
+		var cert madCert
 		for i := lo; i < hi; i++ {
 			if !direction(a, z[i*d:(i+1)*d], m) {
 				mad[i] = -1
+				continue
+			}
+			if certify && cert.madBelow(z, n, d, a, math.Float64frombits(lb.Load())) {
+				mad[i] = -1 // below a computed MAD: not the maximum
 				continue
 			}
 			Project(proj, z, nil, a)
@@ -121,6 +132,7 @@ func PP1(z []float64, n, d, workers int) (v, m []float64) {
 				proj[h] = math.Abs(proj[h] - med)
 			}
 			mad[i] = median(proj)
+			atomicMaxFloat(&lb, mad[i])
 		}
 	})
 	best := -1

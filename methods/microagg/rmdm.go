@@ -43,8 +43,12 @@ func init() {
 }
 
 // rmdmTreeMaxDims is the largest number of columns for which rmdm's groups come from the k-d
-// tree (above it the scan is faster, docs/scaling.md).
-const rmdmTreeMaxDims = 6
+// tree: MDAV's (indexMaxDims; docs/scaling.md, "ma_rmd_sdc at d = 10").
+const rmdmTreeMaxDims = indexMaxDims
+
+// rmdmCompactMin is the tree size from which rmdm's grouping rebuilds the tree over the live
+// records (mdavindex's default TreeRebuildMin).
+const rmdmCompactMin = 4096
 
 // rmdm returns the canonical labels of robust Mahalanobis-distance microaggregation on the
 // n×d row-major table z, as sdcMicro's rmd does it (docs/microaggregation.md §3.3,
@@ -127,6 +131,11 @@ func rmdmGroups(ctx context.Context, z []float64, n, d, k int, md []float64, tre
 				tree.Delete(i)
 			}
 			g++
+			// rebuilt over the live records once a quarter is deleted, as MDAV's index does
+			// (mdavindex.Index): k-NN queries then stop visiting dead rows
+			if tree.Built() >= rmdmCompactMin && 4*tree.Live() <= 3*tree.Built() {
+				tree = tree.Compact(z)
+			}
 		}
 		for i, dn := range done {
 			if !dn {

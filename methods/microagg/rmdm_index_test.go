@@ -17,7 +17,7 @@ func TestRMDMIndexedSame(t *testing.T) {
 	for _, c := range []struct {
 		kind string
 		n, d int
-	}{{"normal", 500, 2}, {"normal", 3000, 5}, {"ints", 2000, 3}, {"ints", 1200, 5}, {"dups", 900, 4}, {"normal", 10000, 6}} {
+	}{{"normal", 500, 2}, {"normal", 3000, 5}, {"ints", 2000, 3}, {"ints", 1200, 5}, {"dups", 900, 4}, {"normal", 10000, 6}, {"normal", 9000, 10}, {"ints", 8500, 12}, {"normal", 8200, 16}} {
 		z := make([]float64, c.n*c.d)
 		for i := range z {
 			switch c.kind {

@@ -1,0 +1,165 @@
+package keyfreq
+
+import "math/bits"
+
+// smallCodes is the range [0, smallCodes) of whole values coded through a table rather than a
+// map (categorical codes are small whole numbers).
+const smallCodes = 4096
+
+// codeColumns returns the codes of the key columns cols of the n×p table d, row-major n×m
+// (m = len(cols)): per column, each distinct value (Bits equality: −0 = +0) gets a number from
+// 1 in order of first appearance; a missing value gets 0. levels[k] is the number of distinct
+// non-missing values of column k.
+func codeColumns(d []float64, n, p int, cols []int) (codes []uint32, levels []int) {
+	m := len(cols)
+	codes = make([]uint32, n*m)
+	levels = make([]int, m)
+	small := make([]uint32, smallCodes)
+	for k, l := range cols {
+		clear(small)
+		var other map[uint64]uint32
+		next := uint32(1)
+		for i := 0; i < n; i++ {
+			v := d[i*p+l]
+			var c uint32
+			switch {
+			case v != v:
+				// missing: code 0
+			case v >= 0 && v < smallCodes && v == float64(int(v)):
+				if c = small[int(v)]; c == 0 {
+					c, small[int(v)] = next, next
+					next++
+				}
+			default:
+				if other == nil {
+					other = map[uint64]uint32{}
+				}
+				b := Bits(v)
+				if c = other[b]; c == 0 {
+					c, other[b] = next, next
+					next++
+				}
+			}
+			codes[i*m+k] = c
+		}
+		levels[k] = int(next - 1)
+	}
+	return codes, levels
+}
+
+// A hasher maps a row of codes, with some keys treated as missing (code 0), to a 64-bit
+// value linear in the codes: Σ_k c_k·mult_k (mod 2^64), so masking key k subtracts c_k·mult_k.
+// If exact, mult is the mixed radix of the code ranges and equal values mean equal codes;
+// otherwise mult holds odd pseudo-random constants and equal values must be confirmed by
+// comparing the codes.
+type hasher struct {
+	mult  []uint64
+	exact bool
+}
+
+// newHasher returns the exact hasher for code ranges 0..levels[k] if the product of the ranges
+// fits in 64 bits, and a verified one otherwise.
+func newHasher(levels []int) hasher {
+	mult := make([]uint64, len(levels))
+	r := uint64(1)
+	for k, L := range levels {
+		mult[k] = r
+		hi, lo := bits.Mul64(r, uint64(L)+1)
+		if hi != 0 {
+			return mixHasher(len(levels))
+		}
+		r = lo
+	}
+	return hasher{mult: mult, exact: true}
+}
+
+// mixHasher returns a verified hasher for m keys (fixed odd constants from splitmix64).
+func mixHasher(m int) hasher {
+	mult := make([]uint64, m)
+	x := uint64(0x9e3779b97f4a7c15)
+	for k := range mult {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		mult[k] = (z ^ z>>31) | 1
+	}
+	return hasher{mult: mult}
+}
+
+// hash returns the hash of the codes c.
+func (h hasher) hash(c []uint32) uint64 {
+	var s uint64
+	for k, v := range c {
+		s += uint64(v) * h.mult[k]
+	}
+	return s
+}
+
+// masked returns the hash of codes c, whose full hash is full, with the keys in mask as 0.
+func (h hasher) masked(full uint64, c []uint32, mask []int) uint64 {
+	for _, k := range mask {
+		full -= uint64(c[k]) * h.mult[k]
+	}
+	return full
+}
+
+// sameOutside reports whether codes a and b agree on every key not in the sorted list mask.
+func sameOutside(a, b []uint32, mask []int) bool {
+	j := 0
+	for k := range a {
+		if j < len(mask) && mask[j] == k {
+			j++
+			continue
+		}
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// table is an open-addressing hash table from 64-bit hashes to entry numbers (linear probing;
+// several slots may hold one hash when the hasher is not exact).
+type table struct {
+	keys  []uint64
+	vals  []int32 // entry + 1; 0 marks an empty slot
+	shift uint
+}
+
+// reset empties t and sizes it for up to n entries (load ≤ 1/2).
+func (t *table) reset(n int) {
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	if cap(t.keys) >= size {
+		t.keys, t.vals = t.keys[:size], t.vals[:size]
+		clear(t.vals)
+	} else {
+		t.keys, t.vals = make([]uint64, size), make([]int32, size)
+	}
+	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
+}
+
+// find returns the entry with hash key for which same(entry) holds (same nil: any), or −1 and
+// the empty slot where it would go.
+func (t *table) find(key uint64, same func(e int32) bool) (e int32, slot int) {
+	mask := len(t.keys) - 1
+	i := int((key * 0x9e3779b97f4a7c15) >> t.shift)
+	for {
+		v := t.vals[i]
+		if v == 0 {
+			return -1, i
+		}
+		if t.keys[i] == key && (same == nil || same(v-1)) {
+			return v - 1, i
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// put stores entry e with hash key in the empty slot returned by find.
+func (t *table) put(slot int, key uint64, e int32) {
+	t.keys[slot], t.vals[slot] = key, e+1
+}

@@ -1,0 +1,382 @@
+package keyfreq
+
+import "slices"
+
+// tuples are the distinct key tuples of a table, numbered in order of first appearance.
+type tuples struct {
+	m         int
+	codes     []uint32  // codes of tuple t: codes[t*m : (t+1)*m] (0 missing)
+	hash      []uint64  // full hash of each tuple
+	cnt, wsum []float64 // records of each tuple and the sum of their weights (row order)
+	of        []int32   // tuple of each record
+	index     table     // the tuples by hash
+	levels    []int     // codes of key k range over 1..levels[k] (and 0)
+}
+
+func (ts *tuples) tuple(t int32) []uint32 { return ts.codes[int(t)*ts.m : (int(t)+1)*ts.m] }
+
+// distinct returns the distinct tuples of the n×m codes with weights w (nil: wsum = cnt).
+func distinct(codes []uint32, n, m int, levels []int, w []float64, h hasher) *tuples {
+	ts := &tuples{m: m, of: make([]int32, n), levels: levels}
+	var tb table
+	tb.reset(min(n/8, 1<<16)) // grown as tuples appear
+	var rec []uint32
+	var same func(e int32) bool
+	if !h.exact {
+		same = func(e int32) bool { return slices.Equal(ts.tuple(e), rec) }
+	}
+	for i := 0; i < n; i++ {
+		rec = codes[i*m : (i+1)*m]
+		key := h.hash(rec)
+		t, slot := tb.find(key, same)
+		if t < 0 {
+			t = int32(len(ts.cnt))
+			ts.codes = append(ts.codes, rec...)
+			ts.hash = append(ts.hash, key)
+			ts.cnt = append(ts.cnt, 0)
+			ts.wsum = append(ts.wsum, 0)
+			if 2*len(ts.cnt) > len(tb.keys) {
+				tb = grow(ts, tb)
+			} else {
+				tb.put(slot, key, t)
+			}
+		}
+		ts.of[i] = t
+		ts.cnt[t]++
+		if w != nil {
+			ts.wsum[t] += w[i]
+		} else {
+			ts.wsum[t]++
+		}
+	}
+	ts.index = tb
+	return ts
+}
+
+// grow returns a table twice the size of tb holding every tuple of ts.
+func grow(ts *tuples, tb table) table {
+	var nt table
+	nt.reset(len(tb.keys))
+	for t, key := range ts.hash {
+		_, slot := nt.find(key, func(int32) bool { return false })
+		nt.put(slot, key, int32(t))
+	}
+	return nt
+}
+
+// pattern is a missingness pattern: the keys missing in its tuples, and its tuples (ascending).
+type pattern struct {
+	miss   []bool
+	tuples []int32
+}
+
+// patterns groups the tuples of ts by missingness pattern.
+func patterns(ts *tuples) []pattern {
+	var pats []pattern
+	patOf := map[string]int{}
+	pb := make([]byte, ts.m)
+	for t := range int32(len(ts.cnt)) {
+		for k, v := range ts.tuple(t) {
+			pb[k] = 0
+			if v == 0 {
+				pb[k] = 1
+			}
+		}
+		q, ok := patOf[string(pb)]
+		if !ok {
+			q = len(pats)
+			patOf[string(pb)] = q
+			miss := make([]bool, ts.m)
+			for k := range pb {
+				miss[k] = pb[k] == 1
+			}
+			pats = append(pats, pattern{miss: miss})
+		}
+		pats[q].tuples = append(pats[q].tuples, t)
+	}
+	return pats
+}
+
+// enumCost is the cost of one lookup in the index of all tuples (a cache miss on large
+// tables) relative to one in a join's small table.
+const enumCost = 3
+
+// count returns the counts tf and weighted sums tF per distinct tuple of ts (weighted: in the
+// summation order of Count; otherwise tF = tf), with the semantics of Count.
+//
+// Tuples of one pattern are compatible only with themselves (equal codes outside the
+// pattern's missing keys means equal tuples). Tuples of patterns A and B are compatible iff
+// they agree outside A ∪ B; each pair of patterns takes the cheaper of two joins: hash the
+// smaller group on the keys outside A ∪ B and look up the larger (stream), or, for each tuple
+// of A, look up in the index of all tuples every tuple of B it can be compatible with (its
+// codes outside A ∪ B, 0 on B, every code on the keys of A not in B: enumerate).
+func count(ts *tuples, h hasher, weighted bool) (tf, tF []float64) {
+	return countJoin(ts, h, weighted, autoJoin)
+}
+
+// The joins of countJoin: the cheaper of each pair of patterns, or always one kind (tests).
+const (
+	autoJoin = iota
+	streamJoin
+	enumJoin
+)
+
+// countJoin is count with the join of every pair of patterns chosen by how.
+func countJoin(ts *tuples, h hasher, weighted bool, how int) (tf, tF []float64) {
+	pats := patterns(ts)
+	j := &joiner{ts: ts, h: h, weighted: weighted, tf: slices.Clone(ts.cnt)}
+	if weighted {
+		j.edges.deg = make([]int, len(ts.cnt))
+	}
+	for a := range pats {
+		for b := a + 1; b < len(pats); b++ {
+			A, B := &pats[a], &pats[b]
+			stream := float64(2*min(len(A.tuples), len(B.tuples)) + max(len(A.tuples), len(B.tuples)))
+			ea, eb := j.enumSize(A, B), j.enumSize(B, A)
+			switch {
+			case how == streamJoin:
+				j.stream(A, B)
+			case how == enumJoin && ea <= eb:
+				j.enumerate(A, B)
+			case how == enumJoin:
+				j.enumerate(B, A)
+			case enumCost*ea < stream && ea <= eb:
+				j.enumerate(A, B)
+			case enumCost*eb < stream:
+				j.enumerate(B, A)
+			default:
+				j.stream(A, B)
+			}
+		}
+	}
+	if !weighted {
+		return j.tf, slices.Clone(j.tf)
+	}
+	return j.tf, weightedSums(ts, j.edges)
+}
+
+// joiner holds the counts being summed and the scratch space of the joins.
+type joiner struct {
+	ts       *tuples
+	h        hasher
+	weighted bool
+	tf       []float64
+	edges    edgeList // compatible pairs of tuples of different patterns, weighted only
+
+	tb         table
+	ent        []int32
+	ecnt, eacc []float64
+	head, next []int32
+	cand       []uint32
+}
+
+// pair records that tuples a and b (of different patterns) are compatible.
+func (j *joiner) pair(a, b int32) {
+	j.tf[a] += j.ts.cnt[b]
+	j.tf[b] += j.ts.cnt[a]
+	if j.weighted {
+		j.edges.add(a, b)
+	}
+}
+
+// enumSize returns the number of lookups of enumerate(A, B) (saturating at 2^62).
+func (j *joiner) enumSize(A, B *pattern) float64 {
+	s := float64(len(A.tuples))
+	for k, miss := range A.miss {
+		if miss && !B.miss[k] {
+			s *= float64(j.ts.levels[k])
+		}
+	}
+	return min(s, 1<<62)
+}
+
+// enumerate joins A and B by looking up, for each tuple of A, every tuple of B it can be
+// compatible with in the index of all tuples.
+func (j *joiner) enumerate(A, B *pattern) {
+	ts, h := j.ts, j.h
+	var free, zero []int // keys of A not in B (enumerated), keys of B set to 0
+	for k := range A.miss {
+		switch {
+		case A.miss[k] && !B.miss[k]:
+			free = append(free, k)
+		case B.miss[k] && !A.miss[k]:
+			zero = append(zero, k)
+		}
+	}
+	for _, k := range free {
+		if ts.levels[k] == 0 {
+			return // no tuple has a value there
+		}
+	}
+	var same func(e int32) bool
+	if !h.exact {
+		same = func(e int32) bool { return slices.Equal(ts.tuple(e), j.cand) }
+	}
+	for _, t := range A.tuples {
+		j.cand = append(j.cand[:0], ts.tuple(t)...)
+		key := h.masked(ts.hash[t], j.cand, zero)
+		for _, k := range zero {
+			j.cand[k] = 0
+		}
+		for _, k := range free {
+			j.cand[k] = 1
+			key += h.mult[k]
+		}
+		for {
+			if s, _ := ts.index.find(key, same); s >= 0 {
+				j.pair(t, s)
+			}
+			// next combination of codes on the free keys (odometer)
+			i := 0
+			for ; i < len(free); i++ {
+				k := free[i]
+				if int(j.cand[k]) < ts.levels[k] {
+					j.cand[k]++
+					key += h.mult[k]
+					break
+				}
+				key -= uint64(j.cand[k]-1) * h.mult[k]
+				j.cand[k] = 1
+			}
+			if i == len(free) {
+				break
+			}
+		}
+	}
+}
+
+// stream joins A and B by hashing the smaller group on the keys outside A ∪ B and looking up
+// the tuples of the larger.
+func (j *joiner) stream(A, B *pattern) {
+	ts, h := j.ts, j.h
+	small, large := A.tuples, B.tuples
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	var mask []int
+	for k := range A.miss {
+		if A.miss[k] || B.miss[k] {
+			mask = append(mask, k)
+		}
+	}
+	j.tb.reset(len(small))
+	j.ent = slices.Grow(j.ent[:0], len(small))[:len(small)]
+	j.ecnt, j.eacc, j.head = j.ecnt[:0], j.eacc[:0], j.head[:0]
+	if j.weighted {
+		j.next = slices.Grow(j.next[:0], len(small))[:len(small)]
+	}
+	var query []uint32
+	var same func(e int32) bool
+	if !h.exact {
+		same = func(e int32) bool { return sameOutside(ts.tuple(small[j.head[e]]), query, mask) }
+	}
+	for s, t := range small {
+		query = ts.tuple(t)
+		key := h.masked(ts.hash[t], query, mask)
+		e, slot := j.tb.find(key, same)
+		if e < 0 {
+			e = int32(len(j.ecnt))
+			j.tb.put(slot, key, e)
+			j.ecnt, j.eacc, j.head = append(j.ecnt, 0), append(j.eacc, 0), append(j.head, int32(s))
+			if j.weighted {
+				j.next[s] = -1
+			}
+		} else if j.weighted {
+			j.next[s], j.head[e] = j.head[e], int32(s)
+		}
+		j.ent[s] = e
+		j.ecnt[e] += ts.cnt[t]
+	}
+	for _, t := range large {
+		query = ts.tuple(t)
+		e, _ := j.tb.find(h.masked(ts.hash[t], query, mask), same)
+		if e < 0 {
+			continue
+		}
+		j.tf[t] += j.ecnt[e]
+		j.eacc[e] += ts.cnt[t]
+		if j.weighted {
+			for s := j.head[e]; s >= 0; s = j.next[s] {
+				j.edges.add(small[s], t)
+			}
+		}
+	}
+	for s, t := range small {
+		j.tf[t] += j.eacc[j.ent[s]]
+	}
+}
+
+// edgeList collects pairs of tuples in fixed-size blocks (no copying as it grows) and counts
+// each tuple's pairs.
+type edgeList struct {
+	blocks [][]uint64 // a<<32 | b, each pair once
+	deg    []int      // pairs of each tuple
+}
+
+const edgeBlock = 1 << 15
+
+func (el *edgeList) add(a, b int32) {
+	if len(el.blocks) == 0 || len(el.blocks[len(el.blocks)-1]) == edgeBlock {
+		el.blocks = append(el.blocks, make([]uint64, 0, edgeBlock))
+	}
+	last := &el.blocks[len(el.blocks)-1]
+	*last = append(*last, uint64(a)<<32|uint64(uint32(b)))
+	el.deg[a]++
+	el.deg[b]++
+}
+
+// weightedSums returns the weighted sum of each tuple of ts in the order of the pairwise
+// definition (Count), given every compatible pair of tuples of different patterns.
+func weightedSums(ts *tuples, edges edgeList) []float64 {
+	c := len(ts.cnt)
+	// Bucket the pairs by tuple (counting sort), then once more visiting the tuples in
+	// ascending order, so that each tuple's bucket lists its partners in ascending order.
+	start := make([]int, c+1)
+	for t, d := range edges.deg {
+		start[t+1] = start[t] + d
+	}
+	adj := make([]int32, start[c])
+	pos := slices.Clone(start[:c])
+	for _, blk := range edges.blocks {
+		for _, e := range blk {
+			a, b := int32(e>>32), int32(uint32(e))
+			adj[pos[a]], adj[pos[b]] = b, a
+			pos[a]++
+			pos[b]++
+		}
+	}
+	sorted := make([]int32, len(adj))
+	copy(pos, start[:c])
+	for u := range int32(c) {
+		for _, v := range adj[start[u]:start[u+1]] {
+			sorted[pos[v]] = u
+			pos[v]++
+		}
+	}
+	tF := make([]float64, c)
+	for t := range int32(c) {
+		nb := sorted[start[t]:start[t+1]]
+		if slices.Contains(ts.tuple(t), 0) {
+			var s float64 // itself and every compatible tuple, ascending
+			self := false
+			for _, u := range nb {
+				if !self && u > t {
+					s += ts.wsum[t]
+					self = true
+				}
+				s += ts.wsum[u]
+			}
+			if !self {
+				s += ts.wsum[t]
+			}
+			tF[t] = s
+		} else {
+			s := ts.wsum[t] // then the compatible tuples with a missing key, ascending
+			for _, u := range nb {
+				s += ts.wsum[u]
+			}
+			tF[t] = s
+		}
+	}
+	return tF
+}
