@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -44,11 +45,12 @@ func writeRelease(dir string, r Run, ref *datasets.Dataset, rel *methods.Release
 	}
 	m := rel.Masked
 	for j := range m.P {
-		if !m.IsCategorical(j) {
+		k := ref.ColIndex(m.Names[j])
+		cat := k >= 0 && ref.IsCategorical(k)
+		if !cat && !m.IsCategorical(j) {
 			continue
 		}
-		k := ref.ColIndex(m.Names[j])
-		if k < 0 || !ref.IsCategorical(k) || len(m.Levels[j]) < len(ref.Levels[k]) ||
+		if !cat || !m.IsCategorical(j) || len(m.Levels[j]) < len(ref.Levels[k]) ||
 			!slices.Equal(m.Levels[j][:len(ref.Levels[k])], ref.Levels[k]) {
 			return fmt.Errorf("storing the release: column %s: its categories are not the original's in order, so codes cannot store it", m.Names[j])
 		}
@@ -110,12 +112,16 @@ func readRelease(dir, id string, ref *datasets.Dataset) (*methods.Release, error
 			return nil, bad(fmt.Errorf("header comment: %w", err))
 		}
 	}
-	d, err := datasets.ReadCSV(datasets.LimitDecompressed(zr, path), path, datasets.ReadOptions{AllowNonFinite: true})
+	text, err := io.ReadAll(datasets.LimitDecompressed(zr, path)) // to its end: checks the gzip trailer
+	if err != nil {
+		if errors.Is(err, datasets.ErrTooLarge) {
+			return nil, bad(err)
+		}
+		return nil, bad(fmt.Errorf("%w (the file is truncated or corrupt)", err))
+	}
+	d, err := datasets.ReadCSV(bytes.NewReader(text), path, datasets.ReadOptions{AllowNonFinite: true})
 	if err != nil {
 		return nil, bad(err)
-	}
-	if _, err := io.Copy(io.Discard, zr); err != nil { // checks the gzip trailer
-		return nil, bad(fmt.Errorf("%w (the file is truncated or corrupt)", err))
 	}
 	rel := &methods.Release{Columns: meta.Columns}
 	if j := d.ColIndex(PartitionColumn); j >= 0 {

@@ -81,6 +81,11 @@ func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore
 				"add it to the spec's metrics and run again", id)
 		}
 	}
+	for _, label := range s.labels {
+		if err := metrics.CheckAttackOptions(ids, s.metricOpt, s.data[label].Names); err != nil {
+			return nil, fmt.Errorf("experiments: rescore: dataset %s: %w (set it in the spec's [metric_options] and run again)", label, err)
+		}
+	}
 	now := had
 	now.Metrics = append(slices.Clone(had.Metrics), ids...)
 	header := now.Header()
