@@ -64,7 +64,9 @@ func TestReleaseRoundTrip(t *testing.T) {
 		{"other rows", nil, "has 1 rows"},
 	} {
 		if c.data == nil {
-			if err := writeRelease(dir, r, ref, &methods.Release{Masked: datasets.New("m", ref.Names, 1, 3, []float64{1, 0, 2})}); err != nil {
+			one := datasets.New("m", ref.Names, 1, 3, []float64{1, 0, 2})
+			one.Levels = ref.Levels
+			if err := writeRelease(dir, r, ref, &methods.Release{Masked: one}); err != nil {
 				t.Fatal(err)
 			}
 		} else if err := os.WriteFile(path, c.data, 0o644); err != nil {
@@ -80,10 +82,15 @@ func TestReleaseRoundTrip(t *testing.T) {
 		t.Errorf("missing file: error %v, want one wrapping os.ErrNotExist", err)
 	}
 
-	// Categories out of the original's order cannot be stored as codes.
+	// Categories out of the original's order, or a category column released as numbers,
+	// cannot be stored as codes.
 	swapped := masked.Clone()
 	swapped.Levels[1] = []string{"south", "north"}
-	if err := writeRelease(dir, r, ref, &methods.Release{Masked: swapped}); err == nil || !strings.Contains(err.Error(), "column region") {
-		t.Errorf("reordered categories: error %v", err)
+	numeric := masked.Clone()
+	numeric.Levels = nil
+	for _, m := range []*datasets.Dataset{swapped, numeric} {
+		if err := writeRelease(dir, r, ref, &methods.Release{Masked: m}); err == nil || !strings.Contains(err.Error(), "column region") {
+			t.Errorf("levels %q: error %v", m.Levels, err)
+		}
 	}
 }
