@@ -76,7 +76,7 @@ func writeRelease(dir string, r Run, ref *datasets.Dataset, rel *methods.Release
 		return fmt.Errorf("storing the release: %w", err)
 	}
 	return datasets.AtomicWrite(resultsdir.ReleasePath(dir, r.ID), func(w io.Writer) error {
-		zw := gzip.NewWriter(w)
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // the level is valid: no error
 		zw.Comment = string(meta)
 		if err := datasets.WriteCSV(zw, datasets.New(m.Name, names, m.N, p, data)); err != nil {
 			return err
