@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,4 +167,34 @@ func readRelease(dir, id string, ref *datasets.Dataset) (*methods.Release, error
 	d.Name = ref.Name
 	rel.Masked = d
 	return rel, nil
+}
+
+// mergeReleases copies the stored releases of the merged runs (run ID → shard folder) into
+// out/releases, atomically each, so that the merged folder can be rescored as a single run's.
+// Shards without stored releases add none.
+func mergeReleases(out string, from map[string]string) error {
+	for _, id := range slices.Sorted(maps.Keys(from)) {
+		src := resultsdir.ReleasePath(from[id], id)
+		fi, err := os.Lstat(src)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err == nil && !fi.Mode().IsRegular() {
+			err = fmt.Errorf("not a regular file (%s)", datasets.FileKind(fi.Mode()))
+		}
+		var data []byte
+		if err == nil {
+			data, err = os.ReadFile(src)
+		}
+		if err == nil {
+			err = os.MkdirAll(filepath.Join(out, resultsdir.ReleasesDir), 0o755)
+		}
+		if err == nil {
+			err = datasets.AtomicWrite(resultsdir.ReleasePath(out, id), func(w io.Writer) error { _, err := w.Write(data); return err })
+		}
+		if err != nil {
+			return fmt.Errorf("experiments: merge: stored release %s: %w", src, err)
+		}
+	}
+	return nil
 }

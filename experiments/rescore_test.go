@@ -166,3 +166,34 @@ func TestRescoreRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestRescoreMergedShards: merge carries the shards' stored releases into the merged folder,
+// which then rescores to the values of a fresh single run.
+func TestRescoreMergedShards(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	s := rescoreSpec(t, t.TempDir(), `"sse_sst"`, "keep_releases = true")
+	var shards []string
+	for i := 1; i <= 2; i++ {
+		dir := filepath.Join(tmp, "shard", string(rune('0'+i)))
+		if _, err := experiments.Execute(ctx, s, experiments.Options{Out: dir, Workers: 1, Shard: experiments.Shard{I: i, N: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, dir)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if err := experiments.Merge(merged, shards, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := experiments.Rescore(ctx, merged, []string{"il1s"}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(tmp, "fresh")
+	f := rescoreSpec(t, t.TempDir(), `"sse_sst", "il1s"`, "")
+	if _, err := experiments.Execute(ctx, f, experiments.Options{Out: fresh, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rowsNoTiming(t, merged), rowsNoTiming(t, fresh); !slices.Equal(got, want) {
+		t.Errorf("rescored merged rows differ from a fresh run's:\n got %q\nwant %q", got, want)
+	}
+}
