@@ -10,7 +10,7 @@ import (
 )
 
 // TestRescoreCommand: run --keep-releases, then rescore adds a measure to runs.csv and to the
-// analysis (summary.csv), records it in manifest.json, and refuses it a second time; a folder
+// analysis (summary.csv, and the original's row: mae of the original is 0), records it in manifest.json, and refuses it a second time; a folder
 // run without --keep-releases is refused with the way forward.
 func TestRescoreCommand(t *testing.T) {
 	dir := t.TempDir()
@@ -30,6 +30,9 @@ func TestRescoreCommand(t *testing.T) {
 	summary, err := os.ReadFile(filepath.Join(dir, "r", "summary.csv"))
 	if err != nil || !strings.Contains(string(summary), "mae") {
 		t.Errorf("summary.csv does not analyse mae (err %v)", err)
+	}
+	if orig, err := resultsdir.ReadTable(filepath.Join(dir, "r", "original.csv")); err != nil || orig.Col("mae") < 0 || orig.Rows[0][orig.Col("mae")] != "0" {
+		t.Errorf("original.csv does not measure mae on the original (err %v)", err)
 	}
 	man, err := resultsdir.ReadManifest(filepath.Join(dir, "r"))
 	if err != nil || len(man.Rescored) != 1 || man.Rescored[0].Metrics[0] != "mae" {
