@@ -28,7 +28,8 @@ import (
 // It refuses, changing nothing: an unfinished folder, one without stored releases, an unknown
 // measure, one already in runs.csv, one that reads the method's diagnostics
 // (metrics.Info.Diag, which a stored release does not hold), datasets that changed since
-// the run, and a run whose stored release is missing or corrupt (naming it).
+// the run, a run whose stored release is missing or corrupt (naming it) and a run whose new
+// measures exceed the spec's time_limit.
 func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore, error) {
 	if len(ids) == 0 {
 		return nil, errors.New("experiments: rescore: no metrics given")
@@ -91,7 +92,7 @@ func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore
 	header := now.Header()
 	add := *s
 	add.Metrics = ids
-	x := &executor{spec: &add}
+	x := &executor{spec: &add, limit: s.timeLimit}
 	addCols := x.metricColumns()
 	byID := make(map[string]Run, len(s.runs))
 	for _, r := range s.runs {
@@ -151,7 +152,8 @@ func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore
 
 // rescoreRun evaluates x's metrics on the stored release of run r in dir, on the inputs the
 // runner gave them: the run's protected table (after its holdout split), the whole release
-// rebuilt from it, the stored partition and measured columns, and the held-out rows.
+// rebuilt from it, the stored partition and measured columns, and the held-out rows. The
+// spec's time limit bounds the measures of the run; exceeding it is an error.
 func (x *executor) rescoreRun(ctx context.Context, dir string, r Run) (vals, secs []string, note string, err error) {
 	pr, sel, err := x.spec.runPrepared(r)
 	var ctl *datasets.Dataset
@@ -165,7 +167,15 @@ func (x *executor) rescoreRun(ctx context.Context, dir string, r Run) (vals, sec
 	if err != nil {
 		return nil, nil, "", err
 	}
-	vals, secs, note, err = x.evaluate(ctx, pr.Protected, rel, pr.Released(rel.Masked), ctl, x.spec.EvalOptions(r.Dataset))
+	if x.limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, x.limit)
+		defer cancel()
+	}
+	vals, secs, note, _, err = x.evaluateBy(ctx, pr.Protected, rel, pr.Released(rel.Masked), ctl, x.spec.EvalOptions(r.Dataset))
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, nil, "", fmt.Errorf("run %s: the time limit %s exceeded by the measures", r.ID, x.limit)
+	}
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("run %s: %w", r.ID, err)
 	}

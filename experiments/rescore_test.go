@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdcbench/sdcbench/experiments"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
@@ -195,5 +196,31 @@ func TestRescoreMergedShards(t *testing.T) {
 	}
 	if got, want := rowsNoTiming(t, merged), rowsNoTiming(t, fresh); !slices.Equal(got, want) {
 		t.Errorf("rescored merged rows differ from a fresh run's:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRescoreTimeLimit: the spec's time_limit bounds the new measures of each run; a run over
+// it stops the rescore with an error naming the limit, and runs.csv is left as it was.
+func TestRescoreTimeLimit(t *testing.T) {
+	ctx := context.Background()
+	kept := filepath.Join(t.TempDir(), "kept")
+	s := rescoreSpec(t, t.TempDir(), `"sse_sst"`, `keep_releases = true
+time_limit = "2s"`)
+	if _, err := experiments.Execute(ctx, s, experiments.Options{Out: kept, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	before := rowsNoTiming(t, kept)
+	defer ctxMetricFor.Store(ctxMetricFor.Load())
+	ctxMetricFor.Store(int64(20 * time.Second))
+	t0 := time.Now()
+	_, err := experiments.Rescore(ctx, kept, []string{"test_slow_ctx"})
+	if err == nil || !strings.Contains(err.Error(), "time limit 2s exceeded by the measures") {
+		t.Errorf("error %v, want the time limit's", err)
+	}
+	if d := time.Since(t0); d > 15*time.Second {
+		t.Errorf("rescore took %s with a 2s limit", d)
+	}
+	if got := rowsNoTiming(t, kept); !slices.Equal(got, before) {
+		t.Error("runs.csv changed")
 	}
 }
