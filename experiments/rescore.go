@@ -46,7 +46,10 @@ func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore
 	if !man.Complete {
 		return nil, fmt.Errorf("experiments: rescore: %s is not finished: run its spec to the end first", dir)
 	}
-	if fi, err := os.Lstat(filepath.Join(dir, resultsdir.ReleasesDir)); err != nil || !fi.IsDir() {
+	if fi, err := os.Lstat(filepath.Join(dir, resultsdir.ReleasesDir)); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("experiments: rescore: %s is not a folder (%s): the releases must be the folder's own",
+			filepath.Join(dir, resultsdir.ReleasesDir), datasets.FileKind(fi.Mode()))
+	} else if err != nil {
 		return nil, fmt.Errorf("experiments: rescore: %s holds no stored releases (no folder %s/): "+
 			"run the spec again with --keep-releases (or keep_releases = true) to rescore it later", dir, resultsdir.ReleasesDir)
 	}

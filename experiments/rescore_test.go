@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,6 +167,16 @@ func TestRescoreRefuses(t *testing.T) {
 			t.Errorf("%s: runs.csv changed", c.name)
 		}
 	}
+	// An interrupted run's folder is not finished.
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	part := filepath.Join(tmp, "part")
+	if _, err := experiments.Execute(stopped, s, experiments.Options{Out: part, Workers: 1, KeepReleases: true}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run: error %v", err)
+	}
+	if _, err := experiments.Rescore(ctx, part, []string{"il1s"}); err == nil || !strings.Contains(err.Error(), "is not finished") {
+		t.Errorf("unfinished folder: error %v", err)
+	}
 }
 
 // TestRescoreMergedShards: merge carries the shards' stored releases into the merged folder,
@@ -222,5 +233,28 @@ time_limit = "2s"`)
 	}
 	if got := rowsNoTiming(t, kept); !slices.Equal(got, before) {
 		t.Error("runs.csv changed")
+	}
+}
+
+// TestRescoreRefusesLinkedReleases: a releases/ that is a symbolic link (to releases of
+// another folder, say) is refused, naming it.
+func TestRescoreRefusesLinkedReleases(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	kept := filepath.Join(tmp, "kept")
+	s := rescoreSpec(t, t.TempDir(), `"sse_sst"`, "keep_releases = true")
+	if _, err := experiments.Execute(ctx, s, experiments.Options{Out: kept, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	rd := filepath.Join(kept, resultsdir.ReleasesDir)
+	if err := os.Rename(rd, filepath.Join(tmp, "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(tmp, "elsewhere"), rd); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	_, err := experiments.Rescore(ctx, kept, []string{"il1s"})
+	if err == nil || !strings.Contains(err.Error(), rd+" is not a folder") {
+		t.Errorf("error %v, want one naming %s", err, rd)
 	}
 }
