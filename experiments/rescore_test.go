@@ -1,6 +1,8 @@
 package experiments_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -50,7 +52,7 @@ const auxOption = "\n[metric_options]\naux = \"FIXED.ASSETS,CURRENT.ASSETS\""
 // TestRescoreEqualsFreshRun runs a spec with metric sse_sst and stored releases, rescores the
 // folder with dld (which reads mdav's partition), il1s and linkability (which reads the
 // held-out rows), and compares every row with a fresh run of the spec measuring all four:
-// equal but for the seconds.
+// equal but for the seconds. The folder's runs.csv is gzipped first, as a large one is.
 func TestRescoreEqualsFreshRun(t *testing.T) {
 	for _, holdout := range []string{"", "holdout = 0.2"} {
 		t.Run(holdout, func(t *testing.T) {
@@ -66,6 +68,7 @@ func TestRescoreEqualsFreshRun(t *testing.T) {
 					t.Errorf("run %s: no stored release: %v", r.ID, err)
 				}
 			}
+			gzipRuns(t, kept) // as a finished large folder holds it
 			rec, err := experiments.Rescore(ctx, kept, []string{"dld", "il1s", "linkability"})
 			if err != nil {
 				t.Fatal(err)
@@ -77,6 +80,9 @@ func TestRescoreEqualsFreshRun(t *testing.T) {
 			f := rescoreSpec(t, t.TempDir(), `"sse_sst", "dld", "il1s", "linkability"`, holdout+auxOption)
 			if _, err := experiments.Execute(ctx, f, experiments.Options{Out: fresh, Workers: 1}); err != nil {
 				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(kept, resultsdir.RunsFileGz)); err == nil {
+				t.Error("runs.csv.gz left beside the rewritten runs.csv")
 			}
 			got, want := rowsNoTiming(t, kept), rowsNoTiming(t, fresh)
 			if !slices.Equal(got, want) {
@@ -256,5 +262,28 @@ func TestRescoreRefusesLinkedReleases(t *testing.T) {
 	_, err := experiments.Rescore(ctx, kept, []string{"il1s"})
 	if err == nil || !strings.Contains(err.Error(), rd+" is not a folder") {
 		t.Errorf("error %v, want one naming %s", err, rd)
+	}
+}
+
+// gzipRuns replaces dir/runs.csv by runs.csv.gz.
+func gzipRuns(t *testing.T, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, resultsdir.RunsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, resultsdir.RunsFileGz), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, resultsdir.RunsFile)); err != nil {
+		t.Fatal(err)
 	}
 }
