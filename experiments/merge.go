@@ -131,6 +131,9 @@ func Merge(out string, dirs []string, fresh bool) error {
 	if err := resultsdir.Normalize(out, order); err != nil {
 		return err
 	}
+	if err := mergeReleases(out, seen); err != nil {
+		return err
+	}
 	man := newManifest(spec, Shard{}, 0, len(runs))
 	man.Complete, man.Finished = true, time.Now().UTC()
 	man.Reports = reports

@@ -67,7 +67,8 @@ func (s *Spec) EvaluateOriginal(label string) (Original, error) {
 // that fails (a dataset file moved, a method no longer known) the error says so and nothing is
 // measured. A dataset whose content differs from the one the runs used (its recorded hash)
 // gets Err instead of values; so does one whose evaluation fails. Notes records metric
-// definitions that changed since the runs (then the original is measured with today's).
+// definitions that changed since the runs (then the original is measured with today's). The
+// measures a rescore added (resultsdir.Manifest.Rescored) come after the spec's.
 func Originals(dir string, man *resultsdir.Manifest) (origs []Original, notes []string, err error) {
 	if man == nil || man.Spec == "" {
 		return nil, nil, fmt.Errorf("experiments: %s: no spec in the manifest", dir)
@@ -80,6 +81,7 @@ func Originals(dir string, man *resultsdir.Manifest) (origs []Original, notes []
 	if err != nil {
 		return nil, nil, err
 	}
+	s.Metrics = append(s.Metrics, man.RescoredMetrics()...) // the measures rescore added, as runs.csv has them
 	for _, id := range s.Metrics {
 		m, err := metrics.Lookup(id)
 		if v, ok := man.MetricVersions[id]; err == nil && ok && v != m.Info().DefinitionVersion() {

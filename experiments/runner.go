@@ -33,6 +33,9 @@ type Options struct {
 	// busy).
 	KeepTimeouts bool
 	Progress     io.Writer // progress output (a bar on a terminal, plain lines otherwise); nil = none
+	// KeepReleases stores the release of every run that finishes ok in Out/releases (as the
+	// spec key keep_releases does; release.go), for Rescore.
+	KeepReleases bool
 }
 
 // Summary counts what Execute did.
@@ -137,6 +140,9 @@ func Execute(ctx context.Context, s *Spec, opt Options) (Summary, error) {
 	prog := newProgress(opt.Progress, s.Name, len(mine), sum.Skipped)
 	threads := max(1, runtime.NumCPU()/min(workers, max(1, len(todo))))
 	x := &executor{spec: s, threads: threads, limit: s.timeLimit, solo: min(workers, len(todo)) <= 1}
+	if opt.KeepReleases || s.KeepReleases {
+		x.keep = opt.Out
+	}
 	for _, r := range abandoned {
 		// started maxUnfinished times by processes that died during it: an error row, so
 		// that the other runs go on instead of the same crash on every resume
@@ -255,7 +261,8 @@ type executor struct {
 	spec    *Spec
 	threads int
 	limit   time.Duration
-	solo    bool // one worker: profile columns describe single runs
+	solo    bool   // one worker: profile columns describe single runs
+	keep    string // results folder to store ok runs' releases in; "" = none
 }
 
 type result struct {
@@ -330,6 +337,12 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 			}
 		}
 		values = make([]string, len(x.metricColumns()))
+	}
+	if status == StatusOK && x.keep != "" {
+		if err := writeRelease(x.keep, r, pr.Protected, rel); err != nil {
+			status, msg = StatusError, err.Error()
+			values = make([]string, len(x.metricColumns()))
+		}
 	}
 	res = x.row(r, values, secs, status, msg)
 	res.busy = busy

@@ -56,6 +56,9 @@ type Spec struct {
 	// Holdout, in (0, 0.5], makes every run protect a random part of the dataset and pass
 	// the held-out rows to the attack metrics as their control set (holdout.go).
 	Holdout float64 `toml:"holdout"`
+	// KeepReleases stores every ok run's release in the results folder (run --keep-releases;
+	// release.go), for `sdcbench rescore`. It does not enter Hash: it changes no result.
+	KeepReleases bool `toml:"keep_releases"`
 	// MetricOptions is the [metric_options] table (metrics.Options.SetOption keys).
 	MetricOptions map[string]any `toml:"metric_options"`
 	// Analysis is the [analysis] table, passed as is to the analysis step.

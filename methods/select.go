@@ -309,6 +309,10 @@ func (pr *Prepared) checkShape(m Method, r *Release, in *datasets.Dataset) error
 	return nil
 }
 
+// Released returns the whole released table of a release of the protected columns: Full
+// with the protected columns replaced by masked's, as Protect returns it.
+func (pr *Prepared) Released(masked *datasets.Dataset) *datasets.Dataset { return pr.merge(masked) }
+
 // merge returns Full with the protected columns replaced by masked's.
 func (pr *Prepared) merge(masked *datasets.Dataset) *datasets.Dataset {
 	full := pr.Full.Clone()

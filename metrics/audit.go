@@ -3,7 +3,7 @@ package metrics
 // audit_eps_lb reports the empirical ε audit of the method dp_audit (methods/dpaudit), read
 // from the release's Diag.Audit; NaN for other releases.
 func init() {
-	Register(Func(Info{ID: "audit_eps_lb", Unit: "raw", Better: None,
+	Register(Func(Info{ID: "audit_eps_lb", Unit: "raw", Better: None, Diag: true,
 		Description: "lower bound on the ε a DP synthesizer satisfies, from the dp_audit method's distinguishing test (with the claim, the pair's exact ε, rates)",
 		Components:  []string{"claimed", "pair", "hat", "tpr", "fpr", "trials"}},
 		func(in *Input) Result {

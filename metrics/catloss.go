@@ -22,12 +22,12 @@ func init() {
 	Register(Func(Info{ID: "pram_changed", Unit: "count", Better: Lower, Components: []string{"pct"},
 		Description: "records whose category changed in at least one categorical column (PRAM's changes)"},
 		PRAMChanged))
-	Register(Func(Info{ID: "pram_expected", Unit: "count", Better: None,
+	Register(Func(Info{ID: "pram_expected", Unit: "count", Better: None, Diag: true,
 		Description: "PRAM diagnostic: expected changes Σ_i n_i·(1 − Rs_ii) given the run's transition matrices"},
 		func(in *Input) Result {
 			return diagValue(in, "pram_expected_changed", pramValue(func(p *diag.PRAM) float64 { return p.ExpectedChanged }))
 		}))
-	Register(Func(Info{ID: "pram_invariance_err", Unit: "frac", Better: None,
+	Register(Func(Info{ID: "pram_invariance_err", Unit: "frac", Better: None, Diag: true,
 		Description: "PRAM diagnostic: max |πᵀRs − πᵀ| of the run's invariant matrices (0 up to rounding)"},
 		func(in *Input) Result {
 			return diagValue(in, "pram_invariance_err", pramValue(func(p *diag.PRAM) float64 { return p.InvarianceErr }))

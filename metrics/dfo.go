@@ -26,7 +26,7 @@ func init() {
 		{"dfo_cpu", "cpu_s", "s", "CPU seconds of the DFO run's thread (Linux; unaffected by other jobs on the machine)",
 			searchValue(func(s *diag.Search) float64 { return s.CPU })},
 	} {
-		Register(Func(Info{ID: m.id, Unit: m.unit, Better: None, Description: m.desc},
+		Register(Func(Info{ID: m.id, Unit: m.unit, Better: None, Description: m.desc, Diag: true},
 			func(in *Input) Result { return diagValue(in, m.key, m.get) }))
 	}
 }

@@ -45,7 +45,7 @@ func init() {
 	}
 	for _, s := range list {
 		s := s
-		info := Info{ID: s.id, Unit: s.unit, Better: s.better, Description: s.desc + " (DP, metrics.md §5)"}
+		info := Info{ID: s.id, Unit: s.unit, Better: s.better, Description: s.desc + " (DP, metrics.md §5)", Diag: true}
 		if s.better == Target && s.unit == "%" {
 			info.Target = 95
 		}

@@ -29,7 +29,7 @@ func init() {
 		{"fcrm_last_delta", "FCRM's last max |ΔU| (max over runs); ≤ eps means converged", func(f *diag.FCRM) float64 { return f.LastDelta }},
 		{"fcrm_objective", "FCRM objective Σ U^m E /(n·t) in z-units (mean over runs)", func(f *diag.FCRM) float64 { return f.Objective }},
 	} {
-		Register(Func(Info{ID: d.id, Unit: "raw", Better: None, Description: d.desc},
+		Register(Func(Info{ID: d.id, Unit: "raw", Better: None, Description: d.desc, Diag: true},
 			func(in *Input) Result {
 				if in.Diag.FCRM == nil {
 					return Result{Value: math.NaN()}

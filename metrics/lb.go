@@ -10,10 +10,10 @@ import (
 
 // The SSE/SST diagnostics of metrics.md §2.2 and §2.3.
 func init() {
-	Register(Func(Info{ID: "sse_sst_lb", Unit: "%", Better: None,
+	Register(Func(Info{ID: "sse_sst_lb", Unit: "%", Better: None, Diag: true,
 		Description: "nearest-neighbour lower bound on the sse_sst of any k-partition (diagnostic; metrics.md §2.2)"},
 		SSESSTLowerBound))
-	Register(Func(Info{ID: "imp", Unit: "%", Better: Higher,
+	Register(Func(Info{ID: "imp", Unit: "%", Better: Higher, Diag: true,
 		Description: "100·(IL_start − sse_sst)/IL_start, improvement over the search's start (DFO paper imp; metrics.md §2.3)"},
 		Imp))
 }

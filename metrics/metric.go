@@ -49,6 +49,10 @@ type Info struct {
 	// Register fills it from the registry's table when KindUnset. Evaluation leaves the other
 	// kind out, and a metric left with no column does not apply (Result.NotApplicable).
 	Columns ColumnKind
+	// Diag is true for a measure that reads the release's diagnostics (Input.Diag): a
+	// stored release does not hold them, so `sdcbench rescore` refuses it (docs/harness.md
+	// "Stored releases and rescore").
+	Diag bool
 }
 
 // DefinitionVersion returns in.Version, or 1 when it is not set.

@@ -12,9 +12,14 @@
 //
 // Run an experiment (a bundled spec by name, or a TOML file), here or split over a cluster:
 //
-//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--no-analyze] SPEC
+//	sdcbench run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--keep-releases] [--no-analyze] SPEC
 //	sdcbench slurm --shards N [--cpus-per-task C] [--time T] [--partition P] [--mem M] [--out DIR] SPEC
 //	sdcbench merge [--fresh] --out DIR DIR...
+//
+// Add measures to a finished folder from the releases run --keep-releases stored, without
+// protecting again:
+//
+//	sdcbench rescore --metrics a,b [--quiet] [--no-analyze] DIR
 //
 // Analyse a results folder, write its study report, and the reproduction status page:
 //

@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--no-analyze] SPEC", run: runRun}
+	commands["run"] = command{usage: "run [--out DIR] [--workers N] [--shard i/n] [--quiet] [--fresh] [--keep-timeouts] [--keep-releases] [--no-analyze] SPEC", run: runRun}
 	commands["merge"] = command{usage: "merge [--fresh] --out DIR DIR...", run: runMerge}
 	commands["slurm"] = command{usage: "slurm --shards N [--cpus-per-task C] [--time T] [--partition P] [--mem M] [--out DIR] SPEC", run: runSlurm}
 }
@@ -27,6 +27,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fresh := fs.Bool("fresh", false, "discard earlier results in the output folder")
 	keepTimeouts := fs.Bool("keep-timeouts", false, "on a resume, keep the runs recorded with status timeout (default: run them again)")
 	noAnalyze := fs.Bool("no-analyze", false, "skip the analysis (sdcbench analyze) when the grid is complete")
+	keepReleases := fs.Bool("keep-releases", false, "store each ok run's release in DIR/releases, for sdcbench rescore (as keep_releases = true)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *out == "" {
 		*out = filepath.Join("results", spec.Name)
 	}
-	opt := experiments.Options{Out: *out, Workers: *workers, Shard: sh, Fresh: *fresh, KeepTimeouts: *keepTimeouts}
+	opt := experiments.Options{Out: *out, Workers: *workers, Shard: sh, Fresh: *fresh, KeepTimeouts: *keepTimeouts, KeepReleases: *keepReleases}
 	if !*quiet {
 		opt.Progress = stderr
 	}

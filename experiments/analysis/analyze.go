@@ -114,7 +114,8 @@ func analyzeRuns(ctx context.Context, dir string, runs *Runs, man *resultsdir.Ma
 			if err != nil {
 				return nil, fmt.Errorf("analysis: spec: %w", err)
 			}
-			specMetrics = s.Metrics
+			// the measures a rescore added come after the spec's (resultsdir.Manifest.Rescored)
+			specMetrics = append(s.Metrics, man.RescoredMetrics()...)
 		}
 	}
 	st := runs.Col("status")

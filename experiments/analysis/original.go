@@ -90,6 +90,7 @@ func (r *Result) loadOriginals(specMetrics []string) {
 	if err != nil {
 		return
 	}
+	s.Metrics = append(s.Metrics, man.RescoredMetrics()...) // as experiments.Originals measures them
 	cols := s.MetricColumns()
 	r.originalCols = cols
 	for _, o := range origs {

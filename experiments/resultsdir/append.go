@@ -28,8 +28,9 @@ var (
 	AnalysisGlobs = []string{"table_*.csv", "table_*.csv.gz", "plots"}
 )
 
-// Discard removes the runs, traces and manifest of dir (plain and gzipped), as a fresh run
-// or merge into it does, and first everything derived from them: REPORT.md, verdicts.csv, the
+// Discard removes the runs, traces, stored releases (ReleasesDir) and manifest of dir (plain
+// and gzipped), as a fresh run or merge into it does, and first everything derived from them:
+// REPORT.md, verdicts.csv, the
 // companion reports the manifest records, the analysis's tables and plots (AnalysisFiles,
 // AnalysisGlobs) and the baseline comparisons (baseline-*/ folders holding a REPORT.md), so
 // that no report of the old experiment stays beside the new rows, even when the fresh run is
@@ -62,6 +63,9 @@ func Discard(dir string) error {
 		if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
 			return fmt.Errorf("resultsdir: %w", err)
 		}
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ReleasesDir)); err != nil {
+		return fmt.Errorf("resultsdir: %w", err)
 	}
 	for _, f := range []string{RunsFile, RunsFileGz, TracesFile, TracesFile + ".gz", ManifestFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {

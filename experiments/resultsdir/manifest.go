@@ -53,6 +53,10 @@ type Manifest struct {
 	// report wrote (WriteStudyReport) and the analysis's reanalysis (RecordReports). REPORT.md
 	// links them.
 	Reports []string `json:"reports,omitempty"`
+	// Rescored lists the measures `sdcbench rescore` added to runs.csv after the run, from
+	// the stored releases (docs/harness.md "Stored releases and rescore"); the analysis reads
+	// them as the spec's metrics.
+	Rescored []Rescore `json:"rescored,omitempty"`
 }
 
 // ReadManifest reads dir/manifest.json. A missing file is an error wrapping os.ErrNotExist; a
