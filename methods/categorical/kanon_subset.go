@@ -20,6 +20,7 @@ type kanonTable struct {
 	n, p  int
 	codes []int32
 	width []uint
+	scan  bool // use the scans (the reference) even when the codes pack in 64 bits
 }
 
 // suppSubset is sdcMicro 5.8.1's suppSubset (localSuppression.R) on the columns cols of t,
@@ -41,6 +42,7 @@ func suppSubset(ctx context.Context, t *kanonTable, cols, order []int, k int, al
 		width[j] = t.width[c]
 	}
 	x, packed := newWCIndex(width)
+	packed = packed && !t.scan
 	w, rows := reduceGroups(t, cols, k, x, packed)
 	if packed {
 		for i := range rows {
