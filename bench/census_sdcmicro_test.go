@@ -1,0 +1,104 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeCensusCSV writes censusTable(n) to path as CSV (keys as level numbers, weight w).
+func writeCensusCSV(t *testing.T, n int, path string) {
+	t.Helper()
+	d := censusTable(n)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := bufio.NewWriter(f)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(d.Names); err != nil {
+		t.Fatal(err)
+	}
+	rec := make([]string, d.P)
+	for i := 0; i < d.N; i++ {
+		for j, v := range d.Row(i) {
+			if j < d.P-1 {
+				rec[j] = d.Levels[j][int(v)]
+			} else {
+				rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSdcMicroCensus writes the census table of BenchmarkCensus at 10^5 records (or the sizes
+// in SDCBENCH_CENSUS_SDC_N, comma separated) and runs bench/sdcmicro_census.R on it, logging
+// sdcMicro's CPU seconds per step next to sdcbench's (BenchmarkCensus at the same size gives
+// ours). Needs SDCBENCH_LONG=1 and Rscript with sdcMicro, skipped otherwise; each R run is
+// stopped after SDCBENCH_SDCMICRO_TIMEOUT (default 30m), reported as not finished.
+// SDCBENCH_CENSUS_KANON=no leaves kAnon out of the R runs.
+func TestSdcMicroCensus(t *testing.T) {
+	if os.Getenv("SDCBENCH_LONG") == "" {
+		t.Skip("set SDCBENCH_LONG=1 to time sdcMicro on the census table")
+	}
+	rs, err := exec.LookPath("Rscript")
+	if err != nil {
+		t.Skip("Rscript not found")
+	}
+	timeout := 30 * time.Minute
+	if s := os.Getenv("SDCBENCH_SDCMICRO_TIMEOUT"); s != "" {
+		if timeout, err = time.ParseDuration(s); err != nil {
+			t.Fatalf("SDCBENCH_SDCMICRO_TIMEOUT=%q: %v", s, err)
+		}
+	}
+	sizes := []int{100_000}
+	if s := os.Getenv("SDCBENCH_CENSUS_SDC_N"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 10 {
+				t.Fatalf("SDCBENCH_CENSUS_SDC_N=%q: want record counts ≥ 10", s)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	kanon := "yes"
+	if os.Getenv("SDCBENCH_CENSUS_KANON") == "no" {
+		kanon = "no"
+	}
+	for _, n := range sizes {
+		path := filepath.Join(t.TempDir(), "census.csv")
+		writeCensusCSV(t, n, path)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		out, err := exec.CommandContext(ctx, rs, "sdcmicro_census.R", path, kanon).CombinedOutput()
+		cancel()
+		if ctx.Err() != nil {
+			t.Logf("n=%d: sdcMicro did not finish within %v; its output so far:\n%s", n, timeout, out)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("n=%d: bench/sdcmicro_census.R: %v\n%s", n, err, out)
+		}
+		t.Logf("n=%d: sdcMicro 5.8.1 (step,cpu_s,elapsed_s,value):\n%s", n, out)
+	}
+}
