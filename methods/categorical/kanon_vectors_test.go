@@ -85,6 +85,7 @@ func TestKAnonEqualsSdcMicro(t *testing.T) {
 		{"td_combs_3_k3", keysOf, "", map[string]string{"k": "3", "combs": "3"}},
 		{"eu_k3", eusilcs, "", map[string]string{"k": "3"}},
 		{"eu_k3_imp1to6", eusilcs, "", map[string]string{"k": "3", "importance": "1,2,3,4,5,6"}},
+		{"eu_k3_alpha0.5", eusilcs, "", map[string]string{"k": "3", "alpha": "0.5"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
