@@ -163,7 +163,24 @@ func (x *wcIndex) freq(key, rmask uint64, alpha float64, total int) float64 {
 // record is compatible with the tuple.
 func (x *wcIndex) nearest(key, rmask uint64, order []int) (col int, ok bool) {
 	free := x.all &^ rmask
-	n0 := x.count(key, rmask, 0)
+	base := make([]int, len(x.masks)) // records of each mask compatible with the tuple
+	for i, ms := range x.masks {
+		base[i] = x.countMask(ms, key, rmask, 0)
+	}
+	// more reports whether some record differs from the tuple inside s only and in at
+	// least one column of s: count(s) > count(∅). Masks covering s add nothing to the
+	// difference (their records are missing on all of s).
+	more := func(s uint64) bool {
+		for i, ms := range x.masks {
+			if s&^ms.mask == 0 || ms.count == 0 {
+				continue
+			}
+			if x.countMask(ms, key, rmask, s) > base[i] {
+				return true
+			}
+		}
+		return false
+	}
 	var cand []int // present columns of the tuple, in order
 	for _, c := range order {
 		if free&(1<<uint(c)) != 0 {
@@ -173,29 +190,28 @@ func (x *wcIndex) nearest(key, rmask uint64, order []int) (col int, ok bool) {
 	// With no record at a distance below d, a set S of d columns holds records differing
 	// exactly in S iff count(S) > count(∅) (Möbius inversion: every smaller difference set
 	// is empty), so the first column in order that belongs to such an S is the answer.
+	for _, c := range cand {
+		if more(1 << uint(c)) {
+			return c, true
+		}
+	}
 	seen := map[uint64]bool{}
-	for d := 1; d <= len(cand); d++ {
+	others := make([]int, 0, len(cand))
+	for d := 2; d <= len(cand); d++ {
 		for i, c := range cand {
-			others := make([]int, 0, len(cand)-1)
-			others = append(others, cand[:i]...)
-			others = append(others, cand[i+1:]...)
+			others = append(append(others[:0], cand[:i]...), cand[i+1:]...)
 			found := false
 			combinations(len(others), d-1, func(pick []int) bool {
 				s := uint64(1) << uint(c)
 				for _, q := range pick {
 					s |= 1 << uint(others[q])
 				}
-				if d > 1 {
-					if seen[s] {
-						return true
-					}
-					seen[s] = true
+				if seen[s] {
+					return true
 				}
-				if x.count(key, rmask, s) > n0 {
-					found = true
-					return false
-				}
-				return true
+				seen[s] = true
+				found = more(s)
+				return !found
 			})
 			if found {
 				return c, true
