@@ -28,8 +28,8 @@ var censusKeys = []struct {
 const censusZipf = 1.5
 
 // censusTable returns n generated census records: the seven keys, drawn independently with
-// Zipf-like frequencies (level l with probability ∝ 1/(l+1)^1.1, so a column's first level
-// is 5 to 20 times its last), and a sampling weight w = 5 + 15·Exp(1). Deterministic in n.
+// Zipf-like frequencies (level l of L with probability ∝ 1/(l+1)^censusZipf; with 1.5 and
+// 100 levels the first is 1,000 times as frequent as the last), and a sampling weight w = 5 + 15·Exp(1). Deterministic in n.
 func censusTable(n int) *datasets.Dataset {
 	rng := rand.New(rand.NewPCG(2026, 26))
 	p := len(censusKeys) + 1
@@ -74,45 +74,26 @@ func censusN(b *testing.B) int {
 	return 5_000_000
 }
 
-// keysOnly returns the seven key columns of a census table.
-func keysOnly(b *testing.B, d *datasets.Dataset) *datasets.Dataset {
-	names := make([]string, len(censusKeys))
-	for j, k := range censusKeys {
-		names[j] = k.name
-	}
-	k, err := d.Select(names)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return k
+// censusStep is one timed computation on the census table and its check value.
+type censusStep struct {
+	name string
+	run  func() (float64, error)
 }
 
-// BenchmarkCensus times, on the generated census table (5·10^6 records × 7 keys and a weight;
-// issue 26's census scale, goal ≤ 60 s each on 2 cores): the weighted frequencies fk and Fk
-// (keyfreq.Count), the individual risk (ind_risk_mean, weighted, from a fresh metrics.Input
-// so the frequencies are recomputed), the global risk (global_risk_er, likewise) and kanon
-// with k = 3 and sdcMicro's default importance. Each reports the CPU seconds of the process
-// per operation (cpu-s/op), steadier than wall time on a shared machine. Run with
-// -bench Census -benchtime 1x; SDCBENCH_CENSUS_N changes the size.
-func BenchmarkCensus(b *testing.B) {
-	n := censusN(b)
-	d := censusTable(n)
-	keys := keysOnly(b, d)
-	cols := []int{0, 1, 2, 3, 4, 5, 6}
-	w := d.Col(d.P - 1)
-	opt := metrics.Options{Keys: keys.Names, Weight: "w"}
-	cpuRun := func(name string, f func() float64) {
-		b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
-			var v float64
-			c0 := cpuSeconds()
-			for b.Loop() {
-				v = f()
-			}
-			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
-			b.ReportMetric(v, "value")
-		})
+// censusSteps returns the computations of BenchmarkCensus on d (censusTable): the weighted
+// frequencies fk and Fk (keyfreq.Count; value: sample uniques), the individual risk
+// (ind_risk_mean, weighted, from a fresh metrics.Input so the frequencies are recomputed), the
+// global risk (global_risk_er, likewise) and kanon with k = 3 and sdcMicro's default
+// importance (value: suppressions). The names are bench/sdcmicro_census.R's steps.
+func censusSteps(d *datasets.Dataset) []censusStep {
+	names := make([]string, len(censusKeys))
+	cols := make([]int, len(censusKeys))
+	for j, k := range censusKeys {
+		names[j], cols[j] = k.name, j
 	}
-	cpuRun("frequency", func() float64 {
+	w := d.Col(d.P - 1)
+	opt := metrics.Options{Keys: names, Weight: "w"}
+	steps := []censusStep{{"frequency", func() (float64, error) {
 		f, _ := keyfreq.Count(d.Data, d.N, d.P, cols, w)
 		u := 0.0
 		for _, v := range f {
@@ -120,27 +101,55 @@ func BenchmarkCensus(b *testing.B) {
 				u++
 			}
 		}
-		return u // sample uniques
-	})
+		return u, nil
+	}}}
 	for _, id := range []string{"ind_risk_mean", "global_risk_er"} {
-		m, err := metrics.Lookup(id)
+		steps = append(steps, censusStep{id, func() (float64, error) {
+			m, err := metrics.Lookup(id)
+			if err != nil {
+				return 0, err
+			}
+			return m.Eval(&metrics.Input{Orig: d, Masked: d, Opt: opt}).Value, nil
+		}})
+	}
+	return append(steps, censusStep{"kanon_k3", func() (float64, error) {
+		keys, err := d.Select(names)
 		if err != nil {
-			b.Fatal(err)
+			return 0, err
 		}
-		cpuRun(id, func() float64 {
-			return m.Eval(&metrics.Input{Orig: d, Masked: d, Opt: opt}).Value
-		})
-	}
-	m := categorical.KAnon{}
-	p, err := m.Info().Resolve(map[string]string{"k": "3"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cpuRun("kanon_k3", func() float64 {
+		m := categorical.KAnon{}
+		p, err := m.Info().Resolve(map[string]string{"k": "3"})
+		if err != nil {
+			return 0, err
+		}
 		rel, err := m.Protect(context.Background(), keys, p, nil)
 		if err != nil {
-			b.Fatal(err)
+			return 0, err
 		}
-		return float64(rel.Info["n_suppressed"].(int))
-	})
+		return float64(rel.Info["n_suppressed"].(int)), nil
+	}})
+}
+
+// BenchmarkCensus times censusSteps on the generated census table (5·10^6 records × 7 keys
+// and a weight; issue 26's census scale, goal ≤ 60 s each on 2 cores). Each reports the CPU
+// seconds of the process per operation (cpu-s/op), steadier than wall time on a shared
+// machine, and the step's check value. Run with -bench Census -benchtime 1x;
+// SDCBENCH_CENSUS_N changes the size.
+func BenchmarkCensus(b *testing.B) {
+	n := censusN(b)
+	d := censusTable(n)
+	for _, st := range censusSteps(d) {
+		b.Run(fmt.Sprintf("%s/n=%d", st.name, n), func(b *testing.B) {
+			var v float64
+			var err error
+			c0 := cpuSeconds()
+			for b.Loop() {
+				if v, err = st.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric(v, "value")
+		})
+	}
 }

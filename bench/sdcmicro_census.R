@@ -16,7 +16,7 @@ timed <- function(step, expr) {
   t0 <- proc.time()
   v <- expr
   t1 <- proc.time() - t0
-  cat(step, ",", t1[["user.self"]] + t1[["sys.self"]], ",", t1[["elapsed"]], ",", format(v, digits = 10), "\n", sep = "")
+  cat(step, ",", t1[["user.self"]] + t1[["sys.self"]], ",", t1[["elapsed"]], ",", format(v, digits = 15), "\n", sep = "")
 }
 timed("frequency", {
   ff <- freqCalc(x, keyVars = keys, w = "w")
