@@ -116,15 +116,6 @@ func (x *wcIndex) countMask(ms *maskSet, key, rmask, s uint64) int {
 	return int(idx[key&fm])
 }
 
-// count returns the number of records compatible with tuple key (mask rmask) outside s.
-func (x *wcIndex) count(key, rmask, s uint64) int {
-	n := 0
-	for _, ms := range x.masks {
-		n += x.countMask(ms, key, rmask, s)
-	}
-	return n
-}
-
 // freq returns sdcMicro freqCalc's fk of tuple key (mask rmask) with the weight alpha of
 // tuples with missing values (docs/categorical.md): for a complete tuple its own count plus
 // alpha times the compatible tuples with a missing value other than all-missing ones (with

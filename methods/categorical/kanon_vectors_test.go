@@ -86,6 +86,8 @@ func TestKAnonEqualsSdcMicro(t *testing.T) {
 		{"eu_k3", eusilcs, "", map[string]string{"k": "3"}},
 		{"eu_k3_imp1to6", eusilcs, "", map[string]string{"k": "3", "importance": "1,2,3,4,5,6"}},
 		{"eu_k3_alpha0.5", eusilcs, "", map[string]string{"k": "3", "alpha": "0.5"}},
+		{"eu_k3_alpha0", eusilcs, "", map[string]string{"k": "3", "alpha": "0"}},
+		{"eu_study_k3", eusilcsStudy, "", map[string]string{"k": "3"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,5 +1,5 @@
 # Regenerates sdcMicro 5.8.1's kAnon reference suppressions for methods/categorical's kanon tests:
-#   Rscript kanon.R /path/to/testdata.csv /path/to/eusilcS.csv > kanon.csv
+#   Rscript kanon.R datasets/data/testdata.csv datasets/data/eusilcS.csv > kanon.csv
 # Each case runs kAnon (the data.frame method of localSuppression) and prints every cell it set
 # missing as case,row,column (row 1-based, in file order). A case's first line is row 0 with the
 # column "-" so that a case without suppressions is still listed.
