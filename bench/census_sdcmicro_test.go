@@ -144,7 +144,7 @@ func compareCensus(t *testing.T, n int, out string) {
 }
 
 // TestCensusEqualsSdcMicro compares censusSteps' check values with sdcMicro 5.8.1's on the
-// census table at 2,000 and 10,000 records (and 10^6 without kanon unless -short), stored in
+// census table at 2,000, 10^4 and 10^5 records (and 10^6 unless -short; kanon at 2,000 and 10^4), stored in
 // testdata/sdcmicro_census.csv by TestSdcMicroCensus' R script (bench/sdcmicro_census.R; CPU
 // seconds of this machine, shared): uniques and suppressions exactly, risks to 1e-9.
 func TestCensusEqualsSdcMicro(t *testing.T) {
