@@ -1,9 +1,10 @@
 # Times sdcMicro 5.8.1 on a census table written by bench/census_sdcmicro_test.go:
-#   Rscript bench/sdcmicro_census.R census.csv [kanon: yes|no]
+#   Rscript bench/sdcmicro_census.R census.csv [kanon: yes|no] [cells.csv]
 # The table has seven categorical keys and a weight column w. For each step it prints
 # step,cpu_s,elapsed_s,value: the CPU seconds (user + system of the R process), wall seconds
 # and a check value (sample uniques, mean individual risk, expected re-identifications,
-# suppressions) to compare with sdcbench's.
+# suppressions) to compare with sdcbench's. With cells.csv, kAnon's suppressed cells are
+# written there as row,column (row 1-based).
 suppressMessages(library(sdcMicro))
 stopifnot(packageVersion("sdcMicro") == "5.8.1")
 args <- commandArgs(trailingOnly = TRUE)
@@ -32,6 +33,10 @@ timed("global_risk_er", {
 if (kanon) {
   timed("kanon_k3", {
     r <- kAnon(x[, keys], keyVars = seq_along(keys), k = 3)
+    if (length(args) >= 3) {
+      w <- which(is.na(as.matrix(r$xAnon)), arr.ind = TRUE)
+      write.csv(data.frame(row = w[, 1], column = keys[w[, 2]]), args[3], row.names = FALSE, quote = FALSE)
+    }
     sum(is.na(r$xAnon))
   })
 }
