@@ -1,6 +1,7 @@
 // Package categorical holds the protection methods for categorical key variables of
 // Morais (2022, MSc dissertation, Universidade do Minho) in their sdcMicro form: PRAM
-// (`pram`), threshold local suppression (`local_supp`), global recoding (`global_recode`),
+// (`pram`), threshold local suppression (`local_supp`), k-anonymity by local suppression
+// (`kanon`, sdcMicro kAnon), global recoding (`global_recode`),
 // top/bottom coding (`topbot_code`) and the greedy semantic recoding (`semantic_recode`).
 // docs/categorical.md explains each method, its parameters and where it departs from sdcMicro.
 //

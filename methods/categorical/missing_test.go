@@ -10,9 +10,9 @@ import (
 	"github.com/sdcbench/sdcbench/datasets"
 )
 
-// eusilcsKeys returns eusilcS's keys db040, rb090, pl030, pb220a and hsize as categories
+// eusilcsNAKeys returns eusilcS's keys db040, rb090, pl030, pb220a and hsize as categories
 // (pl030 and pb220a are missing for the 2,203 children).
-func eusilcsKeys(t *testing.T) *datasets.Dataset {
+func eusilcsNAKeys(t *testing.T) *datasets.Dataset {
 	t.Helper()
 	e, err := datasets.Load("eusilcs")
 	if err != nil {
@@ -34,7 +34,7 @@ func eusilcsKeys(t *testing.T) *datasets.Dataset {
 // (sdcmicro/eusilcs_na.R): the same 50 records lose hsize at threshold 0.5, a missing key
 // counting as every category in the frequencies; the missing keys stay missing.
 func TestLocalSuppEusilcsNA(t *testing.T) {
-	d := eusilcsKeys(t)
+	d := eusilcsNAKeys(t)
 	var want []int
 	for _, r := range readCSV(t, "sdcmicro/localsupp_eusilcs.csv") {
 		i, _ := strconv.Atoi(r[0])
@@ -64,7 +64,7 @@ func TestLocalSuppEusilcsNA(t *testing.T) {
 // TestPramEusilcsNA: pram on pl030 keeps the 2,203 missing values missing and draws only for
 // the others (sdcMicro pram's rule).
 func TestPramEusilcsNA(t *testing.T) {
-	d, err := eusilcsKeys(t).Select([]string{"pl030"})
+	d, err := eusilcsNAKeys(t).Select([]string{"pl030"})
 	if err != nil {
 		t.Fatal(err)
 	}

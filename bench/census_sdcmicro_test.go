@@ -1,0 +1,231 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sdcbench/sdcbench/methods/categorical"
+)
+
+// writeCensusCSV writes censusTable(n) to path as CSV (keys as level numbers, weight w).
+func writeCensusCSV(t *testing.T, n int, path string) {
+	t.Helper()
+	d := censusTable(n)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := bufio.NewWriter(f)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(d.Names); err != nil {
+		t.Fatal(err)
+	}
+	rec := make([]string, d.P)
+	for i := 0; i < d.N; i++ {
+		for j, v := range d.Row(i) {
+			if j < d.P-1 {
+				rec[j] = d.Levels[j][int(v)]
+			} else {
+				rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSdcMicroCensus writes the census table of BenchmarkCensus at 10^5 records (or the sizes
+// in SDCBENCH_CENSUS_SDC_N, comma separated) and runs bench/sdcmicro_census.R on it, logging
+// sdcMicro's CPU seconds per step next to sdcbench's (BenchmarkCensus at the same size gives
+// ours). Needs SDCBENCH_LONG=1 and Rscript with sdcMicro, skipped otherwise; each R run is
+// stopped after SDCBENCH_SDCMICRO_TIMEOUT (default 30m), reported as not finished.
+// SDCBENCH_CENSUS_KANON=no leaves kAnon out of the R runs.
+func TestSdcMicroCensus(t *testing.T) {
+	if os.Getenv("SDCBENCH_LONG") == "" {
+		t.Skip("set SDCBENCH_LONG=1 to time sdcMicro on the census table")
+	}
+	rs, err := exec.LookPath("Rscript")
+	if err != nil {
+		t.Skip("Rscript not found")
+	}
+	timeout := 30 * time.Minute
+	if s := os.Getenv("SDCBENCH_SDCMICRO_TIMEOUT"); s != "" {
+		if timeout, err = time.ParseDuration(s); err != nil {
+			t.Fatalf("SDCBENCH_SDCMICRO_TIMEOUT=%q: %v", s, err)
+		}
+	}
+	sizes := []int{100_000}
+	if s := os.Getenv("SDCBENCH_CENSUS_SDC_N"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 10 {
+				t.Fatalf("SDCBENCH_CENSUS_SDC_N=%q: want record counts ≥ 10", s)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	kanon := "yes"
+	if os.Getenv("SDCBENCH_CENSUS_KANON") == "no" {
+		kanon = "no"
+	}
+	for _, n := range sizes {
+		path := filepath.Join(t.TempDir(), "census.csv")
+		writeCensusCSV(t, n, path)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		out, err := exec.CommandContext(ctx, rs, "sdcmicro_census.R", path, kanon).CombinedOutput()
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		cancel()
+		if timedOut {
+			t.Logf("n=%d: sdcMicro did not finish within %v; its output so far:\n%s", n, timeout, out)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("n=%d: bench/sdcmicro_census.R: %v\n%s", n, err, out)
+		}
+		t.Logf("n=%d: sdcMicro 5.8.1 (step,cpu_s,elapsed_s,value):\n%s", n, out)
+		compareCensus(t, n, string(out))
+	}
+}
+
+// compareCensus runs censusSteps at n and compares each step's check value with sdcMicro's
+// line in out (step,cpu_s,elapsed_s,value): sample uniques and suppressions exactly, the
+// risks to 1e-9 relative. It logs both tools' CPU seconds and their ratio.
+func compareCensus(t *testing.T, n int, out string) {
+	t.Helper()
+	theirs := map[string][2]float64{} // cpu, value
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if len(f) != 4 || f[0] == "step" {
+			continue
+		}
+		cpu, err1 := strconv.ParseFloat(f[1], 64)
+		v, err2 := strconv.ParseFloat(f[3], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("n=%d: unreadable sdcMicro line %q", n, line)
+		}
+		theirs[f[0]] = [2]float64{cpu, v}
+	}
+	for _, st := range censusSteps(censusTable(n)) {
+		ref, ok := theirs[st.name]
+		if !ok {
+			continue
+		}
+		c0 := cpuSeconds()
+		v, err := st.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cpu := cpuSeconds() - c0
+		t.Logf("n=%d %s: sdcMicro %.3g CPU-s, sdcbench %.3g CPU-s (%.0f×); values %.10g and %.10g", n, st.name, ref[0], cpu, ref[0]/cpu, ref[1], v)
+		if d := math.Abs(v - ref[1]); d > 1e-9*math.Abs(ref[1]) {
+			t.Errorf("n=%d %s: sdcbench %.12g, sdcMicro %.12g", n, st.name, v, ref[1])
+		}
+	}
+}
+
+// TestCensusEqualsSdcMicro compares censusSteps' check values with sdcMicro 5.8.1's on the
+// census table at 2,000, 10^4 and 10^5 records (and 10^6 unless -short; kanon at 2,000 and 10^4), stored in
+// testdata/sdcmicro_census.csv by TestSdcMicroCensus' R script (bench/sdcmicro_census.R; CPU
+// seconds of this machine, shared): uniques and suppressions exactly, risks to 1e-9.
+func TestCensusEqualsSdcMicro(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "sdcmicro_census.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byN := map[int]string{}
+	var sizes []int
+	for _, r := range recs[1:] {
+		n, err := strconv.Atoi(r[0])
+		if err != nil {
+			t.Fatalf("testdata/sdcmicro_census.csv: n %q: %v", r[0], err)
+		}
+		if _, ok := byN[n]; !ok {
+			sizes = append(sizes, n)
+		}
+		byN[n] += strings.Join(r[1:], ",") + "\n"
+	}
+	for _, n := range sizes {
+		if n > 100_000 && testing.Short() {
+			continue
+		}
+		compareCensus(t, n, byN[n])
+	}
+}
+
+// TestCensusKAnonCells compares kanon's suppressed cells (k = 3, default importance) with
+// sdcMicro 5.8.1's kAnon on the census table at 2,000 records, cell for cell
+// (testdata/sdcmicro_census_kanon2000.csv, written by bench/sdcmicro_census.R's third argument).
+func TestCensusKAnonCells(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "sdcmicro_census_kanon2000.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range recs[1:] {
+		want = append(want, r[0]+":"+r[1])
+	}
+	d := censusTable(2000)
+	names := make([]string, len(censusKeys))
+	for j, k := range censusKeys {
+		names[j] = k.name
+	}
+	keys, err := d.Select(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := categorical.KAnon{}
+	p, err := m.Info().Resolve(map[string]string{"k": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := m.Protect(context.Background(), keys, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := 0; i < keys.N; i++ {
+		for j := 0; j < keys.P; j++ {
+			if math.IsNaN(rel.Masked.Data[i*keys.P+j]) {
+				got = append(got, strconv.Itoa(i+1)+":"+names[j])
+			}
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("kanon suppressed %d cells, sdcMicro %d; they differ", len(got), len(want))
+	}
+}
