@@ -42,6 +42,7 @@ func (KAnon) Info() methods.Info {
 				Doc: "weight of a key with missing values in the frequencies: 1 counts every wildcard match, 0 makes missing its own category"},
 		},
 		Columns: methods.CategoricalColumns,
+		Missing: "kept missing; a missing key matches every value in the frequencies (alpha = 1, sdcMicro's rule; alpha < 1 weighs it less); the cells it sets missing are its declared suppressions (n_suppressed)",
 	}
 }
 
