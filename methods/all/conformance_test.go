@@ -10,25 +10,25 @@ import (
 	"github.com/sdcbench/sdcbench/methods/methodtest"
 )
 
-// TestConformance runs methodtest.Check on every registered method, on the first of a few
-// small datasets it accepts: a new method is checked without editing this test.
-func TestConformance(t *testing.T) {
+// candidates returns the small datasets the conformance checks try, in order: the first 60
+// census records (small), two DP tables, testdata's first 300 records with five of its keys as
+// categories (the categorical methods), and census_s1 (the synthesizers need a registered X/Y
+// split).
+func candidates(t *testing.T) (small *datasets.Dataset, all []*datasets.Dataset) {
+	t.Helper()
 	census, err := datasets.Load("census")
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := datasets.New("census60", census.Names, 60, census.P, census.Data[:60*census.P])
-	var candidates []*datasets.Dataset
-	candidates = append(candidates, small)
+	small = datasets.New("census60", census.Names, 60, census.P, census.Data[:60*census.P])
+	all = append(all, small)
 	for _, name := range []string{"dp_bin_n100_x30", "dp_cat4_n100"} {
 		d, err := datasets.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		candidates = append(candidates, d)
+		all = append(all, d)
 	}
-	// the categorical methods protect categorical key variables: testdata's first 300 records
-	// with five of its keys as categories
 	td, err := datasets.Load("testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -42,13 +42,18 @@ func TestConformance(t *testing.T) {
 	if tdk, err = tdk.Categorize(keys); err != nil {
 		t.Fatal(err)
 	}
-	candidates = append(candidates, tdk)
-	// the synthesizers (IPSO, FCM, FCRM) need a dataset with a registered X/Y split
+	all = append(all, tdk)
 	s1, err := datasets.Load("census_s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	candidates = append(candidates, s1)
+	return small, append(all, s1)
+}
+
+// TestConformance runs methodtest.Check on every registered method, on the first of a few
+// small datasets it accepts: a new method is checked without editing this test.
+func TestConformance(t *testing.T) {
+	small, candidates := candidates(t)
 	// external reads its release from a file: give it one (the dataset itself).
 	dir := t.TempDir()
 	if err := datasets.WriteFile(filepath.Join(dir, "census60.csv"), small); err != nil {

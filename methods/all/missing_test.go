@@ -31,38 +31,7 @@ func withHoles(d *datasets.Dataset) *datasets.Dataset {
 // declares it (Info "n_filled"); one without refuses the table with the
 // one line naming the column, its count and the way forward.
 func TestMissingValues(t *testing.T) {
-	census, err := datasets.Load("census")
-	if err != nil {
-		t.Fatal(err)
-	}
-	small := datasets.New("census60", census.Names, 60, census.P, census.Data[:60*census.P])
-	candidates := []*datasets.Dataset{small}
-	for _, name := range []string{"dp_bin_n100_x30", "dp_cat4_n100"} {
-		d, err := datasets.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		candidates = append(candidates, d)
-	}
-	td, err := datasets.Load("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []string{"urbrur", "roof", "walls", "water", "sex"}
-	tdk, err := td.Select(keys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tdk = datasets.New("testdata300", tdk.Names, 300, tdk.P, tdk.Data[:300*tdk.P])
-	if tdk, err = tdk.Categorize(keys); err != nil {
-		t.Fatal(err)
-	}
-	candidates = append(candidates, tdk)
-	s1, err := datasets.Load("census_s1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	candidates = append(candidates, s1)
+	small, candidates := candidates(t)
 	dir := t.TempDir()
 	holed := withHoles(small)
 	if err := datasets.WriteFile(filepath.Join(dir, "census60.csv"), holed); err != nil {
