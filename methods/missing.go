@@ -125,3 +125,20 @@ func CheckHoles(method string, in *datasets.Dataset, rel *Release) error {
 	}
 	return nil
 }
+
+// CheckNumericNA returns an error naming method when d has a categorical column or an infinite
+// value: what a numeric method that accepts missing values (NaN) needs of its input
+// (docs/own-data.md "Missing values").
+func CheckNumericNA(method string, d *datasets.Dataset) error {
+	for j := 0; j < d.P; j++ {
+		if d.IsCategorical(j) {
+			return fmt.Errorf("%s: %w", method, d.CheckFinite())
+		}
+	}
+	for _, v := range d.Data {
+		if math.IsInf(v, 0) {
+			return fmt.Errorf("%s: %w", method, d.CheckFinite())
+		}
+	}
+	return nil
+}

@@ -37,17 +37,7 @@ func validateKMissing(name string, d *datasets.Dataset, p methods.Params, minK i
 		return fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
 	}
 	if missing && HasMissing(d) {
-		for j := 0; j < d.P; j++ {
-			if d.IsCategorical(j) {
-				return fmt.Errorf("%s: %w", name, d.CheckFinite())
-			}
-		}
-		for _, v := range d.Data {
-			if math.IsInf(v, 0) {
-				return fmt.Errorf("%s: %w", name, d.CheckFinite())
-			}
-		}
-		return nil
+		return methods.CheckNumericNA(name, d)
 	}
 	if err := methods.RefuseMissing(name, d, methods.AltMicroagg); err != nil {
 		return err

@@ -30,17 +30,7 @@ func checkDataMissing(id string, d *datasets.Dataset, minN int) error {
 	if d.N < minN {
 		return fmt.Errorf("%s: dataset %s has %d rows, need at least %d", id, d.Name, d.N, minN)
 	}
-	for j := 0; j < d.P; j++ {
-		if d.IsCategorical(j) {
-			return fmt.Errorf("%s: %w", id, d.CheckFinite())
-		}
-	}
-	for _, v := range d.Data {
-		if math.IsInf(v, 0) {
-			return fmt.Errorf("%s: %w", id, d.CheckFinite())
-		}
-	}
-	return nil
+	return methods.CheckNumericNA(id, d)
 }
 
 // hasMissing reports whether d holds a missing value (NaN).
