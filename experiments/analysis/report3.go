@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sdcbench/sdcbench/experiments/stats"
 	"github.com/sdcbench/sdcbench/metrics"
 )
 
@@ -52,6 +54,7 @@ func (r *Result) reportAnswer(w io.Writer) {
 		name := instanceName(p.Units, g.by)
 		fmt.Fprintf(w, "### %s\n\n", name)
 		var rows [][]string
+		dagger := false
 		for _, m := range p.BestBy {
 			bs := g.best[m]
 			if len(bs) == 0 {
@@ -60,6 +63,11 @@ func (r *Result) reportAnswer(w io.Writer) {
 			var same []string
 			for _, b := range bs[1:] {
 				if b.SameAsBest {
+					if underpowered(b.Vs.Warnings) {
+						same = append(same, b.Config+" †")
+						dagger = true
+						continue
+					}
 					same = append(same, b.Config)
 				}
 			}
@@ -81,6 +89,9 @@ func (r *Result) reportAnswer(w io.Writer) {
 			rows = append(rows, []string{m + " (" + p.dirs[m].String() + ")", best, num(bs[0].Median), strconv.Itoa(len(bs)), sameText, next})
 		}
 		table(w, []string{"metric", "best", "median", "configurations", "same as the best", "second: its comparison with the best"}, rows)
+		if dagger {
+			fmt.Fprintf(w, "† not significantly different only because the test cannot reach p < %g with so few observations (best.csv's warnings give n and the smallest attainable p: a one-sample signed-rank on 5 replicates cannot go below 0.0625); run more replicates to tell.\n\n", p.Alpha)
+		}
 		if sameFronts {
 			for k, front := range r.Fronts {
 				if k < len(p.Tradeoffs) {
@@ -201,4 +212,10 @@ func unitWord(units []string) string {
 
 func adjName(p *Plan) string {
 	return map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[string(p.Adjust)]
+}
+
+// underpowered reports whether a comparison's warnings say its test could not reach alpha with
+// the observations it had (stats.ErrTooFew).
+func underpowered(warnings []error) bool {
+	return slices.ContainsFunc(warnings, func(w error) bool { return errors.Is(w, stats.ErrTooFew) })
 }
