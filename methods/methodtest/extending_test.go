@@ -35,6 +35,7 @@ func (TopCode) Info() methods.Info {
 		Description: "top-coding: values above each column's pct-th percentile are set to it",
 		Params: []methods.ParamSpec{{Name: "pct", Kind: methods.Float, Default: "95",
 			Min: 50, Max: 100, Doc: "percentile at which values are capped"}},
+		Missing: "kept missing; the percentile is that of the observed values",
 	}
 }
 
@@ -44,11 +45,11 @@ func (TopCode) Protect(ctx context.Context, d *datasets.Dataset, p methods.Param
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		col := d.Col(j)
+		col := slices.DeleteFunc(d.Col(j), math.IsNaN) // the observed values
 		slices.Sort(col)
 		top := stat.Quantile(p.Float("pct")/100, stat.LinInterp, col, nil)
 		for i := 0; i < d.N; i++ {
-			out.Data[i*d.P+j] = min(out.Data[i*d.P+j], top)
+			out.Data[i*d.P+j] = min(out.Data[i*d.P+j], top) // min(NaN, top) is NaN
 		}
 	}
 	return &methods.Release{Masked: out}, nil
