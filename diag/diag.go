@@ -19,8 +19,9 @@ type Diagnostics struct {
 }
 
 // Merge adds the diagnostics of one more stratum of a stratified run to d, as the strata's
-// releases are combined (methods.Prepared.Protect): numbers add up (errors: the maximum),
-// everything else keeps the first stratum's value, and a part d lacks is taken from add.
+// releases are combined (methods.Prepared.Protect): counts add up (errors: the maximum; the
+// partition's k: the minimum), settings and rates keep the first stratum's value, and a part d
+// lacks is taken from add.
 func (d *Diagnostics) Merge(add Diagnostics) {
 	d.Partition = merge(d.Partition, add.Partition, (*Partition).add)
 	d.Search = merge(d.Search, add.Search, (*Search).add)
@@ -52,7 +53,14 @@ type Partition struct {
 	Groups int
 }
 
-func (p *Partition) add(q *Partition) { p.K += q.K; p.Groups += q.Groups }
+// add merges one more stratum: groups add up; K, the k every stratum was asked for, is the
+// smallest reported one (not a sum: each stratum has groups of at least its own k).
+func (p *Partition) add(q *Partition) {
+	if q.K > 0 && (p.K == 0 || q.K < p.K) {
+		p.K = q.K
+	}
+	p.Groups += q.Groups
+}
 
 // Search is the report of a search that improves a start partition (DFO paper; docs/dfo.md).
 type Search struct {
@@ -101,11 +109,9 @@ type Posterior struct {
 	Memo *sync.Map
 }
 
-func (p *Posterior) add(q *Posterior) {
-	p.Level += q.Level
-	p.MixAB += q.MixAB
-	p.AccRate += q.AccRate
-}
+// add merges one more stratum: the interval level and the mixture's a + b are settings, not
+// counts, and an acceptance rate is not additive, so all three keep the first stratum's value.
+func (p *Posterior) add(*Posterior) {}
 
 // FCRM is the convergence report of fuzzy c-regression synthesis (docs/fcrm.md).
 type FCRM struct {

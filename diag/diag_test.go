@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestMerge checks the strata rule: numbers add up (the PRAM invariance error: the maximum),
-// everything else is the first stratum's, and a part missing so far is copied.
+// TestMerge checks the strata rule: counts add up (the PRAM invariance error: the maximum, the
+// partition's k: the minimum), settings and rates are the first stratum's, and a part missing so
+// far is copied.
 func TestMerge(t *testing.T) {
 	var d Diagnostics
 	first := Diagnostics{
@@ -26,13 +27,13 @@ func TestMerge(t *testing.T) {
 		FCRM:      &FCRM{Iters: 30},
 		PRAM:      &PRAM{ExpectedChanged: 3, InvarianceErr: 1e-4},
 	})
-	if *d.Partition != (Partition{K: 6, Groups: 22}) {
+	if *d.Partition != (Partition{K: 3, Groups: 22}) {
 		t.Errorf("Partition %+v", *d.Partition)
 	}
 	if *d.Search != (Search{ILStart: 3.5, GBest: 10, CPU: 0.75, Pattern: true, G0: 6, Evals: 10}) {
 		t.Errorf("Search %+v", *d.Search)
 	}
-	if p := d.Posterior; p.Target[0] != 0.5 || p.Mean[0] != 0.4 || p.Level != 1.9 || !math.IsNaN(p.AccRate) || p.ESSMethod != "geyer" {
+	if p := d.Posterior; p.Target[0] != 0.5 || p.Mean[0] != 0.4 || p.Level != 0.95 || !math.IsNaN(p.AccRate) || p.ESSMethod != "geyer" {
 		t.Errorf("Posterior %+v", *p)
 	}
 	if d.FCRM == nil || d.FCRM.Iters != 30 || d.Audit != nil {
@@ -43,5 +44,29 @@ func TestMerge(t *testing.T) {
 	}
 	if *first.Partition != (Partition{K: 3, Groups: 10}) {
 		t.Error("Merge modified its first argument's parts")
+	}
+}
+
+// TestMergePartitionK: a stratified partition's k is the smallest k a stratum reported (a stratum
+// that reports none leaves it), never a sum.
+func TestMergePartitionK(t *testing.T) {
+	cases := []struct {
+		ks   []int
+		want int
+	}{
+		{[]int{3, 3, 3}, 3},
+		{[]int{5, 3}, 3},
+		{[]int{0, 4}, 4},
+		{[]int{4, 0}, 4},
+		{[]int{0, 0}, 0},
+	}
+	for _, c := range cases {
+		var d Diagnostics
+		for _, k := range c.ks {
+			d.Merge(Diagnostics{Partition: &Partition{K: k, Groups: 1}})
+		}
+		if d.Partition.K != c.want || d.Partition.Groups != len(c.ks) {
+			t.Errorf("strata k %v: %+v, want K %d, Groups %d", c.ks, *d.Partition, c.want, len(c.ks))
+		}
 	}
 }
