@@ -10,7 +10,7 @@ import (
 
 // evalOptions applies eval's --metric-opt flags and --control file to in and checks the
 // attack metrics' options before anything is computed.
-func evalOptions(in *metrics.Input, ids []string, opts map[string]string, control string) error {
+func evalOptions(in *metrics.Input, ids []string, opts map[string]string, control string, na datasets.NA) error {
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
 		keys = append(keys, k)
@@ -22,8 +22,22 @@ func evalOptions(in *metrics.Input, ids []string, opts map[string]string, contro
 		}
 	}
 	if control != "" {
-		c, err := datasets.ReadFile(control, datasets.ReadOptions{Columns: in.Orig.Names})
+		// Read like the original: the same NA tokens, categorical columns coded with the
+		// original's categories.
+		var cat []string
+		for _, j := range in.Orig.Categorical() {
+			cat = append(cat, in.Orig.Names[j])
+		}
+		c, err := datasets.ReadFile(control, datasets.ReadOptions{Columns: in.Orig.Names, Mixed: true, NA: na, Categorical: cat})
 		if err != nil {
+			return fmt.Errorf("eval: --control: %w", err)
+		}
+		for j := range c.Names {
+			if c.IsCategorical(j) && !in.Orig.IsCategorical(j) {
+				return fmt.Errorf("eval: --control: %s: column %q holds text where the original has numbers", control, c.Names[j])
+			}
+		}
+		if c, err = c.AlignLevels(in.Orig); err != nil {
 			return fmt.Errorf("eval: --control: %w", err)
 		}
 		in.Control = c

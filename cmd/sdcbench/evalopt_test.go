@@ -42,3 +42,34 @@ func TestEvalAttack(t *testing.T) {
 	_, e, code = sdcbench(t, dir, "eval", "--orig", "o.csv", "--masked", "m.csv", "--metrics", "inference", "--metric-opt", "aux=zz")
 	checkError(t, "unknown aux", e, code, []string{`no column "zz"`})
 }
+
+// TestEvalControlNA: the control file is read like the original, with eval's --na tokens
+// (it was read strictly, so a "." cell stopped eval).
+func TestEvalControlNA(t *testing.T) {
+	dir := t.TempDir()
+	var orig, ctl strings.Builder
+	orig.WriteString("a,b,c\n")
+	ctl.WriteString("a,b,c\n")
+	for i := 0; i < 40; i++ {
+		b := &orig
+		if i%4 == 0 {
+			b = &ctl
+		}
+		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa((i * 7) % 13), strconv.Itoa((i * 5) % 11)}, ",") + "\n")
+	}
+	ctl.WriteString("3,.,4\n")
+	os.WriteFile(filepath.Join(dir, "o.csv"), []byte(orig.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.csv"), []byte(ctl.String()), 0o644)
+	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--in", "o.csv", "--out", "m.csv"); code != 0 {
+		t.Fatal(e)
+	}
+	args := []string{"eval", "--orig", "o.csv", "--masked", "m.csv", "--metrics", "inference",
+		"--control", "c.csv", "--metric-opt", "aux=a", "--metric-opt", "attacks=10"}
+	if _, e, code := sdcbench(t, dir, args...); code == 0 || !strings.Contains(e, "c.csv") {
+		t.Errorf("a \".\" cell without --na: exit %d, %s", code, e)
+	}
+	out, e, code := sdcbench(t, dir, append(args, "--na", ".")...)
+	if code != 0 || !strings.Contains(out, "inference_control,") || strings.Contains(out, "inference_control,NaN") {
+		t.Errorf("--na . with a missing control cell: exit %d, %s\n%s", code, e, out)
+	}
+}

@@ -301,7 +301,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options(), Ctx: ctx}
-	if err := evalOptions(input, ids, mopts, *control); err != nil {
+	if err := evalOptions(input, ids, mopts, *control, sf.na.na); err != nil {
 		return err
 	}
 	reportMissing(stderr, *masked, pr.Protected, relProt) // evalmissing.go
