@@ -54,7 +54,7 @@ func (r *Result) reportAnswer(w io.Writer) {
 		name := instanceName(p.Units, g.by)
 		fmt.Fprintf(w, "### %s\n\n", name)
 		var rows [][]string
-		dagger := false
+		var daggers []string // why the † configurations' tests cannot reach alpha
 		for _, m := range p.BestBy {
 			bs := g.best[m]
 			if len(bs) == 0 {
@@ -63,9 +63,11 @@ func (r *Result) reportAnswer(w io.Writer) {
 			var same []string
 			for _, b := range bs[1:] {
 				if b.SameAsBest {
-					if underpowered(b.Vs.Warnings) {
+					if why := underpowered(b.Vs.Warnings); why != "" {
 						same = append(same, b.Config+" †")
-						dagger = true
+						if !slices.Contains(daggers, why) {
+							daggers = append(daggers, why)
+						}
 						continue
 					}
 					same = append(same, b.Config)
@@ -89,8 +91,8 @@ func (r *Result) reportAnswer(w io.Writer) {
 			rows = append(rows, []string{m + " (" + p.dirs[m].String() + ")", best, num(bs[0].Median), strconv.Itoa(len(bs)), sameText, next})
 		}
 		table(w, []string{"metric", "best", "median", "configurations", "same as the best", "second: its comparison with the best"}, rows)
-		if dagger {
-			fmt.Fprintf(w, "† not significantly different only because the test cannot reach p < %g with so few observations (best.csv's warnings give n and the smallest attainable p: a one-sample signed-rank on 5 replicates cannot go below 0.0625); run more replicates to tell.\n\n", p.Alpha)
+		if len(daggers) > 0 {
+			fmt.Fprintf(w, "† not significantly different only because the test cannot reach p < %g with so few observations (%s); run more replicates to tell.\n\n", p.Alpha, strings.Join(daggers, "; "))
 		}
 		if sameFronts {
 			for k, front := range r.Fronts {
@@ -214,8 +216,14 @@ func adjName(p *Plan) string {
 	return map[string]string{"none": "raw", "holm": "Holm", "BH": "BH"}[string(p.Adjust)]
 }
 
-// underpowered reports whether a comparison's warnings say its test could not reach alpha with
-// the observations it had (stats.ErrTooFew).
-func underpowered(warnings []error) bool {
-	return slices.ContainsFunc(warnings, func(w error) bool { return errors.Is(w, stats.ErrTooFew) })
+// underpowered returns, when a comparison's warnings say its test could not reach alpha with
+// the observations it had (stats.ErrTooFew), the warning's numbers (e.g. "5 pairs, smallest
+// p=0.0625 > alpha=0.05"); "" otherwise.
+func underpowered(warnings []error) string {
+	for _, w := range warnings {
+		if errors.Is(w, stats.ErrTooFew) {
+			return strings.TrimPrefix(w.Error(), stats.ErrTooFew.Error()+": ")
+		}
+	}
+	return ""
 }
