@@ -12,18 +12,7 @@ import (
 // a missing aux option and a bad value are one-line errors.
 func TestEvalAttack(t *testing.T) {
 	dir := t.TempDir()
-	var orig, ctl strings.Builder
-	orig.WriteString("a,b,c\n")
-	ctl.WriteString("a,b,c\n")
-	for i := 0; i < 40; i++ {
-		b := &orig
-		if i%4 == 0 {
-			b = &ctl
-		}
-		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa((i * 7) % 13), strconv.Itoa((i * 5) % 11)}, ",") + "\n")
-	}
-	os.WriteFile(filepath.Join(dir, "o.csv"), []byte(orig.String()), 0o644)
-	os.WriteFile(filepath.Join(dir, "c.csv"), []byte(ctl.String()), 0o644)
+	writeHoldout(t, dir, "")
 	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--in", "o.csv", "--out", "m.csv"); code != 0 {
 		t.Fatal(e)
 	}
@@ -47,19 +36,7 @@ func TestEvalAttack(t *testing.T) {
 // (it was read strictly, so a "." cell stopped eval).
 func TestEvalControlNA(t *testing.T) {
 	dir := t.TempDir()
-	var orig, ctl strings.Builder
-	orig.WriteString("a,b,c\n")
-	ctl.WriteString("a,b,c\n")
-	for i := 0; i < 40; i++ {
-		b := &orig
-		if i%4 == 0 {
-			b = &ctl
-		}
-		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa((i * 7) % 13), strconv.Itoa((i * 5) % 11)}, ",") + "\n")
-	}
-	ctl.WriteString("3,.,4\n")
-	os.WriteFile(filepath.Join(dir, "o.csv"), []byte(orig.String()), 0o644)
-	os.WriteFile(filepath.Join(dir, "c.csv"), []byte(ctl.String()), 0o644)
+	writeHoldout(t, dir, "3,.,4\n")
 	if _, e, code := sdcbench(t, dir, "protect", "--method", "mdav", "--in", "o.csv", "--out", "m.csv"); code != 0 {
 		t.Fatal(e)
 	}
@@ -71,5 +48,27 @@ func TestEvalControlNA(t *testing.T) {
 	out, e, code := sdcbench(t, dir, append(args, "--na", ".")...)
 	if code != 0 || !strings.Contains(out, "inference_control,") || strings.Contains(out, "inference_control,NaN") {
 		t.Errorf("--na . with a missing control cell: exit %d, %s\n%s", code, e, out)
+	}
+}
+
+// writeHoldout writes dir/o.csv and dir/c.csv: 40 records of three numeric columns, every fourth
+// held out into the control file, which ends with extra (further control rows).
+func writeHoldout(t *testing.T, dir, extra string) {
+	t.Helper()
+	var orig, ctl strings.Builder
+	orig.WriteString("a,b,c\n")
+	ctl.WriteString("a,b,c\n")
+	for i := 0; i < 40; i++ {
+		b := &orig
+		if i%4 == 0 {
+			b = &ctl
+		}
+		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa((i * 7) % 13), strconv.Itoa((i * 5) % 11)}, ",") + "\n")
+	}
+	ctl.WriteString(extra)
+	for name, text := range map[string]string{"o.csv": orig.String(), "c.csv": ctl.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
