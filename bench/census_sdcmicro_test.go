@@ -151,15 +151,7 @@ func compareCensus(t *testing.T, n int, out string) {
 // testdata/sdcmicro_census.csv by TestSdcMicroCensus' R script (bench/sdcmicro_census.R; CPU
 // seconds of this machine, shared): uniques and suppressions exactly, risks to 1e-9.
 func TestCensusEqualsSdcMicro(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "sdcmicro_census.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readTestCSV(t, filepath.Join("testdata", "sdcmicro_census.csv"))
 	byN := map[int]string{}
 	var sizes []int
 	for _, r := range recs[1:] {
@@ -184,15 +176,7 @@ func TestCensusEqualsSdcMicro(t *testing.T) {
 // sdcMicro 5.8.1's kAnon on the census table at 2,000 records, cell for cell
 // (testdata/sdcmicro_census_kanon2000.csv, written by bench/sdcmicro_census.R's third argument).
 func TestCensusKAnonCells(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "sdcmicro_census_kanon2000.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readTestCSV(t, filepath.Join("testdata", "sdcmicro_census_kanon2000.csv"))
 	var want []string
 	for _, r := range recs[1:] {
 		want = append(want, r[0]+":"+r[1])
@@ -228,4 +212,19 @@ func TestCensusKAnonCells(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("kanon suppressed %d cells, sdcMicro %d; they differ", len(got), len(want))
 	}
+}
+
+// readTestCSV returns every record of a CSV file of testdata, header included.
+func readTestCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }
