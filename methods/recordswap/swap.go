@@ -160,9 +160,10 @@ func (s *setup) problem(d *datasets.Dataset, k int) *problem {
 // swapped) and counts for the release's Info.
 type result struct {
 	partner  []int
+	level    []int // the level at which a swapped household's pair was swapped, −1 if none
 	perLevel []int // swaps made at each level
 	noDonor  int   // households to swap for which no donor was found
-	mustSwap int   // households that had to be swapped (k-anonymity rule)
+	mustSwap int   // households that must be swapped (k-anonymity rule), skipped ones not counted
 }
 
 // swap runs sdcMicro's recordSwap on pr (docs/recordswap.md): levels from the highest to
@@ -173,9 +174,9 @@ type result struct {
 // area of the level and matches the first similarity profile that any donor matches.
 func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (*result, error) {
 	L := pr.levels
-	res := &result{partner: make([]int, pr.n), perLevel: make([]int, L)}
+	res := &result{partner: make([]int, pr.n), level: make([]int, pr.n), perLevel: make([]int, L)}
 	for i := range res.partner {
-		res.partner[i] = -1
+		res.partner[i], res.level[i] = -1, -1
 	}
 
 	// Donor order: per level, households by decreasing risk/Exp(1), an ordering that is a
@@ -195,6 +196,11 @@ func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (
 		donors[h] = newDonorIndex(pr, prio[h])
 	}
 
+	for hh, m := range pr.must {
+		if m < L && pr.area[0][hh] >= 0 {
+			res.mustSwap++
+		}
+	}
 	target := pr.targets(swaprate, rng)
 	used := make([]bool, pr.n)
 	failed := make([]bool, pr.n)
@@ -220,7 +226,6 @@ func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (
 					swap = append(swap, hh)
 				}
 			}
-			res.mustSwap += len(swap)
 			if h == L-1 {
 				swap = pr.sample(swap, pool, target[a]-initiators[a], used, rng)
 			}
@@ -233,6 +238,7 @@ func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (
 				}
 				used[hh], used[dn] = true, true
 				res.partner[hh], res.partner[dn] = dn, hh
+				res.level[hh], res.level[dn] = h, h
 				res.perLevel[h]++
 				initiators[pr.area[L-1][hh]]++
 			}
