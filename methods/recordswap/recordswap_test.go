@@ -243,10 +243,9 @@ func TestNoHid(t *testing.T) {
 		t.Errorf("households = %v, want %d", rel.Info["households"], d.N)
 	}
 	// Record 2 (age 9, the only one in region A) must cross regions and any record of region B
-	// is a donor: at least that swap; swaprate 1 asks for 7 swaps of the 14 records, so at most
-	// 14 are swapped.
-	if got := rel.Info["swapped_households"].(int); got < 2 || got > 14 || rel.Info["no_donor"] != 0 {
-		t.Errorf("Info = %v, want 2 to 14 swapped records, each with a donor", rel.Info)
+	// is a donor: at least that swap.
+	if got := rel.Info["swapped_households"].(int); got < 2 {
+		t.Errorf("Info = %v, want at least record 2 and its donor swapped", rel.Info)
 	}
 	checkInvariants(t, d, rel, raw, 5)
 }
