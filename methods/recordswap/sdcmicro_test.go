@@ -16,7 +16,7 @@ import (
 )
 
 // createDat reads testdata/createdat.csv: sdcMicro's createDat(5000) under set.seed(2021),
-// 5000 households in 17,482 records (testdata/recordswap.R).
+// 5000 households in 17,670 records (testdata/recordswap.R).
 func createDat(t testing.TB) *datasets.Dataset {
 	t.Helper()
 	d, err := datasets.ReadFile("testdata/createdat.csv", datasets.ReadOptions{})
