@@ -96,20 +96,26 @@ func (s *setup) problem(d *datasets.Dataset, k int) *problem {
 
 	// Areas: households sorted by their hierarchy values; a new area of level h starts where
 	// the values 0..h change.
-	geo := func(hh, h int) float64 { return d.At(s.hh[hh][0], s.hier[h]) }
+	geoVals := make([]float64, pr.n*L)
+	for hh, rows := range s.hh {
+		for h, j := range s.hier {
+			geoVals[hh*L+h] = d.At(rows[0], j)
+		}
+	}
+	geo := func(hh, h int) float64 { return geoVals[hh*L+h] }
 	var order []int
 	for hh := range s.hh {
 		if !s.skip[hh] {
 			order = append(order, hh)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	slices.SortFunc(order, func(a, b int) int {
 		for h := 0; h < L; h++ {
 			if c := compareFloat(geo(a, h), geo(b, h)); c != 0 {
 				return c
 			}
 		}
-		return 0
+		return a - b
 	})
 	pr.area = make([][]int, L)
 	nAreas := make([]int, L)
@@ -294,7 +300,12 @@ func (pr *problem) sample(must, pool []int, want int, used []bool, rng *rand.Ran
 			cs = append(cs, cand{risk[hh] / rng.ExpFloat64(), hh})
 		}
 	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return compareFloat(b.key, a.key) })
+	slices.SortFunc(cs, func(a, b cand) int {
+		if c := compareFloat(b.key, a.key); c != 0 {
+			return c
+		}
+		return a.hh - b.hh
+	})
 	out := must
 	for _, c := range cs[:min(len(cs), want-len(must))] {
 		out = append(out, c.hh)
@@ -322,7 +333,12 @@ func newDonorIndex(pr *problem, prio []float64) donorIndex {
 			order = append(order, hh)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return compareFloat(prio[b], prio[a]) })
+	slices.SortFunc(order, func(a, b int) int {
+		if c := compareFloat(prio[b], prio[a]); c != 0 {
+			return c
+		}
+		return a - b
+	})
 	idx := donorIndex{byClass: make([]map[int]*donorList, len(pr.sim))}
 	for p, sim := range pr.sim {
 		m := map[int]*donorList{}
