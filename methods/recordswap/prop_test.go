@@ -119,3 +119,23 @@ func TestSampleWeights(t *testing.T) {
 		t.Errorf("sample with a full target = %v, want [2]", got)
 	}
 }
+
+// TestNoDonorAnywhere checks the case where no household has a donor: every household's
+// similarity class lives in its own region, and every household must cross regions (k larger
+// than any count). Each is reported without a donor and nothing changes.
+func TestNoDonorAnywhere(t *testing.T) {
+	const n = 20000
+	data := make([]float64, 0, 3*n)
+	for i := range n {
+		data = append(data, float64(i), float64(i%2), float64(10*(i%2)+i%3))
+	}
+	d := datasets.New("apart", []string{"hid", "region", "cls"}, n, 3, data)
+	raw := map[string]string{"hid": "hid", "hierarchy": "region", "similar": "cls", "k_anonymity": "20000", "swaprate": "0.5"}
+	rel := protect(t, d, raw, 1)
+	if rel.Info["no_donor"] != n || rel.Info["swapped_households"] != 0 || rel.Info["must_swap"] != n {
+		t.Errorf("Info = %v, want all %d must-swap households without a donor", rel.Info, n)
+	}
+	if !slices.Equal(rel.Masked.Data, d.Data) {
+		t.Error("the release differs from the input")
+	}
+}

@@ -214,6 +214,7 @@ func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (
 
 	for h := 0; h < L; h++ {
 		// The pools are fixed at the start of the level, as in sdcMicro.
+		donors[h].count(pr, h, used)
 		pools := make([][]int, len(pr.members[h]))
 		for a, m := range pr.members[h] {
 			for _, hh := range m {
@@ -243,6 +244,8 @@ func (pr *problem) swap(ctx context.Context, swaprate float64, rng *rand.Rand) (
 					continue
 				}
 				used[hh], used[dn] = true, true
+				donors[h].remove(pr, h, hh)
+				donors[h].remove(pr, h, dn)
 				res.partner[hh], res.partner[dn] = dn, hh
 				res.level[hh], res.level[dn] = h, h
 				res.perLevel[h]++
@@ -314,9 +317,14 @@ func (pr *problem) sample(must, pool []int, want int, used []bool, rng *rand.Ran
 }
 
 // donorIndex holds one level's donors in priority order, split by similarity class, so that
-// a donor search reads only the households of the right class.
+// a donor search reads only the households of the right class. The counts of unused
+// households per class and per (class, area of the level) tell in constant time that a class
+// has no donor outside an area, so that a household without a donor does not read its whole
+// class.
 type donorIndex struct {
 	byClass []map[int]*donorList // per similarity profile
+	left    []map[int]int        // per profile: unused households of each class
+	leftIn  []map[[2]int]int     // per profile: unused households of each (class, area)
 }
 
 // donorList is a class's households by decreasing priority; the ones before next are all
@@ -355,16 +363,40 @@ func newDonorIndex(pr *problem, prio []float64) donorIndex {
 	return idx
 }
 
+// count sets the unused counts for a search at level h.
+func (idx *donorIndex) count(pr *problem, h int, used []bool) {
+	idx.left = make([]map[int]int, len(pr.sim))
+	idx.leftIn = make([]map[[2]int]int, len(pr.sim))
+	for p, sim := range pr.sim {
+		idx.left[p], idx.leftIn[p] = map[int]int{}, map[[2]int]int{}
+		for hh, a := range pr.area[h] {
+			if a >= 0 && !used[hh] {
+				idx.left[p][sim[hh]]++
+				idx.leftIn[p][[2]int{sim[hh], a}]++
+			}
+		}
+	}
+}
+
+// remove counts household hh, at level h, as used.
+func (idx *donorIndex) remove(pr *problem, h, hh int) {
+	for p, sim := range pr.sim {
+		idx.left[p][sim[hh]]--
+		idx.leftIn[p][[2]int{sim[hh], pr.area[h][hh]}]--
+	}
+}
+
 // find returns the first household, in priority order, that is unused, lies outside hh's
 // area at level h and has hh's class under the first similarity profile for which there is
 // one; −1 if no profile has one.
-func (idx donorIndex) find(pr *problem, hh, h int, used []bool) int {
+func (idx *donorIndex) find(pr *problem, hh, h int, used []bool) int {
 	home := pr.area[h][hh]
 	for p, m := range idx.byClass {
-		l := m[pr.sim[p][hh]]
-		if l == nil {
-			continue
+		c := pr.sim[p][hh]
+		if idx.left[p][c]-idx.leftIn[p][[2]int{c, home}] == 0 {
+			continue // every unused household of the class lives in hh's area
 		}
+		l := m[c]
 		for l.next < len(l.hh) && used[l.hh[l.next]] {
 			l.next++
 		}
