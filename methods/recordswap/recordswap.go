@@ -67,6 +67,10 @@ type setup struct {
 	skip              []bool  // household has a missing hierarchy, similar or carry_along value
 }
 
+// notGiven ends the error for a missing column: the harness does not give the method the
+// columns it passes through.
+const notGiven = "; columns passed through with --keep, --drop or --strata are not given to the method"
+
 // columnList resolves a comma-separated list of column names of d.
 func columnList(d *datasets.Dataset, param, s string) ([]int, error) {
 	var out []int
@@ -77,7 +81,7 @@ func columnList(d *datasets.Dataset, param, s string) ([]int, error) {
 		}
 		j := d.ColIndex(name)
 		if j < 0 {
-			return nil, fmt.Errorf("recordswap: %w %s: dataset %s has no column %q (have %v)", methods.ErrBadParam, param, d.Name, datasets.Clip(name), d.Names)
+			return nil, fmt.Errorf("recordswap: %w %s: dataset %s has no column %q (have %v%s)", methods.ErrBadParam, param, d.Name, datasets.Clip(name), d.Names, notGiven)
 		}
 		if slices.Contains(out, j) {
 			return nil, fmt.Errorf("recordswap: %w %s: column %q named twice", methods.ErrBadParam, param, name)
@@ -124,7 +128,7 @@ func newSetup(d *datasets.Dataset, p methods.Params) (*setup, error) {
 	hid := -1
 	if name := p.String("hid"); name != "" {
 		if hid = d.ColIndex(name); hid < 0 {
-			return nil, fmt.Errorf("recordswap: %w hid: dataset %s has no column %q (have %v)", methods.ErrBadParam, d.Name, datasets.Clip(name), d.Names)
+			return nil, fmt.Errorf("recordswap: %w hid: dataset %s has no column %q (have %v%s)", methods.ErrBadParam, d.Name, datasets.Clip(name), d.Names, notGiven)
 		}
 		if slices.Contains(s.hier, hid) || slices.Contains(s.carry, hid) {
 			return nil, fmt.Errorf("recordswap: %w hid: the household ID %q cannot be swapped (it is in hierarchy or carry_along)", methods.ErrBadParam, name)
