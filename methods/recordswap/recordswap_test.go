@@ -227,6 +227,28 @@ func TestMissing(t *testing.T) {
 	checkInvariants(t, d, rel, tinyParams, 1)
 }
 
+// TestAllMissing checks that a file whose every hierarchy value is missing is released
+// unchanged: no household can be swapped.
+func TestAllMissing(t *testing.T) {
+	d := tiny()
+	for i := 0; i < d.N; i++ {
+		d.Data[i*d.P+1] = math.NaN()
+	}
+	rel := protect(t, d, tinyParams, 1)
+	if !sameRows(rel.Masked, d) || rel.Info["swapped_households"] != 0 || rel.Info["must_swap"] != 0 {
+		t.Errorf("Info = %v; want nothing swapped and the input released", rel.Info)
+	}
+}
+
+func sameRows(a, b *datasets.Dataset) bool {
+	for i := 0; i < a.N; i++ {
+		if !sameRow(a.Row(i), b.Row(i)) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestConformance runs the method contract checks on tiny and on createDat().
 func TestConformance(t *testing.T) {
 	methodtest.Check(t, RecordSwap{}, with(tinyParams, "swaprate", "0.5"), tiny())

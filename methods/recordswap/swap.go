@@ -266,19 +266,22 @@ func (pr *problem) targets(swaprate float64, rng *rand.Rand) []int {
 	for _, m := range lowest {
 		nhid += len(m)
 	}
+	out := make([]int, len(lowest))
+	if nhid == 0 {
+		return out
+	}
 	half := float64(nhid) * swaprate / 2
 	total := math.Floor(half)
 	if rng.IntN(2) == 0 {
 		total = math.Ceil(half)
 	}
-	out := make([]int, len(lowest))
 	excess := 0.0
 	for a, m := range lowest {
 		x := float64(len(m)) / float64(nhid) * total
 		out[a] = int(x)
 		excess += x - math.Floor(x)
 	}
-	extra := int(math.Round(excess))
+	extra := min(int(math.Round(excess)), len(lowest)) // an integer below len(lowest) but for rounding
 	for _, a := range rng.Perm(len(lowest))[:extra] {
 		out[a]++
 	}
