@@ -162,3 +162,73 @@ func TestAgreesWithSdcMicro(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskLevelsEqualSdcMicro checks the household risks and must-swap levels against
+// sdcMicro's own C++ (setRisk_cpp, setLevels_cpp with threshold 1/k, testdata/risklevels.csv)
+// on createDat() with hierarchy nuts1 > nuts2 > nuts3, risk variables ageGroup and national
+// and k 3: every risk equal to the last bit (both are 1/count), every level equal.
+func TestRiskLevelsEqualSdcMicro(t *testing.T) {
+	d := createDat(t)
+	p, err := RecordSwap{}.Info().Resolve(map[string]string{"hid": "hid", "hierarchy": "nuts1,nuts2,nuts3",
+		"risk_variables": "ageGroup,national"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSetup(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := s.problem(d, 3)
+	ref, err := datasets.ReadFile("testdata/risklevels.csv", datasets.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.N != pr.n {
+		t.Fatalf("risklevels.csv has %d households, sdcbench %d", ref.N, pr.n)
+	}
+	hc := d.ColIndex("hid")
+	levels := map[int]int{}
+	for hh, rows := range s.hh {
+		if id := d.At(rows[0], hc); id != ref.At(hh, 0) {
+			t.Fatalf("household %d: hid %v, risklevels.csv row %d has %v", hh, id, hh+2, ref.At(hh, 0))
+		}
+		for h := 0; h < 3; h++ {
+			if got, want := pr.risk[h][hh], ref.At(hh, 1+h); got != want {
+				t.Errorf("hid %v level %d: risk %.17g, sdcMicro %.17g", ref.At(hh, 0), h+1, got, want)
+			}
+		}
+		if got, want := pr.must[hh], int(ref.At(hh, 4)); got != want {
+			t.Errorf("hid %v: must-swap level %d, sdcMicro %d", ref.At(hh, 0), got, want)
+		}
+		levels[pr.must[hh]]++
+	}
+	// 3410 households must cross nuts3 (level 2), 1590 need not (level 3).
+	if levels[2] != 3410 || levels[3] != 1590 {
+		t.Errorf("must-swap levels %v, want 3410 at level 2 and 1590 none", levels)
+	}
+}
+
+// TestSwapCountsAsSdcMicroSuite is sdcMicro's own test "test number of swapped households"
+// (tests/testthat/test_recordSwap_outputs.R) on createDat(): with k_anonymity 1 nobody must
+// be swapped and exactly swaprate·n households are swapped (n·swaprate/2 is whole here).
+func TestSwapCountsAsSdcMicroSuite(t *testing.T) {
+	d := createDat(t)
+	for _, c := range []struct {
+		rate string
+		want int
+	}{{"0.05", 250}, {"0.1", 500}, {"0.25", 1250}} {
+		raw := map[string]string{"hid": "hid", "hierarchy": "nuts1,nuts2,nuts3", "similar": "hsize",
+			"risk_variables": "ageGroup,national", "k_anonymity": "1", "swaprate": c.rate}
+		p, err := RecordSwap{}.Info().Resolve(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := RecordSwap{}.Protect(context.Background(), d, p, rand.New(rand.NewPCG(2021, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rel.Info["swapped_households"]; got != c.want || rel.Info["must_swap"] != 0 {
+			t.Errorf("swaprate %s: Info %v, want %d swapped households", c.rate, rel.Info, c.want)
+		}
+	}
+}

@@ -50,3 +50,17 @@ for (cf in configs) {
     mean = sprintf("%.10g", colMeans(res)), sd = sprintf("%.10g", apply(res, 2, sd)))
 }
 fwrite(rbindlist(out), "sdcmicro50.csv")
+
+# risklevels.csv: sdcMicro's own C++ risk and must-swap levels (setRisk_cpp, setLevels_cpp,
+# as recordSwap calls them) for each household of createdat.csv, with hierarchy
+# nuts1 > nuts2 > nuts3, risk variables ageGroup and national, k_anonymity 3 (level 3: none).
+hier <- c("nuts1", "nuts2", "nuts3")
+dat <- fread("createdat.csv") # as written, whatever recordSwap did to dat
+setkey(dat, hid)
+cn <- colnames(dat)
+risk <- sdcMicro:::setRisk_cpp(transpose(dat), match(hier, cn) - 1, match(c("ageGroup", "national"), cn) - 1, match("hid", cn) - 1)
+lev <- sdcMicro:::setLevels_cpp(risk, 1 / 3)
+r <- do.call(rbind, risk)
+first <- !duplicated(dat$hid)
+fwrite(data.table(hid = dat$hid[first], risk1 = sprintf("%.17g", r[first, 1]), risk2 = sprintf("%.17g", r[first, 2]),
+  risk3 = sprintf("%.17g", r[first, 3]), level = lev[first]), "risklevels.csv")
