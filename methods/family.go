@@ -15,13 +15,14 @@ type Family struct {
 // families maps a method's package name to its family. A package not listed here is shown
 // under its own name.
 var families = map[string]Family{
-	"microagg": {"microagg", "Microaggregation", "every record must be published, each value replaced by the mean of a group of at least k similar records (k-anonymity for continuous data)"},
-	"dfo":      {"dfo", "Optimised microaggregation (DFO)", "you accept a longer run for lower information loss than mdav at the same k"},
-	"magga":    {"magga", "Optimised microaggregation (genetic)", "you accept a much longer run for the lowest information loss at a given k"},
-	"perturb":  {"perturb", "Perturbation", "records must stay individual but their values may be changed by noise"},
-	"dp":       {"dp", "ε-differential privacy (synthesis and inference)", "the release must carry a formal privacy budget ε (counts and proportions of binary or categorical data)"},
-	"dpaudit":  {"dpaudit", "Audit (diagnostic)", "you want to check empirically that an ε-DP synthesizer keeps its claimed ε; releases nothing"},
-	"external": {"external", "External releases", "a release was made by another tool (sdcMicro, ARX) and should be measured and ranked beside sdcbench's"},
+	"microagg":   {"microagg", "Microaggregation", "every record must be published, each value replaced by the mean of a group of at least k similar records (k-anonymity for continuous data)"},
+	"dfo":        {"dfo", "Optimised microaggregation (DFO)", "you accept a longer run for lower information loss than mdav at the same k"},
+	"magga":      {"magga", "Optimised microaggregation (genetic)", "you accept a much longer run for the lowest information loss at a given k"},
+	"perturb":    {"perturb", "Perturbation", "records must stay individual but their values may be changed by noise"},
+	"recordswap": {"recordswap", "Record swapping (households)", "a census or household file keeps every record and value, and households rare in their small area are moved to another area (sdcMicro recordSwap)"},
+	"dp":         {"dp", "ε-differential privacy (synthesis and inference)", "the release must carry a formal privacy budget ε (counts and proportions of binary or categorical data)"},
+	"dpaudit":    {"dpaudit", "Audit (diagnostic)", "you want to check empirically that an ε-DP synthesizer keeps its claimed ε; releases nothing"},
+	"external":   {"external", "External releases", "a release was made by another tool (sdcMicro, ARX) and should be measured and ranked beside sdcbench's"},
 }
 
 // FamilyOf returns the family of m, from the package that defines its type.
@@ -62,4 +63,4 @@ func Families() (fams []Family, byFamily map[string][]Info) {
 }
 
 // FamilyOrder is the order of the known families in listings.
-var FamilyOrder = []string{"microagg", "dfo", "magga", "perturb", "dp", "dpaudit", "external"}
+var FamilyOrder = []string{"microagg", "dfo", "magga", "perturb", "recordswap", "dp", "dpaudit", "external"}

@@ -12,5 +12,6 @@ import (
 	_ "github.com/sdcbench/sdcbench/methods/magga"       // MAGGA genetic microaggregation (MAGGA study)
 	_ "github.com/sdcbench/sdcbench/methods/microagg"    // microaggregation methods
 	_ "github.com/sdcbench/sdcbench/methods/perturb"     // noise and other perturbative methods
+	_ "github.com/sdcbench/sdcbench/methods/recordswap"  // targeted record swapping of households (sdcMicro recordSwap)
 	_ "github.com/sdcbench/sdcbench/methods/synth"       // IPSO and FCRM synthetic data (2009 FCRM project)
 )
