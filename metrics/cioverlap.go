@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -57,8 +58,10 @@ func parseLinearModel(s string) (response string, predictors []string, err error
 // where [l, u] is the coefficient's 95% interval b ± t_{0.975, n−k}·se (R's confint). J is 1
 // for identical intervals, 0 when they touch and negative when they are apart. A categorical
 // predictor enters as treatment dummies of the categories present in either table (the
-// first one as reference); a coefficient that either fit cannot estimate is left out.
-// Aux: "min", the smallest J, and "n_coef", the number of coefficients compared. NaN (with a
+// first one as reference); a coefficient that either fit cannot estimate, or whose interval
+// has zero width (an exact fit), is left out.
+// A column is a name or "#N", its 1-based position among the compared columns (so that one
+// spec can name the model on datasets with different column names). Aux: "min", the smallest J, and "n_coef", the number of coefficients compared. NaN (with a
 // note) when ci_model is not set, names an absent column or has a categorical response.
 func CIOverlap(in *Input) Result {
 	if in.Opt.Synth.CIModel == "" {
@@ -71,6 +74,12 @@ func CIOverlap(in *Input) Result {
 	a, b := in.Orig, in.Masked
 	col := func(name string) (int, error) {
 		j := a.ColIndex(name)
+		if pos, err := strconv.Atoi(strings.TrimPrefix(name, "#")); j < 0 && err == nil && strings.HasPrefix(name, "#") {
+			if pos < 1 || pos > a.P {
+				return -1, fmt.Errorf("ci_model: column position %s outside 1..%d", name, a.P)
+			}
+			j = pos - 1
+		}
 		if j < 0 {
 			return -1, fmt.Errorf("ci_model: no column %q%s among the compared columns (%s)", name,
 				registry.DidYouMean(name, a.Names), strings.Join(a.Names, ", "))
@@ -110,6 +119,9 @@ func CIOverlap(in *Input) Result {
 	k := 0
 	for c := range lo {
 		if !okA[c] || !okB[c] {
+			continue
+		}
+		if !(hi[c] > lo[c] && hr[c] > lr[c]) { // a zero-width interval: an exact fit
 			continue
 		}
 		num := math.Min(hi[c], hr[c]) - math.Max(lo[c], lr[c])

@@ -24,7 +24,7 @@ type SynthOptions struct {
 	// the main effects of the compared columns, 1 adds every two-way interaction.
 	PropensityOrder int
 	// CIModel is ci_overlap's linear model, "y ~ x1 + x2" or "y ~ ." (every other column),
-	// written with the compared table's column names.
+	// written with the compared table's column names or "#N" positions ("#1 ~ .").
 	CIModel string
 	// KMarginalBins is the number of quantile bins of a numeric column in kmarginal
 	// (default 10); a numeric column with at most that many distinct values keeps them.
@@ -91,7 +91,7 @@ func init() {
 type Propensity struct {
 	PMSE   float64 // Σ(p̂_i − c)²/N over the N = n₁ + n₂ stacked records, c = n₂/N
 	SPMSE  float64 // PMSE / ((k−1)(1−c)²c/N), k the number of estimated coefficients
-	SPECKS float64 // sup |F̂_released − F̂_original| of the scores (ks.test's statistic)
+	SPECKS float64 // sup |F̂_released − F̂_original| of the scores at 12 decimals (ks.test's statistic)
 	// DF is k − 1, the number of estimated coefficients besides the intercept.
 	DF        int
 	Converged bool
@@ -127,7 +127,7 @@ func PropensityScores(a, b *datasets.Dataset, cols []int, order int) Propensity 
 	km1 := fit.rank - 1
 	exp := float64(km1) * (1 - c) * (1 - c) * c / float64(N)
 	return Propensity{
-		PMSE: pmse, SPMSE: pmse / exp, SPECKS: ksStatistic(fit.mu[:n2], fit.mu[n2:]),
+		PMSE: pmse, SPMSE: pmse / exp, SPECKS: ksStatistic(quantized(fit.mu[:n2]), quantized(fit.mu[n2:])),
 		DF: km1, Converged: fit.converged, Scores: fit.mu,
 	}
 }
@@ -159,6 +159,20 @@ func propensityResult(in *Input, id string) Result {
 		res.Notes = append(res.Notes, fmt.Sprintf("logistic model did not converge in %d iterations (separation: a category or value only one table has)", propensityMaxIter))
 	}
 	return res
+}
+
+// scoreDigits is the number of decimals at which SPECKS compares propensity scores: a model
+// that finds nothing gives every record the score c up to rounding (about 1e-16), and the
+// Kolmogorov–Smirnov distance of that rounding noise would be meaningless.
+const scoreDigits = 1e12
+
+// quantized returns the scores rounded to scoreDigits decimals.
+func quantized(p []float64) []float64 {
+	q := make([]float64, len(p))
+	for i, v := range p {
+		q[i] = math.Round(v*scoreDigits) / scoreDigits
+	}
+	return q
 }
 
 // ksStatistic returns the two-sample Kolmogorov–Smirnov statistic D = sup_x |F_a(x) − F_b(x)|

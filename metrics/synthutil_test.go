@@ -84,6 +84,7 @@ func TestSynthUtilMatchesR(t *testing.T) {
 		{"ci_overlap", "", "ci_overlap_m2", SynthOptions{CIModel: "y~x1+x2+a+b"}, 1e-10},
 		{"ci_overlap", "min", "ci_overlap_m2_min", SynthOptions{CIModel: "y~x1+x2+a+b"}, 1e-10},
 		{"ci_overlap", "n_coef", "ci_overlap_m2_n", SynthOptions{CIModel: "y ~ ."}, 0},
+		{"ci_overlap", "", "ci_overlap_m1", SynthOptions{CIModel: "#5 ~ #1 + #3"}, 1e-10},
 		{"kmarginal", "", "kmarginal_k2", SynthOptions{}, 1e-9},
 		{"kmarginal", "k3", "kmarginal_k3", SynthOptions{}, 1e-9},
 		{"kmarginal", "worst2", "kmarginal_worst2", SynthOptions{}, 1e-9},
@@ -141,6 +142,14 @@ func TestPropensityHand(t *testing.T) {
 	same := PropensityScores(orig, orig, []int{0}, 0)
 	if same.PMSE > 1e-20 || same.SPECKS != 0 {
 		t.Errorf("identical tables: pmse %g, specks %g, want 0, 0", same.PMSE, same.SPECKS)
+	}
+	// equal means on a numeric column: the main-effect model finds nothing (β = 0, every score
+	// ½ up to rounding), so pMSE is 0 and SPECKS is 0, not the KS distance of rounding noise
+	num := func(v ...float64) *datasets.Dataset { return datasets.New("n", []string{"x"}, len(v), 1, v) }
+	flat := PropensityScores(num(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+		num(0.55, 0.55, 0.55, 0.55, 0.55, 0.55, 0.55, 0.55, 0.55, 0.55), []int{0}, 0)
+	if flat.PMSE > 1e-20 || flat.SPECKS != 0 {
+		t.Errorf("equal means: pmse %g, specks %g, want 0, 0", flat.PMSE, flat.SPECKS)
 	}
 	// a constant column in both tables is left out: nothing to fit
 	cst := cat(0, 0, 0, 0)
@@ -270,6 +279,10 @@ func TestSynthOptions(t *testing.T) {
 	r := CIOverlap(&Input{Orig: orig, Masked: rel, Opt: Options{Synth: SynthOptions{CIModel: "y ~ x3"}}})
 	if !math.IsNaN(r.Value) || !strings.Contains(strings.Join(r.Notes, ""), `no column "x3"`) {
 		t.Errorf("unknown column: %+v", r)
+	}
+	r = CIOverlap(&Input{Orig: orig, Masked: rel, Opt: Options{Synth: SynthOptions{CIModel: "y ~ #6"}}})
+	if !math.IsNaN(r.Value) || !strings.Contains(strings.Join(r.Notes, ""), "outside 1..5") {
+		t.Errorf("position out of range: %+v", r)
 	}
 	r = CIOverlap(&Input{Orig: orig, Masked: rel, Opt: Options{Synth: SynthOptions{CIModel: "a ~ x1"}}})
 	if !math.IsNaN(r.Value) || !strings.Contains(strings.Join(r.Notes, ""), "categorical") {
