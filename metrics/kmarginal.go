@@ -37,8 +37,11 @@ func KMarginal(in *Input) Result {
 	for j := 0; j < a.P; j++ {
 		ca[j], cb[j] = kmarginalBins(a, b, j, bins)
 	}
-	s2, worst := meanMarginalScore(ca, cb, 2)
-	s3, _ := meanMarginalScore(ca, cb, 3)
+	s2, worst := meanMarginalScore(ca, cb, 2, in.Err)
+	s3, _ := meanMarginalScore(ca, cb, 3, in.Err)
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	return Result{Value: s2, Aux: map[string]float64{"k3": s3, "worst2": worst}}
 }
 
@@ -108,8 +111,9 @@ func codesOf(d *datasets.Dataset, j int) []int {
 }
 
 // meanMarginalScore returns 1000·(1 − mean TVD) over every set of k columns, and the
-// score of the worst set; NaN when there are fewer than k columns.
-func meanMarginalScore(ca, cb [][]int, k int) (score, worst float64) {
+// score of the worst set; NaN when there are fewer than k columns or when stop returns an
+// error (checked once per set).
+func meanMarginalScore(ca, cb [][]int, k int, stop func() error) (score, worst float64) {
 	p := len(ca)
 	if p < k {
 		return math.NaN(), math.NaN()
@@ -122,6 +126,9 @@ func meanMarginalScore(ca, cb [][]int, k int) (score, worst float64) {
 		idx[i] = i
 	}
 	for {
+		if stop() != nil {
+			return math.NaN(), math.NaN()
+		}
 		t := marginalTVD(ca, cb, idx)
 		sum += t
 		maxTVD = max(maxTVD, t)

@@ -239,9 +239,10 @@ func invLogit(eta float64) float64 {
 // fitLogit fits y (0/1) on the given model columns by iteratively reweighted least squares
 // (R's glm.fit): start at μ = (y+½)/2, and at each step regress the working response
 // z = η + (y−μ)/(μ(1−μ)) on X with weights μ(1−μ). It stops when the deviance changes by
-// less than tol·(|dev| + 0.1) (R's rule, tol = 1e-8 there) or after maxit steps. Aliased
-// columns are dropped first (independentColumns).
-func fitLogit(cols [][]float64, y []float64, tol float64, maxit int) logitFit {
+// less than tol·(|dev| + 0.1) (R's rule, tol = 1e-8 there) or after maxit steps, or when
+// stop (if not nil) returns an error before a step. Aliased columns are dropped first
+// (independentColumns).
+func fitLogit(cols [][]float64, y []float64, tol float64, maxit int, stop func() error) logitFit {
 	keep := independentColumns(cols)
 	n, k := len(y), len(keep)
 	mu := make([]float64, n)
@@ -257,6 +258,9 @@ func fitLogit(cols [][]float64, y []float64, tol float64, maxit int) logitFit {
 	var beta mat.VecDense
 	fit := logitFit{rank: k}
 	for it := 1; it <= maxit; it++ {
+		if stop != nil && stop() != nil {
+			break
+		}
 		for i := 0; i < n; i++ {
 			w := mu[i] * (1 - mu[i])
 			sw := math.Sqrt(w)

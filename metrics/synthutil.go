@@ -106,6 +106,11 @@ type Propensity struct {
 // interactions (order 1), built as propensityTerms describes; aliased coefficients are left
 // out of k as R leaves them NA. The measures are NaN when no column varies.
 func PropensityScores(a, b *datasets.Dataset, cols []int, order int) Propensity {
+	return propensityScores(a, b, cols, order, nil)
+}
+
+// propensityScores is PropensityScores whose fit stops when stop returns an error.
+func propensityScores(a, b *datasets.Dataset, cols []int, order int, stop func() error) Propensity {
 	terms := propensityTerms(a, b, cols)
 	nan := math.NaN()
 	if len(terms) == 0 {
@@ -117,7 +122,7 @@ func PropensityScores(a, b *datasets.Dataset, cols []int, order int) Propensity 
 	for i := 0; i < n2; i++ {
 		y[i] = 1
 	}
-	fit := fitLogit(modelMatrix(terms, N, order >= 1), y, propensityTol, propensityMaxIter)
+	fit := fitLogit(modelMatrix(terms, N, order >= 1), y, propensityTol, propensityMaxIter, stop)
 	c := float64(n2) / float64(N)
 	var ss float64
 	for _, p := range fit.mu {
@@ -140,7 +145,7 @@ func propensity(in *Input) Propensity {
 		for j := range cols {
 			cols[j] = j
 		}
-		return PropensityScores(in.Orig, in.Masked, cols, in.Opt.Synth.PropensityOrder)
+		return propensityScores(in.Orig, in.Masked, cols, in.Opt.Synth.PropensityOrder, in.Err)
 	})
 }
 
@@ -149,6 +154,9 @@ func propensityResult(in *Input, id string) Result {
 		return nan()
 	}
 	p := propensity(in)
+	if err := in.Err(); err != nil {
+		return cancelled(err)
+	}
 	v := map[string]float64{"pmse": p.PMSE, "s_pmse": p.SPMSE, "specks": p.SPECKS}[id]
 	conv := 0.0
 	if p.Converged {
