@@ -68,10 +68,12 @@ const synthOptionKeys = "pmse_order, ci_model, kmarginal_bins"
 
 // propensityMaxIter is synthpop's maxit for the logistic fit; propensityTol is the
 // relative deviance change at which the fit stops (R's glm default is 1e-8; a smaller one
-// gives the converged fit to more digits at the cost of one or two more steps).
+// gives the converged fit to more digits at the cost of one or two more steps);
+// propensityMaxParams is synthpop's max.params: a larger model is refused (NaN and a note).
 const (
-	propensityMaxIter = 200
-	propensityTol     = 1e-12
+	propensityMaxIter   = 200
+	propensityTol       = 1e-12
+	propensityMaxParams = 400
 )
 
 func init() {
@@ -96,6 +98,7 @@ type Propensity struct {
 	DF        int
 	Converged bool
 	Scores    []float64 // p̂ of the released records, then of the original ones
+	Note      string    // why the measures are NaN, when a reason is known
 }
 
 // PropensityScores fits synthpop's utility.gen(method = "logit", maxorder = order) model on
@@ -122,7 +125,13 @@ func propensityScores(a, b *datasets.Dataset, cols []int, order int, stop func()
 	for i := 0; i < n2; i++ {
 		y[i] = 1
 	}
-	fit := fitLogit(modelMatrix(terms, N, order >= 1), y, propensityTol, propensityMaxIter, stop)
+	x := modelMatrix(terms, N, order >= 1)
+	if len(x) > propensityMaxParams {
+		return Propensity{PMSE: nan, SPMSE: nan, SPECKS: nan, Note: fmt.Sprintf(
+			"propensity model with %d parameters, more than synthpop's max.params %d: compare fewer or coarser columns, or use pmse_order 0",
+			len(x), propensityMaxParams)}
+	}
+	fit := fitLogit(x, y, propensityTol, propensityMaxIter, stop)
 	c := float64(n2) / float64(N)
 	var ss float64
 	for _, p := range fit.mu {
@@ -161,6 +170,9 @@ func propensityResult(in *Input, id string) Result {
 	conv := 0.0
 	if p.Converged {
 		conv = 1
+	}
+	if p.Note != "" {
+		return nanNote(p.Note)
 	}
 	res := Result{Value: v, Aux: map[string]float64{"df": float64(p.DF), "converged": conv}}
 	if !p.Converged && !math.IsNaN(p.PMSE) {

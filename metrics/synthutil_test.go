@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -151,6 +152,16 @@ func TestPropensityHand(t *testing.T) {
 	if flat.PMSE > 1e-20 || flat.SPECKS != 0 {
 		t.Errorf("equal means: pmse %g, specks %g, want 0, 0", flat.PMSE, flat.SPECKS)
 	}
+	// more than synthpop's max.params (400) coefficients: refused with a note
+	many := make([]float64, 500)
+	for i := range many {
+		many[i] = float64(i)
+	}
+	wide := datasets.New("w", []string{"id"}, 500, 1, many)
+	wide.Levels = [][]string{make([]string, 500)}
+	if q := PropensityScores(wide, wide, []int{0}, 0); !math.IsNaN(q.PMSE) || !strings.Contains(q.Note, "max.params") {
+		t.Errorf("500 categories: pmse %g, note %q, want NaN and the max.params note", q.PMSE, q.Note)
+	}
 	// a constant column in both tables is left out: nothing to fit
 	cst := cat(0, 0, 0, 0)
 	if q := PropensityScores(cst, cat(1, 1, 1, 1), []int{0}, 0); !math.IsNaN(q.PMSE) {
@@ -287,5 +298,44 @@ func TestSynthOptions(t *testing.T) {
 	r = CIOverlap(&Input{Orig: orig, Masked: rel, Opt: Options{Synth: SynthOptions{CIModel: "a ~ x1"}}})
 	if !math.IsNaN(r.Value) || !strings.Contains(strings.Join(r.Notes, ""), "categorical") {
 		t.Errorf("categorical response: %+v", r)
+	}
+}
+
+// TestSynthUtilRScript runs testdata/synthutil.R again, where R is installed, and checks that
+// it writes the committed pair and values: the committed files are what the script makes.
+// Skipped without Rscript and with -short.
+func TestSynthUtilRScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs R; skipped with -short")
+	}
+	rscript, err := exec.LookPath("Rscript")
+	if err != nil {
+		t.Skip("Rscript not installed: the committed values stand")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "synthutil.R"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "synthutil.R"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(rscript, "synthutil.R")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("Rscript synthutil.R: %v\n%s", err, out)
+	}
+	for _, f := range []string{"synthutil_orig.csv", "synthutil_rel.csv", "synthutil_expected.csv"} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: the script now writes other contents than the committed file", f)
+		}
 	}
 }
