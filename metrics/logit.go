@@ -18,7 +18,8 @@ import (
 type modelTerm [][]float64
 
 // propensityTerms returns the main-effect terms of the stacked table rows (release rows
-// first, then original rows) for the given columns of a and b (same shape and codes):
+// first, then original rows) for the given columns of a and b (the same columns and codes;
+// the numbers of rows may differ):
 //
 //   - a numeric column gives one column, centred and scaled by the stacked mean and SD
 //     (fitted values do not depend on it), its missing cells set to 0 as synthpop sets
@@ -29,17 +30,17 @@ type modelTerm [][]float64
 //   - a column with at most one observed value in each table on its own is left out
 //     (synthpop's leneq1 test).
 func propensityTerms(a, b *datasets.Dataset, cols []int) []modelTerm {
-	n := a.N
+	n := a.N + b.N
 	var terms, naTerms []modelTerm
 	for _, j := range cols {
 		if atMostOneValue(a, j) && atMostOneValue(b, j) {
 			continue
 		}
 		if a.IsCategorical(j) {
-			codes := make([]int, 0, 2*n)
+			codes := make([]int, 0, n)
 			seen := map[int]bool{}
 			for _, d := range []*datasets.Dataset{b, a} {
-				for i := 0; i < n; i++ {
+				for i := 0; i < d.N; i++ {
 					c := d.Code(i, j)
 					codes = append(codes, c)
 					seen[c] = true
@@ -59,11 +60,11 @@ func propensityTerms(a, b *datasets.Dataset, cols []int) []modelTerm {
 			terms = append(terms, term)
 			continue
 		}
-		col := make([]float64, 0, 2*n)
-		ind := make([]float64, 0, 2*n)
+		col := make([]float64, 0, n)
+		ind := make([]float64, 0, n)
 		missing := false
 		for _, d := range []*datasets.Dataset{b, a} {
-			for i := 0; i < n; i++ {
+			for i := 0; i < d.N; i++ {
 				v := d.At(i, j)
 				if v != v {
 					missing = true

@@ -102,8 +102,8 @@ type Propensity struct {
 }
 
 // PropensityScores fits synthpop's utility.gen(method = "logit", maxorder = order) model on
-// the original a and the release b (same shape; categorical columns of a with the same
-// codes in b) over the listed columns, and returns pMSE, S_pMSE and SPECKS
+// the original a and the release b (the same columns, categorical ones of a with the same
+// codes in b; the numbers of records may differ) over the listed columns, and returns pMSE, S_pMSE and SPECKS
 // (docs/synthetic.md). The model regresses t (1 for a released record, 0 for an original
 // one) on the main effects of the columns (order 0) or on them and all their two-way
 // interactions (order 1), built as propensityTerms describes; aliased coefficients are left
@@ -115,9 +115,9 @@ func PropensityScores(a, b *datasets.Dataset, cols []int, order int) Propensity 
 // propensityScores is PropensityScores whose fit stops when stop returns an error.
 func propensityScores(a, b *datasets.Dataset, cols []int, order int, stop func() error) Propensity {
 	terms := propensityTerms(a, b, cols)
-	nan := math.NaN()
+	undef := math.NaN()
 	if len(terms) == 0 {
-		return Propensity{PMSE: nan, SPMSE: nan, SPECKS: nan}
+		return Propensity{PMSE: undef, SPMSE: undef, SPECKS: undef}
 	}
 	n1, n2 := a.N, b.N
 	N := n1 + n2
@@ -127,7 +127,7 @@ func propensityScores(a, b *datasets.Dataset, cols []int, order int, stop func()
 	}
 	x := modelMatrix(terms, N, order >= 1)
 	if len(x) > propensityMaxParams {
-		return Propensity{PMSE: nan, SPMSE: nan, SPECKS: nan, Note: fmt.Sprintf(
+		return Propensity{PMSE: undef, SPMSE: undef, SPECKS: undef, Note: fmt.Sprintf(
 			"propensity model with %d parameters, more than synthpop's max.params %d: compare fewer or coarser columns, or use pmse_order 0",
 			len(x), propensityMaxParams)}
 	}
@@ -139,9 +139,12 @@ func propensityScores(a, b *datasets.Dataset, cols []int, order int, stop func()
 	}
 	pmse := ss / float64(N)
 	km1 := fit.rank - 1
-	exp := float64(km1) * (1 - c) * (1 - c) * c / float64(N)
+	spmse := undef // no coefficient besides the intercept: no null expectation
+	if km1 > 0 {
+		spmse = pmse / (float64(km1) * (1 - c) * (1 - c) * c / float64(N))
+	}
 	return Propensity{
-		PMSE: pmse, SPMSE: pmse / exp, SPECKS: ksStatistic(quantized(fit.mu[:n2]), quantized(fit.mu[n2:])),
+		PMSE: pmse, SPMSE: spmse, SPECKS: ksStatistic(quantized(fit.mu[:n2]), quantized(fit.mu[n2:])),
 		DF: km1, Converged: fit.converged, Scores: fit.mu,
 	}
 }

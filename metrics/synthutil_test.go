@@ -339,3 +339,24 @@ func TestSynthUtilRScript(t *testing.T) {
 		}
 	}
 }
+
+// TestPropensityUnequalSizes: with n₁ = 2 original and n₂ = 6 released records, c = ¾. One
+// binary column, original (x, y), release (x, x, x, y, y, y): in each category the released
+// share is ¾ = c, so the saturated model gives every record c and pMSE = SPECKS = 0. With
+// release (x, x, x, x, x, y): p̂ = 5/6 for x (5 of 6), ½ for y; pMSE = (6·(1/12)² +
+// 2·(¼)²)/8 = (1/24 + 1/8)/8 = 1/48; S_pMSE = (1/48)/(1·(¼)²·¾/8) = 128/36 = 32/9.
+func TestPropensityUnequalSizes(t *testing.T) {
+	cat := func(codes ...float64) *datasets.Dataset {
+		d := datasets.New("t", []string{"a"}, len(codes), 1, codes)
+		d.Levels = [][]string{{"x", "y"}}
+		return d
+	}
+	p := PropensityScores(cat(0, 1), cat(0, 0, 0, 1, 1, 1), []int{0}, 0)
+	if p.PMSE > 1e-20 || p.SPECKS != 0 {
+		t.Errorf("shares equal to c: pmse %g, specks %g, want 0, 0", p.PMSE, p.SPECKS)
+	}
+	p = PropensityScores(cat(0, 1), cat(0, 0, 0, 0, 0, 1), []int{0}, 0)
+	if math.Abs(p.PMSE-1.0/48) > 1e-12 || math.Abs(p.SPMSE-32.0/9) > 1e-10 {
+		t.Errorf("pmse %.15g, s_pmse %.15g, want 1/48, 32/9", p.PMSE, p.SPMSE)
+	}
+}
