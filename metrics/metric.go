@@ -124,6 +124,8 @@ type Options struct {
 	Attack AttackOptions
 	// RiskyCells configures risky_cells (riskycells.go).
 	RiskyCells RiskyCellsOptions
+	// Synth configures the utility measures of docs/synthetic.md (synthutil.go).
+	Synth SynthOptions
 }
 
 func (o Options) intervalK() float64 {

@@ -13,4 +13,5 @@ import (
 	_ "github.com/sdcbench/sdcbench/studies/perturbative"      // Morais (2022), numeric and categorical stages
 	_ "github.com/sdcbench/sdcbench/studies/quickstart"        // the quickstart and the tests' tiny grid
 	_ "github.com/sdcbench/sdcbench/studies/scaling"           // the scaling study
+	_ "github.com/sdcbench/sdcbench/studies/synthetic-utility" // the utility measures of docs/synthetic.md
 )
