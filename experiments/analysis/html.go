@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -93,6 +94,20 @@ func WriteHTML(dir string) error {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	return nil
+}
+
+// RefreshHTML writes dir/report.html again (WriteHTML) when dir is an analysed results folder
+// (it holds REPORT.md and summary.csv), as `sdcbench report` does after a study report changed
+// the companion reports; it reports whether it wrote the page.
+func RefreshHTML(dir string) (bool, error) {
+	for _, f := range []string{resultsdir.ReportFile, "summary.csv"} {
+		if _, err := resultsdir.ReadFile(filepath.Join(dir, f)); errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		} else if err != nil {
+			return false, fmt.Errorf("analysis: %w", err)
+		}
+	}
+	return true, WriteHTML(dir)
 }
 
 func buildHTML(dir string) (*htmlPage, error) {
@@ -194,7 +209,7 @@ var figureSections = map[string][]string{
 // tables (the reverse of the figures' "tables" links).
 func plotLinks(section string, figs map[string]bool) []mdBlock {
 	var links []string
-	for _, id := range slices.Sorted(mapsKeys(figs)) {
+	for _, id := range slices.Sorted(maps.Keys(figs)) {
 		prefix, _, _ := strings.Cut(strings.TrimPrefix(id, "plot-"), "_")
 		if slices.Contains(figureSections[prefix], section) {
 			links = append(links, fmt.Sprintf(`<a href="#%s">%s</a>`, template.HTMLEscapeString(id), template.HTMLEscapeString(strings.TrimPrefix(id, "plot-"))))
@@ -206,15 +221,6 @@ func plotLinks(section string, figs map[string]bool) []mdBlock {
 	return []mdBlock{{Kind: "p", HTML: template.HTML(`<span class="plots">Plots: ` + strings.Join(links, " · ") + `</span>`)}}
 }
 
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
 
 // embedFigure reads the figure src (plots/NAME.png as REPORT.md links it): the SVG beside
 // the PNG when there is one (the same drawing, rendered by gonum/plot's vgsvg), else the PNG.

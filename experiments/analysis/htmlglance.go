@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,8 +44,8 @@ func glances(dir string, figs map[string]bool) ([]glance, error) {
 		return &out[k]
 	}
 	plot := ""
-	for id := range figs {
-		if strings.HasPrefix(id, "plot-rumap_") {
+	for _, id := range slices.Sorted(maps.Keys(figs)) {
+		if strings.HasPrefix(id, "plot-rumap_") && plot == "" {
 			plot = "#" + id
 		}
 	}

@@ -13,16 +13,16 @@ import (
 // reports): a heading, a paragraph, a list, a table, a code block or a figure (a paragraph that
 // is one local image). Its inline text is already HTML, escaped by mdInline.
 type mdBlock struct {
-	Kind    string // "h", "p", "ul", "table", "pre", "figure"
-	Level   int    // heading level
-	ID      string // heading anchor
-	Text    string // heading text (plain), code block text, figure title
-	HTML    template.HTML
-	Items   []template.HTML // list items
-	Table   *htmlTable
-	Src     string // figure: the image's path in the folder
-	Figure  *htmlFigure
-	Glance  []glance // the answer at a glance, placed before the first section
+	Kind   string // "h", "p", "ul", "table", "pre", "figure"
+	Level  int    // heading level
+	ID     string // heading anchor
+	Text   string // heading text (plain), code block text, figure title
+	HTML   template.HTML
+	Items  []template.HTML // list items
+	Table  *htmlTable
+	Src    string // figure: the image's path in the folder
+	Figure *htmlFigure
+	Glance []glance // the answer at a glance, placed before the first section
 }
 
 var (
