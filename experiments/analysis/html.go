@@ -221,7 +221,6 @@ func plotLinks(section string, figs map[string]bool) []mdBlock {
 	return []mdBlock{{Kind: "p", HTML: template.HTML(`<span class="plots">Plots: ` + strings.Join(links, " · ") + `</span>`)}}
 }
 
-
 // embedFigure reads the figure src (plots/NAME.png as REPORT.md links it): the SVG beside
 // the PNG when there is one (the same drawing, rendered by gonum/plot's vgsvg), else the PNG.
 func embedFigure(dir, src, title string, sections map[string]string) *htmlFigure {
