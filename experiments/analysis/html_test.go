@@ -515,3 +515,49 @@ func TestUniqueIDs(t *testing.T) {
 		t.Errorf("%v, want %v", got, want)
 	}
 }
+
+// TestHTMLRecommendation checks that each dataset's card states recommend.csv's
+// recommendation: the configuration, its loss median and the bounded risk, rounded as
+// REPORT.md rounds them.
+func TestHTMLRecommendation(t *testing.T) {
+	dir := copyDir(t, filepath.Join("testdata", "small"))
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Plots = Bool(false)
+	cfg.RiskBound = map[string]float64{"dld": 25}
+	if _, err := Run(context.Background(), dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseHTML(t, page)
+	rec := readCSVFile(t, filepath.Join(dir, "recommend.csv"))
+	col := func(name string) int { return slices.Index(rec[0], name) }
+	cards := map[string]string{}
+	for _, c := range doc.byID("at-a-glance").Parent.all("section") {
+		cards[c.all("h3")[0].text()] = c.text()
+	}
+	if len(rec) != 4 {
+		t.Fatalf("recommend.csv has %d rows, want one per dataset", len(rec)-1)
+	}
+	for _, r := range rec[1:] {
+		card, ok := cards[r[col("instance")]]
+		if !ok {
+			t.Fatalf("no card for %s", r[col("instance")])
+		}
+		var want string
+		if r[col("config")] == "" {
+			want = fmt.Sprintf("No configuration meets the risk bound (0 of %s) for %s.", r[col("total")], r[col("loss_metric")])
+		} else {
+			want = fmt.Sprintf("Recommended, lowest %s: %s (%s %s; dld %s), %s of %s configurations within the risk bound",
+				r[col("loss_metric")], r[col("config")], r[col("loss_metric")], numText(r[col("loss_median")]), numText(r[col("dld")]), r[col("eligible")], r[col("total")])
+		}
+		if !strings.Contains(card, want) {
+			t.Errorf("%s: card %q lacks %q", r[col("instance")], card, want)
+		}
+	}
+}
