@@ -61,6 +61,7 @@ type glance struct {
 	Recommend []template.HTML
 	Original  []htmlCell // the original's measures: "metric value", V the exact value
 	Plot      string     // the risk–utility map's anchor, "" when there is none
+	More      int        // instances left out after this one (in pareto.csv, recommend.csv)
 }
 
 type glanceFront struct {

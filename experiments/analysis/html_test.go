@@ -326,7 +326,8 @@ func TestHTMLNumbersEqualSummaryCSV(t *testing.T) {
 }
 
 // TestHTMLAnswerFirst checks that the page opens with the answer per dataset — the Pareto
-// front of pareto.csv and the original's risk of original.csv — before REPORT.md's sections,
+// front of pareto.csv ordered by loss and the original's risk of original.csv — before
+// REPORT.md's sections,
 // which follow in REPORT.md's order.
 func TestHTMLAnswerFirst(t *testing.T) {
 	dir, _, doc, _ := analysedSmall(t)
@@ -369,6 +370,7 @@ func TestHTMLAnswerFirst(t *testing.T) {
 				front = append(front, []string{r[1], r[3], r[5]})
 			}
 		}
+		slices.SortStableFunc(front, func(a, b []string) int { return cmpScore(cell(a[1]), cell(b[1])) }) // by loss
 		var shown [][]string
 		for _, row := range c.all("table")[0].rows() {
 			shown = append(shown, []string{row[0].text(), row[1].Attr["data-v"], row[2].Attr["data-v"]})
@@ -559,5 +561,42 @@ func TestHTMLRecommendation(t *testing.T) {
 		if !strings.Contains(card, want) {
 			t.Errorf("%s: card %q lacks %q", r[col("instance")], card, want)
 		}
+	}
+}
+
+// TestGlancesBounded checks that the answer at a glance lists the first maxAnswerInstances
+// instances, as REPORT.md's answer, and counts the others; a front's rows are ordered by loss.
+func TestGlancesBounded(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("dataset,k,config,loss_metric,loss,risk_metric,risk,rank,front\n")
+	n := maxAnswerInstances + 5
+	for i := range n {
+		fmt.Fprintf(&b, "d%02d,3,a,il1s,2,dld,1,1,true\nd%02d,3,b,il1s,1,dld,2,1,true\nd%02d,3,c,il1s,3,dld,3,2,false\n", i, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pareto.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := glances(dir, map[string]bool{"plot-rumap_il1s_dld": true, "plot-box_dld": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g) != maxAnswerInstances || g[len(g)-1].More != 5 || g[0].More != 0 {
+		t.Fatalf("%d cards, the last with %d more", len(g), g[len(g)-1].More)
+	}
+	if g[0].Name != "d00 k=3" || g[0].Plot != "#plot-rumap_il1s_dld" || len(g[0].Fronts) != 1 {
+		t.Fatalf("first card %+v", g[0])
+	}
+	var rows []string
+	for _, r := range g[0].Fronts[0].Table.Rows {
+		rows = append(rows, fmt.Sprintf("%s %s %s", r[0].HTML, r[1].V, r[2].V))
+	}
+	if want := []string{"b 1 2", "a 2 1"}; !slices.Equal(rows, want) {
+		t.Errorf("front %v, want %v", rows, want)
+	}
+	bad := filepath.Join(dir, "pareto.csv")
+	os.WriteFile(bad, []byte("dataset,config,loss\nx,a,1\n"), 0o644)
+	if _, err := glances(dir, nil); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("a pareto.csv without its columns: %v", err)
 	}
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
 )
 
-// glances returns the answer at a glance per instance of pareto.csv (else of recommend.csv):
-// each (loss, risk) pair's Pareto front, the recommendations of recommend.csv and the
-// original's values of the trade-off's measures (original.csv). None when the folder has
-// neither table.
+// glances returns the answer at a glance per instance of pareto.csv (else of recommend.csv),
+// for the first maxAnswerInstances instances as REPORT.md's answer: each (loss, risk) pair's
+// Pareto front ordered by loss, the recommendations of recommend.csv and the original's values
+// of the trade-off's measures (original.csv). None when the folder has neither table.
 func glances(dir string, figs map[string]bool) ([]glance, error) {
 	pareto, err := readFolderTable(dir, "pareto.csv")
 	if err != nil {
@@ -108,6 +108,17 @@ func glances(dir string, figs map[string]bool) ([]glance, error) {
 			}
 			g.Recommend = append(g.Recommend, template.HTML(s.String()))
 		}
+	}
+	for i := range out {
+		for _, f := range out[i].Fronts { // along the front: loss up, risk down
+			slices.SortStableFunc(f.Table.Rows, func(a, b []htmlCell) int {
+				return cmpScore(cell(a[1].V), cell(b[1].V))
+			})
+		}
+	}
+	if len(out) > maxAnswerInstances {
+		out[maxAnswerInstances-1].More = len(out) - maxAnswerInstances
+		out = out[:maxAnswerInstances]
 	}
 	return out, nil
 }
