@@ -108,6 +108,9 @@ func RefreshHTML(dir string) (bool, error) {
 			return false, fmt.Errorf("analysis: %w", err)
 		}
 	}
+	if err := resultsdir.CheckAnalysisOutputs(dir); err != nil {
+		return false, fmt.Errorf("analysis: %w", err)
+	}
 	return true, WriteHTML(dir)
 }
 
