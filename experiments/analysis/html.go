@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"maps"
@@ -61,6 +62,7 @@ type glance struct {
 	Recommend []template.HTML
 	Original  []htmlCell // the original's measures: "metric value", V the exact value
 	Plot      string     // the risk–utility map's anchor, "" when there is none
+	Details   string     // the anchor of the instance in REPORT.md's answer, "" when none
 	More      int        // instances left out after this one (in pareto.csv, recommend.csv)
 }
 
@@ -145,6 +147,14 @@ func buildHTML(dir string) (*htmlPage, error) {
 			if err != nil {
 				return nil, err
 			}
+			for k := range g { // each card links to its instance's answer in REPORT.md's text
+				for j, h := range blocks {
+					if h.Kind == "h" && h.Level == 3 && h.Text == g[k].Name && strings.HasPrefix(sectionOf(blocks, j), "The answer") {
+						g[k].Details = "#" + h.ID
+						break
+					}
+				}
+			}
 			if len(g) > 0 {
 				page.Nav = append(page.Nav, htmlLink{"#at-a-glance", "At a glance"})
 				out = append(out, mdBlock{Kind: "h", Level: 2, ID: "at-a-glance", Text: "At a glance", HTML: "At a glance"})
@@ -156,6 +166,9 @@ func buildHTML(dir string) (*htmlPage, error) {
 		}
 		if i == 0 && b.Kind == "h" && b.Level == 1 {
 			continue // the page's title
+		}
+		if b.Kind == "table" {
+			linkMetrics(b.Table, figs)
 		}
 		out = append(out, b)
 		if b.Kind == "h" && b.Level == 2 {
@@ -187,6 +200,23 @@ func buildHTML(dir string) (*htmlPage, error) {
 		}
 	}
 	return page, nil
+}
+
+// linkMetrics links the metric cells of a table whose first column is "metric" to the metric's
+// boxplot: the cell's first word ("sse_sst (lower)" names sse_sst).
+func linkMetrics(t *htmlTable, figs map[string]bool) {
+	if len(t.Header) == 0 || t.Header[0].HTML != "metric" {
+		return
+	}
+	for _, row := range t.Rows {
+		if len(row) == 0 || strings.ContainsRune(string(row[0].HTML), '<') {
+			continue
+		}
+		m, _, _ := strings.Cut(string(row[0].HTML), " ")
+		if id := "plot-box_" + slug(html.UnescapeString(m)); figs[id] {
+			row[0].Href = "#" + id
+		}
+	}
 }
 
 // sectionOf returns the text of the level-2 heading block i is under.

@@ -378,6 +378,16 @@ func TestHTMLAnswerFirst(t *testing.T) {
 		if !slices.EqualFunc(shown, front, slices.Equal) {
 			t.Errorf("%s: front %v, pareto.csv %v", ds, shown, front)
 		}
+		var hrefs []string
+		for _, a := range c.all("a") {
+			hrefs = append(hrefs, a.Attr["href"])
+		}
+		if !slices.Equal(hrefs, []string{"#" + ds, "#plot-rumap_sse_sst_dld"}) {
+			t.Errorf("%s: card links %v", ds, hrefs)
+		}
+		if h := doc.byID(ds); h == nil || h.Name != "h3" || h.text() != ds {
+			t.Errorf("%s: the card's link leads to %v", ds, h)
+		}
 		dld := slices.Index(orig[0], "dld")
 		var risk string
 		for _, r := range orig[1:] {
