@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/analysis"
 	"github.com/sdcbench/sdcbench/studies"
 )
 
@@ -20,7 +21,8 @@ func init() {
 
 // runReport writes the study report of each results folder: the report of the study that owns
 // the experiment named in DIR/manifest.json puts the publication's tables beside the runs and
-// records its verdicts in DIR/verdicts.csv.
+// records its verdicts in DIR/verdicts.csv. An analysed folder's report.html, which includes
+// the companion reports, is written again (analysis.RefreshHTML).
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", commands["report"].usage, stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -35,6 +37,11 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		fmt.Fprintf(stdout, "%s: %s report written\n", dir, name)
+		if ok, err := analysis.RefreshHTML(dir); err != nil {
+			return err
+		} else if ok {
+			fmt.Fprintf(stdout, "%s: %s rewritten with the report\n", dir, analysis.HTMLFile)
+		}
 	}
 	return nil
 }

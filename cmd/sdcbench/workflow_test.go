@@ -52,3 +52,42 @@ func TestStatusDefaultsToStdout(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestReportRewritesHTML: `report` on an analysed folder writes its study report and then
+// report.html again, with the companion report in it; on a folder that was never analysed it
+// writes no page. The folder is a copy of the committed results/fcrm-toy.
+func TestReportRewritesHTML(t *testing.T) {
+	src := filepath.Join("..", "..", "results", "fcrm-toy")
+	if _, err := os.Stat(filepath.Join(src, "summary.csv")); err != nil {
+		t.Skipf("no analysed results/fcrm-toy: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "fcrm-toy")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "report.html"))
+	out, e, code := sdcbench(t, filepath.Dir(dir), "report", "fcrm-toy")
+	if code != 0 || !strings.Contains(out, "report.html rewritten") {
+		t.Fatalf("report: exit %d, %q %q", code, out, e)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="at-a-glance"`, `id="companion-report-fcrm-md"`, `id="summary-csv"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+	// never analysed: no summary.csv, no page
+	for _, f := range []string{"summary.csv", "report.html"} {
+		os.Remove(filepath.Join(dir, f))
+	}
+	out, e, code = sdcbench(t, filepath.Dir(dir), "report", "fcrm-toy")
+	if code != 0 || strings.Contains(out, "report.html") {
+		t.Fatalf("report on a folder without analysis: exit %d, %q %q", code, out, e)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
+		t.Error("report wrote report.html in a folder without analysis")
+	}
+}

@@ -245,9 +245,9 @@ func findSeed(dir, experiment, name string, bundled fs.FS) string {
 	return ""
 }
 
-// Write writes the tables, the plots (unless turned off) and REPORT.md into out (the results
-// folder when empty). Existing files of the same names are replaced. REPORT.md goes through
-// resultsdir.WriteReport, once.
+// Write writes the tables, the plots (unless turned off), REPORT.md and report.html
+// (WriteHTML) into out (the results folder when empty). Existing files of the same names are
+// replaced. REPORT.md goes through resultsdir.WriteReport, once.
 func (r *Result) Write(ctx context.Context, out string) error {
 	if out == "" {
 		out = r.Dir
@@ -399,7 +399,10 @@ func (r *Result) Write(ctx context.Context, out string) error {
 	if err := r.writeOriginals(out); err != nil {
 		return err
 	}
-	return resultsdir.WriteReport(out, func(w io.Writer) error { r.report(w); return nil })
+	if err := resultsdir.WriteReport(out, func(w io.Writer) error { r.report(w); return nil }); err != nil {
+		return err
+	}
+	return WriteHTML(out) // report.html from REPORT.md and the tables just written
 }
 
 // Run analyses dir with cfg and writes everything into dir: Analyze followed by Write.

@@ -19,7 +19,9 @@
 //  4. [Result.Write] writes summary.csv, wilcoxon.csv, best.csv, wins.csv, gaps.csv,
 //     friedman.csv, pareto.csv, recommend.csv, the plots (PNG and SVG, gonum.org/v1/plot) and
 //     REPORT.md, which leads with the answer per dataset and also puts a seed's published
-//     numbers beside ours ([CompareSeed]).
+//     numbers beside ours ([CompareSeed]), then report.html ([WriteHTML]): the same report
+//     as one self-contained page, built from REPORT.md and the tables just written, which
+//     [RefreshHTML] writes again after a study report (docs/analysis.md "report.html").
 //
 // Non-finite metric values are missing for every comparison (metrics.md §0.4): they never win,
 // have a NaN gap, and are left out of summaries, tests and medians; the tables count them.

@@ -24,7 +24,7 @@ var ErrOtherColumns = errors.New("runs.csv has other columns")
 // files: pivot tables and the plots folder. Discard removes them.
 var (
 	AnalysisFiles = []string{"summary.csv", "wilcoxon.csv", "best.csv", "wins.csv", "pareto.csv",
-		"profiles.csv", "gaps.csv", "friedman.csv", "seed_comparison.csv", "reanalysis.md", "original.csv", "recommend.csv"}
+		"profiles.csv", "gaps.csv", "friedman.csv", "seed_comparison.csv", "reanalysis.md", "original.csv", "recommend.csv", "report.html"}
 	AnalysisGlobs = []string{"table_*.csv", "table_*.csv.gz", "plots"}
 )
 
