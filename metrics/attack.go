@@ -274,7 +274,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 		if len(ac.aux2) == 0 {
 			return ac, fmt.Errorf("%w: linkability needs a second set of columns: aux covers every column, set aux2", ErrBadOption)
 		}
-	case "inference":
+	case "inference", "disco", "tcap":
 		ac.secret = -1
 		if a.Secret != "" {
 			s, err := find("secret", []string{a.Secret})
@@ -286,7 +286,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 			ac.secret = r[0]
 		}
 		if ac.secret < 0 || slices.Contains(ac.aux, ac.secret) {
-			return ac, fmt.Errorf("%w: inference needs a secret column outside aux (set secret)", ErrBadOption)
+			return ac, fmt.Errorf("%w: %s needs a secret column outside aux (set secret)", ErrBadOption, id)
 		}
 	}
 	return ac, nil
@@ -297,7 +297,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 // spec or a command line fails before anything runs.
 func CheckAttackOptions(ids []string, o Options, names []string) error {
 	for _, id := range ids {
-		if slices.Contains(AttackMetrics, id) {
+		if slices.Contains(AttackMetrics, id) || slices.Contains(DisclosureMetrics, id) {
 			if _, err := resolveAttack(id, o.Attack, names); err != nil {
 				return err
 			}

@@ -1,6 +1,9 @@
 package metrics
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 import "github.com/sdcbench/sdcbench/datasets"
 
@@ -52,13 +55,10 @@ func (in *Input) Evaluate(ids ...string) (map[string]float64, error) {
 	return out, nil
 }
 
+// isAttack reports whether id is a measure that accepts a release with another number of
+// rows than the original (a synthetic sample): the attacks, DiSCO and TCAP, membership.
 func isAttack(id string) bool {
-	for _, a := range AttackMetrics {
-		if a == id {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(AttackMetrics, id) || slices.Contains(DisclosureMetrics, id) || id == "membership"
 }
 
 // evalGated evaluates m on the columns of the kind info.Columns declares (docs/metrics.md
