@@ -38,63 +38,69 @@ type mixedTables struct {
 
 // mixedOf builds the mixed tables of in (Masked, Orig, Control, which share their columns).
 func mixedOf(in *Input) mixedTables {
-	R, T, C := in.Masked, in.Orig, in.Control
-	p := T.P
-	m := mixedTables{cat: make([]bool, p)}
-	m.r, m.t = slices.Clone(R.Data), slices.Clone(T.Data)
-	if C != nil {
-		m.c = slices.Clone(C.Data)
+	tabs := []*datasets.Dataset{in.Masked, in.Orig}
+	if in.Control != nil {
+		tabs = append(tabs, in.Control)
 	}
-	tables := []struct {
-		d   *datasets.Dataset
-		out []float64
-	}{{T, m.t}, {R, m.r}}
-	if C != nil {
-		tables = append(tables, struct {
-			d   *datasets.Dataset
-			out []float64
-		}{C, m.c})
+	out, cat := mixedConvert(in.Orig, tabs)
+	m := mixedTables{r: out[0], t: out[1], cat: cat}
+	if in.Control != nil {
+		m.c = out[2]
+	}
+	return m
+}
+
+// mixedConvert returns the tables tabs (with ref's columns) in the mixed form of
+// mixedTables: numeric columns divided by their range over all of tabs, categorical ones as
+// common codes (ref's codes first, labels only other tables have after them, −1 missing),
+// and per column whether it is categorical in ref.
+func mixedConvert(ref *datasets.Dataset, tabs []*datasets.Dataset) (out [][]float64, cat []bool) {
+	p := ref.P
+	cat = make([]bool, p)
+	out = make([][]float64, len(tabs))
+	for k, d := range tabs {
+		out[k] = slices.Clone(d.Data)
 	}
 	for j := 0; j < p; j++ {
-		if T.IsCategorical(j) {
-			m.cat[j] = true
+		if ref.IsCategorical(j) {
+			cat[j] = true
 			index := map[string]int{}
-			for k, l := range T.Levels[j] {
+			for k, l := range ref.Levels[j] {
 				if _, ok := index[l]; !ok {
 					index[l] = k
 				}
 			}
-			next := len(T.Levels[j])
-			for _, tb := range tables {
-				levels := T.Levels[j]
-				if tb.d.IsCategorical(j) {
-					levels = tb.d.Levels[j]
+			next := len(ref.Levels[j])
+			for k, d := range tabs {
+				levels := ref.Levels[j]
+				if d.IsCategorical(j) {
+					levels = d.Levels[j]
 				}
 				code := make([]float64, len(levels)) // the table's code → the common code
-				for k, l := range levels {
-					c, ok := index[l]
+				for c, l := range levels {
+					v, ok := index[l]
 					if !ok {
-						c = next
-						index[l] = c
+						v = next
+						index[l] = v
 						next++
 					}
-					code[k] = float64(c)
+					code[c] = float64(v)
 				}
-				for i := 0; i < tb.d.N; i++ {
-					v := tb.d.Data[i*p+j]
-					if k := int(v); v == v && k >= 0 && k < len(code) {
-						tb.out[i*p+j] = code[k]
+				for i := 0; i < d.N; i++ {
+					v := d.Data[i*p+j]
+					if c := int(v); v == v && c >= 0 && c < len(code) {
+						out[k][i*p+j] = code[c]
 					} else {
-						tb.out[i*p+j] = -1
+						out[k][i*p+j] = -1
 					}
 				}
 			}
 			continue
 		}
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, tb := range tables {
-			for i := 0; i < tb.d.N; i++ {
-				if v := tb.d.Data[i*p+j]; v == v {
+		for _, d := range tabs {
+			for i := 0; i < d.N; i++ {
+				if v := d.Data[i*p+j]; v == v {
 					lo, hi = min(lo, v), max(hi, v)
 				}
 			}
@@ -103,13 +109,13 @@ func mixedOf(in *Input) mixedTables {
 		if !(rng > 0) || math.IsInf(rng, 0) {
 			rng = 1
 		}
-		for _, tb := range tables {
-			for i := 0; i < tb.d.N; i++ {
-				tb.out[i*p+j] /= rng
+		for k, d := range tabs {
+			for i := 0; i < d.N; i++ {
+				out[k][i*p+j] /= rng
 			}
 		}
 	}
-	return m
+	return out, cat
 }
 
 // gowerDist returns Gower's distance between the records a and b of the mixed tables: the

@@ -225,12 +225,11 @@ func TestDiscoNumericKeys(t *testing.T) {
 // TestDiscoProperties: publishing the original gives DiSCO = Dorig and TCAP = 1; the result
 // does not depend on the release's row order.
 func TestDiscoProperties(t *testing.T) {
-	d, _ := datasets.Load("testdata")
-	cats := d.Categorical()
-	if len(cats) < 3 {
-		t.Skipf("testdata has %d categorical columns", len(cats))
+	d, err := datasets.Load("eusilcs")
+	if err != nil {
+		t.Fatal(err)
 	}
-	opt := Options{Attack: AttackOptions{Aux: []string{d.Names[cats[0]], d.Names[cats[1]]}, Secret: d.Names[cats[2]]}}
+	opt := Options{Attack: AttackOptions{Aux: []string{"db040", "rb090", "age"}, Secret: "pl030"}}
 	disco, _ := Lookup("disco")
 	tcap, _ := Lookup("tcap")
 	r := disco.Eval(&Input{Orig: d, Masked: d, Opt: opt})

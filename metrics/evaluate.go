@@ -1,11 +1,12 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"slices"
-)
 
-import "github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/datasets"
+)
 
 // Evaluate computes the metrics ids on a release of orig with the default options and
 // returns their values by column name: the metric's ID and, for its components, <ID>_<name>
@@ -116,6 +117,15 @@ func (in *Input) part(k ColumnKind, keep []string) (*Input, error) {
 	p := &in.kinds
 	p.once[k].Do(func() {
 		sub := &Input{Labels: in.Labels, Diag: in.Diag, Opt: in.Opt, MaskedAll: in.keyTable()}
+		if sh := in.Shadow; sh != nil {
+			sub.Shadow = func(ctx context.Context, rows []int, seed uint64) (*datasets.Dataset, error) {
+				d, err := sh(ctx, rows, seed)
+				if err != nil {
+					return nil, err
+				}
+				return d.Select(keep)
+			}
+		}
 		var err error
 		if sub.Orig, err = in.Orig.Select(keep); err == nil {
 			sub.Masked, err = in.Masked.Select(keep)
