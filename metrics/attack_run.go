@@ -134,7 +134,7 @@ func attackSpace(in *Input) (r, t, c []float64) {
 	if in.Opt.Standardize == "none" {
 		return r, t, c
 	}
-	sc := datasets.ScalingOf(in.Orig)
+	sc := scalingOf(in.Orig) // observed cells only (missing.go)
 	r, t = sc.Apply(nil, in.Masked), sc.Apply(nil, in.Orig)
 	if c != nil {
 		c = sc.Apply(nil, in.Control)
@@ -297,7 +297,7 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 	if C != nil {
 		sc = C.Data
 	}
-	tol := a.tolerance() * datasets.ScalingOf(T).SD[s]
+	tol := a.tolerance() * scalingOf(T).SD[s] // observed cells only
 	if T.IsCategorical(s) {
 		m := mixedOnce()
 		sr, st, sc, tol = m.r, m.t, m.c, 0

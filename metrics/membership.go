@@ -103,7 +103,7 @@ func evalMembership(in *Input) Result {
 		dist = func(a, b []float64) float64 { return gowerDist(a, b, cat) }
 	} else {
 		x = make([][]float64, len(tabs))
-		sc := datasets.ScalingOf(T)
+		sc := scalingOf(T)
 		for k, d := range tabs {
 			x[k] = d.Data
 			if in.Opt.Standardize != "none" {
