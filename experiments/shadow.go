@@ -28,6 +28,9 @@ func (s *Spec) shadowFunc(full *methods.Prepared, sel methods.Selection, r Run, 
 		if err != nil {
 			return nil, fmt.Errorf("shadow: %w", err)
 		}
+		// The dataset's own name, as the run's training rows keep it: a method finds its
+		// dataset-specific settings by name (the registered X/Y split of FCRM and IPSO).
+		sub.Name = full.Full.Name
 		spr, err := methods.Prepare(sub, sel, r.method.Info())
 		if err != nil {
 			return nil, fmt.Errorf("shadow: %w", err)

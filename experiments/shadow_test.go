@@ -68,3 +68,27 @@ func TestMembershipShadows(t *testing.T) {
 		t.Errorf("TPR at 5%% FPR: noise 1%% %v, 200%% %v: want > 0.9 and < 0.5", tpr["1"], tpr["200"])
 	}
 }
+
+// TestMembershipShadowsSplit: a method that finds its dataset's X/Y split by name (IPSO)
+// makes its shadow releases too: the shadow rows keep the dataset's name.
+func TestMembershipShadowsSplit(t *testing.T) {
+	spec := strings.NewReplacer(`"census"`, `"census_s1"`, `name = "noise_additive"
+grid = {noise_pct = [1, 200]}`, `name = "ipso_a"`).Replace(membershipSpec)
+	s, err := experiments.Parse([]byte(spec), "m.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := experiments.Execute(context.Background(), s, experiments.Options{Out: dir, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := resultsdir.ReadRuns(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tab.Rows {
+		if v := r[tab.Col("membership_shadows")]; v != "2" {
+			t.Errorf("%s: membership_shadows %q, want 2 (membership %q)", r[tab.Col("method")], v, r[tab.Col("membership")])
+		}
+	}
+}
