@@ -65,6 +65,10 @@ type AttackOptions struct {
 	// FPR is the false-positive rate at which the membership attack's TPR is read (default
 	// 0.01).
 	FPR float64
+	// ExcludeTargetNA leaves the records with a missing target out of disco and tcap, as
+	// synthpop's disclosure(usetargetNA = FALSE) does (default false: a missing target is a
+	// category of its own, synthpop's default).
+	ExcludeTargetNA bool
 }
 
 func (a AttackOptions) attacks() int   { return defInt(a.Attacks, 500) }
@@ -124,7 +128,7 @@ var ErrBadOption = errors.New("bad metric option")
 // SetOption sets one metric option from its spec/CLI form (key = value): the attack options
 // aux, aux2 (comma-separated column lists), secret, attacks, neighbors, tolerance, level,
 // attack_seed, so_cols and attack_distance, the membership attack's mia_shadows and mia_fpr,
-// standardize, and suda_missing (ignore or category, metrics.md §4.6).
+// disco's and tcap's use_target_na, standardize, and suda_missing (ignore or category, metrics.md §4.6).
 func (o *Options) SetOption(key, value string) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s=%q: %s", ErrBadOption, key, value, fmt.Sprintf(format, a...))
@@ -190,6 +194,12 @@ func (o *Options) SetOption(key, value string) error {
 			return bad("want an integer ≥ 0 (0: no shadow releases)")
 		}
 		o.Attack.Shadows, o.Attack.NoShadows = v, v == 0
+	case "use_target_na":
+		v, err := strconv.ParseBool(value)
+		if err != nil {
+			return bad("want true or false")
+		}
+		o.Attack.ExcludeTargetNA = !v
 	case "mia_fpr":
 		v, err := strconv.ParseFloat(value, 64)
 		if err != nil || !(v > 0 && v < 1) {
@@ -210,7 +220,7 @@ func (o *Options) SetOption(key, value string) error {
 		if ok, err := o.setRiskyCellsOption(key, value); ok {
 			return err
 		}
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, attack_distance, mia_shadows, mia_fpr, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim)", ErrBadOption, key)
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, attack_distance, mia_shadows, mia_fpr, use_target_na, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim)", ErrBadOption, key)
 	}
 	return nil
 }

@@ -247,3 +247,47 @@ func TestDiscoProperties(t *testing.T) {
 		t.Errorf("disco depends on the release's row order: %v vs %v", a, b)
 	}
 }
+
+// TestDiscoTargetNA: use_target_na = false follows synthpop's usetargetNA = FALSE: DiSCO's
+// disclosive keys still see the release's missing targets, TCAP's do not, and records with a
+// missing target count in DiSCO's denominator only.
+func TestDiscoTargetNA(t *testing.T) {
+	nan := math.NaN()
+	kt := []string{"key", "target"}
+	lv := [][]string{{"A", "B", "C", "D"}, {"x", "y"}}
+	// Original: A x, A NA, B y, B y, C NA, D x. Release: A x, A NA, B y, C NA, D NA, D y.
+	orig := withLevels(mkTable(kt, []float64{0, 0}, []float64{0, nan}, []float64{1, 1}, []float64{1, 1},
+		[]float64{2, nan}, []float64{3, 0}), lv...)
+	rel := withLevels(mkTable(kt, []float64{0, 0}, []float64{0, nan}, []float64{1, 1}, []float64{2, nan},
+		[]float64{3, nan}, []float64{3, 1}), lv...)
+	for _, c := range []struct {
+		use                      string
+		disco, dorig, tcap, nMat float64
+	}{
+		// NA a category: one target per key A −, B y, C NA, D −. DiSCO: B, B, C (3/6); TCAP 3/3;
+		// Dorig: B, B, C, D (4/6).
+		{"true", 3.0 / 6, 4.0 / 6, 1, 3},
+		// Excluded: DiSCO B, B (2/6); TCAP's keys without the release's NA: A x, B y, D y →
+		// A ✓, B ✓, B ✓, D ✗ (3/4); Dorig B, B, D (3/6).
+		{"false", 2.0 / 6, 3.0 / 6, 3.0 / 4, 4},
+	} {
+		var o Options
+		for k, v := range map[string]string{"aux": "key", "secret": "target", "use_target_na": c.use} {
+			if err := o.SetOption(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := &Input{Orig: orig, Masked: rel, Opt: o}
+		d, _ := Lookup("disco")
+		tc, _ := Lookup("tcap")
+		rd, rt := d.Eval(in), tc.Eval(in)
+		got := []float64{rd.Value, rd.Aux["dorig"], rt.Value, rt.Aux["n_matched"], rt.Aux["baseline"]}
+		want := []float64{c.disco, c.dorig, c.tcap, c.nMat, 1.0 / 3}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-15 {
+				t.Errorf("use_target_na = %s: %s = %v, want %v", c.use,
+					[]string{"disco", "dorig", "tcap", "n_matched", "baseline"}[i], got[i], want[i])
+			}
+		}
+	}
+}

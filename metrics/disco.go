@@ -9,6 +9,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -34,6 +35,7 @@ type discoCounts struct {
 	n       int // records
 	disco   int // records whose key has one target value in the release, and it is theirs
 	matched int // records whose key has one target value in the release (TCAP's denominator)
+	tcap    int // matched records whose target it is (TCAP's numerator)
 	dorig   int // records whose key has one target value in their own table
 	baseCAP float64
 }
@@ -110,13 +112,16 @@ func keyIDs(tables []*datasets.Dataset, ref *datasets.Dataset, keys []int) [][]i
 
 // oneTarget returns, per key id, the one target id the records with that key have in a
 // table, −1 for a key whose records have more than one target value, and −2 for a key that
-// does not occur (nKeys ids).
-func oneTarget(key, target []int, nKeys int) []int {
+// does not occur (nKeys ids). Records with skip[i] true are left out (skip may be nil).
+func oneTarget(key, target []int, skip []bool, nKeys int) []int {
 	one := make([]int, nKeys)
 	for k := range one {
 		one[k] = -2
 	}
 	for i, k := range key {
+		if skip != nil && skip[i] {
+			continue
+		}
 		switch one[k] {
 		case -2:
 			one[k] = target[i]
@@ -131,28 +136,45 @@ func oneTarget(key, target []int, nKeys int) []int {
 }
 
 // discoCount counts disclosure()'s quantities for real records (key, target) against the
-// release's one-target table rel.
-func discoCount(key, target, rel []int, nKeys int) discoCounts {
+// release's one-target tables: rel over every release record (DiSCO's), relTCAP over those
+// TCAP reads (without the missing targets when they are excluded). Records with skip[i]
+// (a missing target, excluded) count in n only, as synthpop's denominators keep them.
+func discoCount(key, target []int, skip []bool, rel, relTCAP []int, nKeys int) discoCounts {
 	c := discoCounts{n: len(key)}
-	own := oneTarget(key, target, nKeys)
+	own := oneTarget(key, target, nil, nKeys)
 	freq := map[int]int{}
 	for i, k := range key {
-		if t := rel[k]; t >= 0 {
+		freq[target[i]]++ // baseCAPd: the target's distribution before exclusions
+		if skip != nil && skip[i] {
+			continue
+		}
+		if t := rel[k]; t >= 0 && t == target[i] {
+			c.disco++
+		}
+		if t := relTCAP[k]; t >= 0 {
 			c.matched++
 			if t == target[i] {
-				c.disco++
+				c.tcap++
 			}
 		}
 		if own[k] >= 0 {
 			c.dorig++
 		}
-		freq[target[i]]++
 	}
 	for _, f := range freq {
 		p := float64(f) / float64(c.n)
 		c.baseCAP += p * p
 	}
 	return c
+}
+
+// missingTarget returns per record of d whether its column j is missing.
+func missingTarget(d *datasets.Dataset, j int) []bool {
+	out := make([]bool, d.N)
+	for i := range out {
+		out[i] = math.IsNaN(d.Data[i*d.P+j])
+	}
+	return out
 }
 
 // evalDisclosure computes disco or tcap: the keys are the attack option aux, the target its
@@ -184,12 +206,26 @@ func evalDisclosure(id string, in *Input) Result {
 			nKeys = max(nKeys, k+1)
 		}
 	}
-	rel := oneTarget(keys[1], tgt[1], nKeys)
-	c := discoCount(keys[0], tgt[0], rel, nKeys)
+	// synthpop's usetargetNA = FALSE (use_target_na = false) zeroes the missing-target rows of
+	// its tables when the original has a missing target: DiSCO's disclosive keys are still
+	// read with them, TCAP's without (its proportions are recomputed after the exclusion).
+	var skipT, skipR, skipC []bool
+	if a.ExcludeTargetNA && slices.Contains(missingTarget(in.Orig, ac.secret), true) {
+		skipT, skipR = missingTarget(in.Orig, ac.secret), missingTarget(in.Masked, ac.secret)
+		if in.Control != nil {
+			skipC = missingTarget(in.Control, ac.secret)
+		}
+	}
+	rel := oneTarget(keys[1], tgt[1], nil, nKeys)
+	relTCAP := rel
+	if skipR != nil {
+		relTCAP = oneTarget(keys[1], tgt[1], skipR, nKeys)
+	}
+	c := discoCount(keys[0], tgt[0], skipT, rel, relTCAP, nKeys)
 	ctl := math.NaN()
 	var cc discoCounts
 	if in.Control != nil && in.Control.N > 0 {
-		cc = discoCount(keys[2], tgt[2], rel, nKeys)
+		cc = discoCount(keys[2], tgt[2], skipC, rel, relTCAP, nKeys)
 	}
 	level := a.level()
 	if id == "disco" {
@@ -202,7 +238,7 @@ func evalDisclosure(id string, in *Input) Result {
 			"control": ctl, "n": float64(c.n)}}
 	}
 	if cc.matched > 0 {
-		ctl = float64(cc.disco) / float64(cc.matched)
+		ctl = float64(cc.tcap) / float64(cc.matched)
 	}
 	aux := map[string]float64{"baseline": c.baseCAP, "control": ctl, "n_matched": float64(c.matched)}
 	if c.matched == 0 {
@@ -210,7 +246,7 @@ func evalDisclosure(id string, in *Input) Result {
 		return Result{Value: math.NaN(), Aux: aux,
 			Notes: []string{"tcap: no key of the original has a single target value in the release (synthpop: NA)"}}
 	}
-	w := Wilson(c.disco, c.matched, level)
+	w := Wilson(c.tcap, c.matched, level)
 	aux["ci_low"], aux["ci_high"] = w.Low(), w.High()
-	return Result{Value: float64(c.disco) / float64(c.matched), Aux: aux}
+	return Result{Value: float64(c.tcap) / float64(c.matched), Aux: aux}
 }
