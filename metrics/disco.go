@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/sdcbench/sdcbench/datasets"
 )
@@ -45,15 +45,10 @@ type discoCounts struct {
 // synthpop's factor() makes it) share an id, and a missing value is a category of its own
 // (disclosure()'s defaults usekeysNA = usetargetNA = TRUE).
 func valueIDs(tables []*datasets.Dataset, ref *datasets.Dataset, j int) [][]int {
-	ids := map[string]int{}
-	id := func(key string) int {
-		v, ok := ids[key]
-		if !ok {
-			v = len(ids)
-			ids[key] = v
-		}
-		return v
-	}
+	labels := map[string]int{} // categorical: by label
+	values := map[uint64]int{} // numeric: by value
+	missing := -1
+	next := 0
 	out := make([][]int, len(tables))
 	for k, d := range tables {
 		out[k] = make([]int, d.N)
@@ -64,19 +59,28 @@ func valueIDs(tables []*datasets.Dataset, ref *datasets.Dataset, j int) [][]int 
 		}
 		for i := 0; i < d.N; i++ {
 			v := d.Data[i*d.P+j]
-			switch {
-			case v != v:
-				out[k][i] = id("\x00NA")
+			var id int
+			var ok bool
+			switch c := int(v); {
+			case v != v || cat && (c < 0 || c >= len(levels[j])):
+				if missing < 0 {
+					missing, next = next, next+1
+				}
+				id, ok = missing, true
 			case cat:
-				c := int(v)
-				if c >= 0 && c < len(levels[j]) {
-					out[k][i] = id("l" + levels[j][c])
-				} else {
-					out[k][i] = id("\x00NA")
+				if id, ok = labels[levels[j][c]]; !ok {
+					id, labels[levels[j][c]] = next, next
 				}
 			default:
-				out[k][i] = id(fmt.Sprintf("v%x", math.Float64bits(v+0))) // +0: −0 is 0
+				b := math.Float64bits(v + 0) // +0: −0 is 0
+				if id, ok = values[b]; !ok {
+					id, values[b] = next, next
+				}
 			}
+			if !ok {
+				next++
+			}
+			out[k][i] = id
 		}
 	}
 	return out
@@ -91,18 +95,19 @@ func keyIDs(tables []*datasets.Dataset, ref *datasets.Dataset, keys []int) [][]i
 	}
 	ids := map[string]int{}
 	out := make([][]int, len(tables))
-	var b strings.Builder
+	var b []byte
 	for k, d := range tables {
 		out[k] = make([]int, d.N)
 		for i := 0; i < d.N; i++ {
-			b.Reset()
+			b = b[:0]
 			for c := range keys {
-				fmt.Fprintf(&b, "%d,", cols[c][k][i])
+				b = strconv.AppendInt(b, int64(cols[c][k][i]), 36)
+				b = append(b, ',')
 			}
-			v, ok := ids[b.String()]
+			v, ok := ids[string(b)]
 			if !ok {
 				v = len(ids)
-				ids[b.String()] = v
+				ids[string(b)] = v
 			}
 			out[k][i] = v
 		}
