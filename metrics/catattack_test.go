@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -288,6 +290,44 @@ func TestDiscoTargetNA(t *testing.T) {
 				t.Errorf("use_target_na = %s: %s = %v, want %v", c.use,
 					[]string{"disco", "dorig", "tcap", "n_matched", "baseline"}[i], got[i], want[i])
 			}
+		}
+	}
+}
+
+// TestGowerProperties: on random mixed records Gower's distance is symmetric, 0 on a record
+// and itself, and within [0, 1].
+func TestGowerProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	cat := []bool{true, false, true, false}
+	rec := func() []float64 {
+		r := []float64{float64(rng.IntN(3) - 1), rng.Float64(), float64(rng.IntN(4)), rng.Float64()}
+		if rng.IntN(5) == 0 {
+			r[1] = math.NaN()
+		}
+		return r
+	}
+	for range 1000 {
+		a, b := rec(), rec()
+		ab, ba := gowerDist(a, b, cat), gowerDist(b, a, cat)
+		if ab != ba || !(ab >= 0 && ab <= 1) {
+			t.Fatalf("gowerDist(%v, %v) = %v, reversed %v", a, b, ab, ba)
+		}
+		if a[1] == a[1] && gowerDist(a, a, cat) != 0 {
+			t.Fatalf("gowerDist(a, a) = %v for a = %v", gowerDist(a, a, cat), a)
+		}
+	}
+}
+
+// TestDisclosureOptionsChecked: disco and tcap need aux (their keys) before anything runs.
+func TestDisclosureOptionsChecked(t *testing.T) {
+	names := []string{"a", "b"}
+	for _, id := range DisclosureMetrics {
+		if err := CheckAttackOptions([]string{id}, Options{}, names); err == nil || !strings.Contains(err.Error(), "aux") {
+			t.Errorf("%s without aux: %v, want an error naming aux", id, err)
+		}
+		o := Options{Attack: AttackOptions{Aux: []string{"a", "b"}}}
+		if err := CheckAttackOptions([]string{id}, o, names); err == nil || !strings.Contains(err.Error(), "secret") {
+			t.Errorf("%s with every column in aux: %v, want an error naming secret", id, err)
 		}
 	}
 }
