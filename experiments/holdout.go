@@ -5,6 +5,7 @@ import (
 	"hash"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,9 @@ import (
 func (s *Spec) validateAttack() error {
 	if s.meta.IsDefined("holdout") && !(s.Holdout > 0 && s.Holdout <= 0.5) {
 		return &SpecError{Key: "holdout", Err: fmt.Errorf("must be in (0, 0.5] (got %v)", s.Holdout)}
+	}
+	if s.Holdout <= 0 && slices.Contains(s.Metrics, "membership") {
+		return &SpecError{Key: "holdout", Err: fmt.Errorf("metric membership needs held-out records (its non-members and shadow data): set holdout, e.g. holdout = 0.5")}
 	}
 	keys := make([]string, 0, len(s.MetricOptions))
 	for k := range s.MetricOptions {

@@ -77,6 +77,7 @@ func TestHoldoutBadSpec(t *testing.T) {
 	for _, c := range []struct{ spec, want string }{
 		{strings.Replace(holdoutSpec, "%s", "0.7", 1), "holdout: must be in (0, 0.5]"},
 		{strings.Replace(holdoutSpec, "%s", "0", 1), "holdout: must be in (0, 0.5]"},
+		{strings.Replace(strings.Replace(holdoutSpec, "holdout = %s\n", "", 1), `"singling_out"]`, `"singling_out", "membership"]`, 1), "membership needs held-out records"},
 		{strings.Replace(strings.Replace(holdoutSpec, "%s", "0.2", 1), `aux = ["FICA", "FEDTAX"]`, "", 1), "needs the attacker's auxiliary columns"},
 		{strings.Replace(strings.Replace(holdoutSpec, "%s", "0.2", 1), `"FEDTAX"`, `"NOPE"`, 1), `no column "NOPE"`},
 		{strings.Replace(strings.Replace(holdoutSpec, "%s", "0.2", 1), `attacks = 100`, `attacks = 0`, 1), "metric_options.attacks"},

@@ -54,7 +54,7 @@ func (s *Spec) EvaluateOriginal(label string) (Original, error) {
 		return Original{}, fmt.Errorf("experiments: original of %s: %w", label, err)
 	}
 	x := &executor{spec: s}
-	vals, _, note, err := x.evaluate(context.Background(), pr.Protected, &methods.Release{Masked: pr.Protected}, pr.Full, nil, s.EvalOptions(label))
+	vals, _, note, err := x.evaluate(context.Background(), pr.Protected, &methods.Release{Masked: pr.Protected}, pr.Full, nil, nil, s.EvalOptions(label))
 	if err != nil {
 		return Original{}, fmt.Errorf("experiments: original of %s: %w", label, err)
 	}

@@ -160,7 +160,10 @@ func Rescore(ctx context.Context, dir string, ids []string) (*resultsdir.Rescore
 func (x *executor) rescoreRun(ctx context.Context, dir string, r Run) (vals, secs []string, note string, err error) {
 	pr, sel, err := x.spec.runPrepared(r)
 	var ctl *datasets.Dataset
+	var shadow func(names []string) metrics.ShadowFunc
 	if err == nil {
+		full := pr
+		shadow = func(names []string) metrics.ShadowFunc { return x.spec.shadowFunc(full, sel, r, names) }
 		pr, ctl, err = x.spec.holdoutSplit(pr, sel, r.method, r.Seed)
 	}
 	if err != nil {
@@ -175,7 +178,7 @@ func (x *executor) rescoreRun(ctx context.Context, dir string, r Run) (vals, sec
 		ctx, cancel = context.WithTimeout(ctx, x.limit)
 		defer cancel()
 	}
-	vals, secs, note, _, err = x.evaluateBy(ctx, pr.Protected, rel, pr.Released(rel.Masked), ctl, x.spec.EvalOptions(r.Dataset))
+	vals, secs, note, _, err = x.evaluateBy(ctx, pr.Protected, rel, pr.Released(rel.Masked), ctl, shadow, x.spec.EvalOptions(r.Dataset))
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, nil, "", fmt.Errorf("run %s: the time limit %s exceeded by the measures", r.ID, x.limit)
 	}

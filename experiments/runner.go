@@ -290,7 +290,10 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	var busy <-chan struct{}
 	pr, sel, err := x.spec.runPrepared(r)
 	var ctl *datasets.Dataset // held-out control rows (spec key holdout)
+	var shadow func(names []string) metrics.ShadowFunc
 	if err == nil {
+		full := pr
+		shadow = func(names []string) metrics.ShadowFunc { return x.spec.shadowFunc(full, sel, r, names) }
 		pr, ctl, err = x.spec.holdoutSplit(pr, sel, r.method, r.Seed)
 	}
 	var rel *methods.Release
@@ -311,7 +314,7 @@ func (x *executor) do(ctx context.Context, r Run) (res result, ok bool) {
 	}
 	var values, times []string
 	if err == nil {
-		values, times, msg, busy, err = x.evaluateBy(rctx, pr.Protected, rel, full, ctl, x.spec.EvalOptions(r.Dataset))
+		values, times, msg, busy, err = x.evaluateBy(rctx, pr.Protected, rel, full, ctl, shadow, x.spec.EvalOptions(r.Dataset))
 		if ctx.Err() != nil {
 			if probe != nil {
 				probe.finish()
@@ -408,9 +411,9 @@ func (x *executor) protect(ctx context.Context, r Run, pr *methods.Prepared) (*m
 // under ctx (metrics.Input.Ctx): the long ones stop at their next check once it is done. When
 // the deadline passes first, evaluateBy returns the deadline's error and busy, closed when the
 // measure being computed returns (at once for those that check ctx, docs/metrics.md §0.7).
-func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, busy <-chan struct{}, err error) {
+func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, shadow func([]string) metrics.ShadowFunc, opt metrics.Options) (vals, secs []string, note string, busy <-chan struct{}, err error) {
 	if _, ok := ctx.Deadline(); !ok {
-		vals, secs, note, err = x.evaluate(ctx, d, rel, full, ctl, opt)
+		vals, secs, note, err = x.evaluate(ctx, d, rel, full, ctl, shadow, opt)
 		return vals, secs, note, nil, err
 	}
 	type out struct {
@@ -429,7 +432,7 @@ func (x *executor) evaluateBy(ctx context.Context, d *datasets.Dataset, rel *met
 			ch <- o
 			close(done)
 		}()
-		o.vals, o.secs, o.note, o.err = x.evaluate(ctx, d, rel, full, ctl, opt)
+		o.vals, o.secs, o.note, o.err = x.evaluate(ctx, d, rel, full, ctl, shadow, opt)
 	}()
 	select {
 	case o := <-ch:
@@ -477,11 +480,12 @@ func (x *executor) metricColumns() []string {
 // protected columns (nil without holdout). A method that passed some of its columns through
 // (the predictors of shuffle_ds, the released X block of IPSO and FCRM) names the ones it
 // masked or synthesized in Release.Columns; only those are measured
-// (docs/metrics.md §0.3). secs holds the wall seconds of each metric (profile = true). A metric
+// (docs/metrics.md §0.3). shadow, when not nil, gives the membership attack's shadow
+// releases of the measured columns (Spec.shadowFunc). secs holds the wall seconds of each metric (profile = true). A metric
 // that does not apply to the protected columns' kind leaves its cells empty and its reason in
 // note (docs/metrics.md "Column kinds"), which the row carries in its error column. Once ctx is
 // done, evaluate returns its error.
-func (x *executor) evaluate(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, opt metrics.Options) (vals, secs []string, note string, err error) {
+func (x *executor) evaluate(ctx context.Context, d *datasets.Dataset, rel *methods.Release, full, ctl *datasets.Dataset, shadow func([]string) metrics.ShadowFunc, opt metrics.Options) (vals, secs []string, note string, err error) {
 	orig, masked := d, rel.Masked
 	if cols := rel.Columns; cols != nil {
 		names := make([]string, len(cols))
@@ -502,6 +506,9 @@ func (x *executor) evaluate(ctx context.Context, d *datasets.Dataset, rel *metho
 		}
 	}
 	in := &metrics.Input{Orig: orig, Masked: masked, MaskedAll: full, Labels: rel.Labels, Diag: rel.Diag, Opt: opt, Control: ctl, Ctx: ctx}
+	if shadow != nil {
+		in.Shadow = shadow(orig.Names)
+	}
 	for _, id := range x.spec.Metrics {
 		m, _ := metrics.Lookup(id)
 		t0 := time.Now()

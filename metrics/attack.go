@@ -53,11 +53,34 @@ type AttackOptions struct {
 	Seed uint64
 	// Cols is the number of columns in a singling-out predicate (default 3, at most |Aux|).
 	Cols int
+	// Distance is the distance of linkability's and inference's nearest-record searches:
+	// DistanceAuto (default, ""), DistanceEuclidean or DistanceGower (catattack.go).
+	Distance string
+	// Shadows is the number of shadow releases of the membership attack (default 4; 0 is
+	// not allowed, see NoShadows).
+	Shadows int
+	// NoShadows runs the membership attack without shadow releases: its score is the raw
+	// distance to the closest release record (membership.go).
+	NoShadows bool
+	// FPR is the false-positive rate at which the membership attack's TPR is read (default
+	// 0.01).
+	FPR float64
+	// ExcludeTargetNA leaves the records with a missing target out of disco and tcap, as
+	// synthpop's disclosure(usetargetNA = FALSE) does (default false: a missing target is a
+	// category of its own, synthpop's default).
+	ExcludeTargetNA bool
 }
 
 func (a AttackOptions) attacks() int   { return defInt(a.Attacks, 500) }
 func (a AttackOptions) neighbors() int { return defInt(a.Neighbors, 1) }
 func (a AttackOptions) cols() int      { return defInt(a.Cols, 3) }
+func (a AttackOptions) shadows() int   { return defInt(a.Shadows, 4) }
+func (a AttackOptions) fpr() float64 {
+	if a.FPR == 0 {
+		return 0.01
+	}
+	return a.FPR
+}
 func (a AttackOptions) level() float64 {
 	if a.Level == 0 {
 		return 0.95
@@ -87,11 +110,14 @@ var attackComponents = []string{"ci_low", "ci_high", "train", "control", "baseli
 func init() {
 	descs := map[string]string{
 		"singling_out": "risk that a predicate built from the release singles out one protected record, beyond a held-out control (Giomi et al. 2022)",
-		"linkability":  "risk that a record's two halves (aux, aux2) link through the same nearest release record, beyond a held-out control (Giomi et al. 2022)",
-		"inference":    "risk that the nearest release record on aux gives the secret within tolerance·SD, beyond a held-out control (Giomi et al. 2022)",
+		"linkability":  "risk that a record's two halves (aux, aux2) link through the same nearest release record (z-space, or Gower on categorical columns), beyond a held-out control (Giomi et al. 2022)",
+		"inference":    "risk that the nearest release record on aux gives the secret (within tolerance·SD, or exactly when categorical), beyond a held-out control (Giomi et al. 2022)",
 	}
+	// Version 2 of linkability and inference: Gower's distance on categorical columns and
+	// exact match of a categorical secret (catattack.go); their numeric values are unchanged.
+	version := map[string]int{"linkability": 2, "inference": 2}
 	for _, id := range AttackMetrics {
-		Register(Func(Info{ID: id, Unit: "frac", Better: Lower, Description: descs[id], Components: attackComponents},
+		Register(Func(Info{ID: id, Unit: "frac", Better: Lower, Description: descs[id], Components: attackComponents, Version: version[id]},
 			func(in *Input) Result { return evalAttack(id, in) }))
 	}
 }
@@ -101,7 +127,8 @@ var ErrBadOption = errors.New("bad metric option")
 
 // SetOption sets one metric option from its spec/CLI form (key = value): the attack options
 // aux, aux2 (comma-separated column lists), secret, attacks, neighbors, tolerance, level,
-// attack_seed and so_cols, standardize, and suda_missing (ignore or category, metrics.md §4.6).
+// attack_seed, so_cols and attack_distance, the membership attack's mia_shadows and mia_fpr,
+// disco's and tcap's use_target_na, standardize, and suda_missing (ignore or category, metrics.md §4.6).
 func (o *Options) SetOption(key, value string) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s=%q: %s", ErrBadOption, key, value, fmt.Sprintf(format, a...))
@@ -156,6 +183,29 @@ func (o *Options) SetOption(key, value string) error {
 			return bad("want an unsigned integer")
 		}
 		o.Attack.Seed = v
+	case "attack_distance":
+		if value != DistanceAuto && value != DistanceEuclidean && value != DistanceGower {
+			return bad("want auto, euclidean or gower")
+		}
+		o.Attack.Distance = value
+	case "mia_shadows":
+		v, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || v < 0 {
+			return bad("want an integer ≥ 0 (0: no shadow releases)")
+		}
+		o.Attack.Shadows, o.Attack.NoShadows = v, v == 0
+	case "use_target_na":
+		v, err := strconv.ParseBool(value)
+		if err != nil {
+			return bad("want true or false")
+		}
+		o.Attack.ExcludeTargetNA = !v
+	case "mia_fpr":
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(v > 0 && v < 1) {
+			return bad("want a number in (0, 1)")
+		}
+		o.Attack.FPR = v
 	case "standardize":
 		if value != "zscore" && value != "none" {
 			return bad("want zscore or none")
@@ -173,7 +223,7 @@ func (o *Options) SetOption(key, value string) error {
 		if ok, err := o.setSynthOption(key, value); ok {
 			return err
 		}
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim, %s)", ErrBadOption, key, synthOptionKeys)
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, attack_distance, mia_shadows, mia_fpr, use_target_na, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim, %s)", ErrBadOption, key, synthOptionKeys)
 	}
 	return nil
 }
@@ -237,7 +287,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 		if len(ac.aux2) == 0 {
 			return ac, fmt.Errorf("%w: linkability needs a second set of columns: aux covers every column, set aux2", ErrBadOption)
 		}
-	case "inference":
+	case "inference", "disco", "tcap":
 		ac.secret = -1
 		if a.Secret != "" {
 			s, err := find("secret", []string{a.Secret})
@@ -249,7 +299,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 			ac.secret = r[0]
 		}
 		if ac.secret < 0 || slices.Contains(ac.aux, ac.secret) {
-			return ac, fmt.Errorf("%w: inference needs a secret column outside aux (set secret)", ErrBadOption)
+			return ac, fmt.Errorf("%w: %s needs a secret column outside aux (set secret)", ErrBadOption, id)
 		}
 	}
 	return ac, nil
@@ -260,7 +310,7 @@ func resolveAttack(id string, a AttackOptions, names []string) (attackCols, erro
 // spec or a command line fails before anything runs.
 func CheckAttackOptions(ids []string, o Options, names []string) error {
 	for _, id := range ids {
-		if slices.Contains(AttackMetrics, id) {
+		if slices.Contains(AttackMetrics, id) || slices.Contains(DisclosureMetrics, id) {
 			if _, err := resolveAttack(id, o.Attack, names); err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/internal/distance"
 	"github.com/sdcbench/sdcbench/internal/parallel"
 )
 
@@ -135,7 +134,7 @@ func attackSpace(in *Input) (r, t, c []float64) {
 	if in.Opt.Standardize == "none" {
 		return r, t, c
 	}
-	sc := datasets.ScalingOf(in.Orig)
+	sc := scalingOf(in.Orig) // observed cells only (missing.go)
 	r, t = sc.Apply(nil, in.Masked), sc.Apply(nil, in.Orig)
 	if c != nil {
 		c = sc.Apply(nil, in.Control)
@@ -155,14 +154,14 @@ func gather(x []float64, n, p int, cols []int) []float64 {
 }
 
 // nearest writes into dst the indices of the len(dst) rows of the n×m table r nearest to q
-// (squared Euclidean distance; ties go to the lower index), nearest first. A distance with a
-// missing (NaN) coordinate counts as +Inf: such a row is never nearer than one without
-// (metrics.md §0.4).
-func nearest(dst []int, dist []float64, r []float64, n, m int, q []float64) {
+// by the distance d (sqDist: squared Euclidean, gowerDist: Gower's; ties go to the lower
+// index), nearest first. A NaN distance counts as +Inf: such a row is never nearer than one
+// with a distance (metrics.md §0.4).
+func nearest(dst []int, dist []float64, r []float64, n, m int, q []float64, d func(a, b []float64) float64) {
 	k := len(dst)
 	cnt := 0
 	for i := 0; i < n; i++ {
-		s := distance.Sq(q, r[i*m:(i+1)*m])
+		s := d(q, r[i*m:(i+1)*m])
 		if s != s {
 			s = math.Inf(1)
 		}
@@ -191,12 +190,13 @@ func numAttacks(a AttackOptions, t, c *datasets.Dataset) int {
 	return na
 }
 
-// linkability runs the linkability attack. Draw order: the original targets (Perm), the
-// control targets (Perm), then per original target two baseline sets of k distinct release
-// rows (each by IntN draws, a repeat drawn again).
+// linkability runs the linkability attack, in z-space or, when a column of aux or aux2 is
+// categorical, with the Gower distance (catattack.go). Draw order: the original targets
+// (Perm), the control targets (Perm), then per original target two baseline sets of k
+// distinct release rows (each by IntN draws, a repeat drawn again).
 func linkability(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attackCounts {
 	R, T, C := in.Masked, in.Orig, in.Control
-	r, t, cz := attackSpace(in)
+	r, t, cz, dists := spaceFor(in, [][]int{ac.aux, ac.aux2}, func() *mixedTables { m := mixedOf(in); return &m })
 	p, k := R.P, min(a.neighbors(), R.N)
 	na := numAttacks(a, T, C)
 	tt := targets(T.N, na, rng)
@@ -222,8 +222,8 @@ func linkability(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) atta
 				for j, c := range ac.aux2 {
 					qb[j] = row[c]
 				}
-				nearest(n1, dist, rA, R.N, mA, qa)
-				nearest(n2, dist, rB, R.N, mB, qb)
+				nearest(n1, dist, rA, R.N, mA, qa, dists[0])
+				nearest(n2, dist, rB, R.N, mB, qb, dists[1])
 				ok[q] = intersects(n1, n2)
 			}
 		})
@@ -274,15 +274,34 @@ func intersects(a, b []int) bool {
 }
 
 // inference runs the attribute-inference attack: the guess of a target's secret is the
-// secret of its nearest release record on aux (z-space distance), and it succeeds when
-// |guess − secret| ≤ tolerance·SD (SD of the original's secret column, raw units). Draw
-// order: original targets (Perm), control targets (Perm), then per original target the
+// secret of its nearest release record on aux (z-space distance, or Gower's when a column of
+// aux is categorical: catattack.go). A numeric secret is guessed when |guess − secret| ≤
+// tolerance·SD (SD of the original's secret column, raw units); a categorical one when the
+// labels are equal, a missing value guessing a missing value (Anonymeter's exact match).
+// Draw order: original targets (Perm), control targets (Perm), then per original target the
 // baseline's random release row (IntN).
 func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attackCounts {
 	R, T, C := in.Masked, in.Orig, in.Control
-	r, t, cz := attackSpace(in)
+	var mixed *mixedTables
+	mixedOnce := func() *mixedTables {
+		if mixed == nil {
+			m := mixedOf(in)
+			mixed = &m
+		}
+		return mixed
+	}
+	r, t, cz, dists := spaceFor(in, [][]int{ac.aux}, mixedOnce)
 	p, s := R.P, ac.secret
-	tol := a.tolerance() * datasets.ScalingOf(T).SD[s]
+	// The secret as compared: raw values, or the common category codes.
+	sr, st, sc := R.Data, T.Data, []float64(nil)
+	if C != nil {
+		sc = C.Data
+	}
+	tol := a.tolerance() * scalingOf(T).SD[s] // observed cells only
+	if T.IsCategorical(s) {
+		m := mixedOnce()
+		sr, st, sc, tol = m.r, m.t, m.c, 0
+	}
 	na := numAttacks(a, T, C)
 	tt := targets(T.N, na, rng)
 	var ct []int
@@ -290,7 +309,7 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 		ct = targets(C.N, na, rng)
 	}
 	rA, mA := gather(r, R.N, p, ac.aux), len(ac.aux)
-	hits := func(x []float64, raw *datasets.Dataset, rows []int) int {
+	hits := func(x, secret []float64, rows []int) int {
 		ok := make([]bool, len(rows))
 		parallel.Blocks(len(rows), rowBlock, 0, func(lo, hi int) {
 			nb, dist, qa := make([]int, 1), make([]float64, 1), make([]float64, mA)
@@ -302,8 +321,8 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 				for j, c := range ac.aux {
 					qa[j] = x[i*p+c]
 				}
-				nearest(nb, dist, rA, R.N, mA, qa)
-				ok[q] = math.Abs(R.Data[nb[0]*p+s]-raw.Data[i*p+s]) <= tol
+				nearest(nb, dist, rA, R.N, mA, qa, dists[0])
+				ok[q] = math.Abs(sr[nb[0]*p+s]-secret[i*p+s]) <= tol
 			}
 		})
 		cnt := 0
@@ -315,13 +334,13 @@ func inference(in *Input, ac attackCols, a AttackOptions, rng *rand.Rand) attack
 		return cnt
 	}
 	c := attackCounts{nTrain: na, nBase: na, nCtl: len(ct)}
-	c.train = hits(t, T, tt)
+	c.train = hits(t, st, tt)
 	if C != nil {
-		c.ctl = hits(cz, C, ct)
+		c.ctl = hits(cz, sc, ct)
 	}
 	for _, i := range tt {
-		g := R.Data[rng.IntN(R.N)*p+s]
-		if math.Abs(g-T.Data[i*p+s]) <= tol {
+		g := sr[rng.IntN(R.N)*p+s]
+		if math.Abs(g-st[i*p+s]) <= tol {
 			c.base++
 		}
 	}

@@ -1,8 +1,12 @@
 package metrics
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"slices"
 
-import "github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/datasets"
+)
 
 // Evaluate computes the metrics ids on a release of orig with the default options and
 // returns their values by column name: the metric's ID and, for its components, <ID>_<name>
@@ -52,13 +56,10 @@ func (in *Input) Evaluate(ids ...string) (map[string]float64, error) {
 	return out, nil
 }
 
+// isAttack reports whether id is a measure that accepts a release with another number of
+// rows than the original (a synthetic sample): the attacks, DiSCO and TCAP, membership.
 func isAttack(id string) bool {
-	for _, a := range AttackMetrics {
-		if a == id {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(AttackMetrics, id) || slices.Contains(DisclosureMetrics, id) || id == "membership"
 }
 
 // evalGated evaluates m on the columns of the kind info.Columns declares (docs/metrics.md
@@ -116,6 +117,15 @@ func (in *Input) part(k ColumnKind, keep []string) (*Input, error) {
 	p := &in.kinds
 	p.once[k].Do(func() {
 		sub := &Input{Labels: in.Labels, Diag: in.Diag, Opt: in.Opt, MaskedAll: in.keyTable()}
+		if sh := in.Shadow; sh != nil {
+			sub.Shadow = func(ctx context.Context, rows []int, seed uint64) (*datasets.Dataset, error) {
+				d, err := sh(ctx, rows, seed)
+				if err != nil {
+					return nil, err
+				}
+				return d.Select(keep)
+			}
+		}
 		var err error
 		if sub.Orig, err = in.Orig.Select(keep); err == nil {
 			sub.Masked, err = in.Masked.Select(keep)

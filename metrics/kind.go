@@ -24,7 +24,7 @@ func init() {
 			"global_risk_er", "global_risk_pct", "hier_risk_er", "hier_risk_pct", "id_rank", "ind_risk_max",
 			"ind_risk_mean", "interval_disclosure", "kanon_viol_2", "kanon_viol_3", "kanon_viol_5",
 			"ldiv_distinct_max", "ldiv_distinct_mean", "ldiv_distinct_median", "ldiv_distinct_min", "prl", "risky_cells", "risky_obs", "sdid", "singling_out", "linkability", "inference",
-			"dcr_median", "nndr_median"},
+			"disco", "tcap", "membership", "dcr_median", "nndr_median"},
 		"combined": {"il1_dld_mean", "score", "fobj1", "fobj2", "fobj3", "fobj4", "fobj4_cal", "fobj5"},
 		"dp": {"acc_rate", "bias", "cat_bias", "cat_coverage_et", "cat_coverage_hpd", "cat_hpd_width", "cat_post_mean",
 			"cat_post_var", "coverage_et", "coverage_hpd", "ess", "et_width", "hpd_width", "mse_est", "post_mean",

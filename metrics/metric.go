@@ -152,6 +152,9 @@ type Input struct {
 	// Control holds original records held out of the protection (same columns as Orig), the
 	// control set of the attack metrics; nil means none (they then compare with a baseline).
 	Control *datasets.Dataset
+	// Shadow, when not nil, makes shadow releases for the membership attack (membership.go):
+	// the runner sets it when the spec holds records out (experiments); nil elsewhere.
+	Shadow ShadowFunc
 	// Ctx, when not nil, cancels the evaluation: the long measures check it in their loops and
 	// stop once it is done (cancel.go). Set it before the first evaluation and do not change
 	// it; an Input whose Ctx was cancelled holds partial shared results and must not be

@@ -396,7 +396,7 @@ func TestNearestMissing(t *testing.T) {
 		{1, []float64{nan, 0}, []int{0}},        // every distance +Inf: the lowest index
 	} {
 		dst, dist := make([]int, c.k), make([]float64, c.k)
-		nearest(dst, dist, r, 4, 2, c.q)
+		nearest(dst, dist, r, 4, 2, c.q, sqDist)
 		if !slicesEqual(dst, c.want) {
 			t.Errorf("k = %d, q = %v: %v, want %v", c.k, c.q, dst, c.want)
 		}
