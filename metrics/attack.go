@@ -170,7 +170,10 @@ func (o *Options) SetOption(key, value string) error {
 		if ok, err := o.setRiskyCellsOption(key, value); ok {
 			return err
 		}
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim)", ErrBadOption, key)
+		if ok, err := o.setModRiskOption(key, value); ok {
+			return err
+		}
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim, modrisk_method, modrisk_formula, modrisk_bound)", ErrBadOption, key)
 	}
 	return nil
 }

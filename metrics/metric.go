@@ -124,6 +124,8 @@ type Options struct {
 	Attack AttackOptions
 	// RiskyCells configures risky_cells (riskycells.go).
 	RiskyCells RiskyCellsOptions
+	// ModRisk configures modrisk_gr1 and modrisk_gr2 (modrisk.go).
+	ModRisk ModRiskOptions
 }
 
 func (o Options) intervalK() float64 {
