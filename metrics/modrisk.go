@@ -9,14 +9,14 @@ import (
 	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
 
-// Model-based global risk of sdcMicro 5.8.1's modRisk (docs/metrics.md §4.9; Skinner and
-// Holmes 1998; Clogg and Eliason 1987).
+// Model-based global risk of sdcMicro 5.8.1's modRisk (docs/metrics.md "Model-based global
+// risk"; Skinner and Holmes 1998; Clogg and Eliason 1987).
 func init() {
 	Register(Func(Info{ID: "modrisk_gr1", Unit: "frac", Better: Lower, Components: []string{"er"},
-		Description: "log-linear model risk: Σ over sample uniques of P(population unique), divided by the number of non-empty key cells; er the sum (sdcMicro modRisk gr1; metrics.md §4.9)"},
+		Description: "log-linear model risk: Σ over sample uniques of P(population unique), divided by the number of non-empty key cells; er the sum (sdcMicro modRisk gr1; metrics.md: model-based global risk)"},
 		ModRiskGR1))
 	Register(Func(Info{ID: "modrisk_gr2", Unit: "frac", Better: Lower, Components: []string{"er"},
-		Description: "log-linear model risk: Σ over sample uniques of E(1/F), divided by the number of non-empty key cells; er the sum (sdcMicro modRisk gr2; metrics.md §4.9)"},
+		Description: "log-linear model risk: Σ over sample uniques of E(1/F), divided by the number of non-empty key cells; er the sum (sdcMicro modRisk gr2; metrics.md: model-based global risk)"},
 		ModRiskGR2))
 }
 
@@ -81,10 +81,10 @@ type modRisk struct {
 	notes    []string
 }
 
-// ModRiskGR1 returns modrisk_gr1, sdcMicro modRisk's gr1 (docs/metrics.md §4.9): the release's
-// records are tabulated on the model's variables (the cross product of their observed levels;
-// a record with a missing value is left out), a Poisson log-linear model of the cell counts
-// gives each cell's expected population frequency λ_k, and
+// ModRiskGR1 returns modrisk_gr1, sdcMicro modRisk's gr1 (docs/metrics.md "Model-based global
+// risk"): the release's records are tabulated on the model's variables (the cross product of
+// their observed levels; a record with a missing value is left out), a Poisson log-linear model
+// of the cell counts gives each cell's expected population frequency λ_k, and
 //
 //	gr1 = Σ_{k: f_k = 1} exp(−(1 − π_k)·λ_k) / #{k : 0 < f_k ≤ bound},
 //
@@ -115,12 +115,12 @@ func ModRiskGR2(in *Input) Result {
 // modRiskCells is the table of the model: per cell the record count f, the weight sum and
 // the sum of inverse weights π, over the complete records.
 type modRiskCells struct {
-	vars    []int   // the model's variables (columns of the key table)
-	levels  []int   // observed levels per variable
-	radix   []int   // cell = Σ code_v·radix_v
+	vars     []int // the model's variables (columns of the key table)
+	levels   []int // observed levels per variable
+	radix    []int // cell = Σ code_v·radix_v
 	f, w, pi []float64
-	nAll    float64 // records, complete or not
-	wAll    float64 // their weight sum
+	nAll     float64 // records, complete or not
+	wAll     float64 // their weight sum
 }
 
 func modRiskFail(format string, a ...any) *modRisk {

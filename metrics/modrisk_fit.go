@@ -11,9 +11,9 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
-// The log-linear model of modrisk_gr1 and modrisk_gr2 (docs/metrics.md §4.9): an R-style
-// formula of factor terms and a Poisson fit by iteratively reweighted least squares, as R's
-// glm(family = poisson()) fits sdcMicro's modRisk models.
+// The log-linear model of modrisk_gr1 and modrisk_gr2 (docs/metrics.md "Model-based global
+// risk"): an R-style formula of factor terms and a Poisson fit by iteratively reweighted least
+// squares, as R's glm(family = poisson()) fits sdcMicro's modRisk models.
 
 // parseFormula reads a model formula over the columns names: an optional "~", then terms
 // separated by "+", each a column name, an interaction a:b(:c…) or a product a*b(*c…), which
