@@ -385,3 +385,22 @@ func checkLikelihoodEquations(t *testing.T, d *datasets.Dataset, method, formula
 		}
 	}
 }
+
+// BenchmarkModRiskEusilcs times one fit and both risks per method on eusilcS (keys db040,
+// pb220a, hsize, age; 23,814 cells; docs/metrics.md §9).
+func BenchmarkModRiskEusilcs(b *testing.B) {
+	d, err := datasets.Load("eusilcs")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []string{"default", "CE", "PML", "weightedLLM", "IPF"} {
+		b.Run(m, func(b *testing.B) {
+			for b.Loop() {
+				in := modRiskInput(d, ModRiskOptions{Method: m}, []string{"db040", "pb220a", "hsize", "age"}, "rb050")
+				if r := ModRiskGR1(in); math.IsNaN(r.Value) {
+					b.Fatal(r.Notes)
+				}
+			}
+		})
+	}
+}
