@@ -75,6 +75,10 @@ func (o *Options) setModRiskOption(key, value string) (ok bool, err error) {
 // variables (sdcMicro builds it with expand.grid and fits it as a dense model matrix).
 const maxModRiskCells = 1 << 22
 
+// maxModRiskCoef bounds the coefficients of a glm model: each IRLS step factors a dense
+// matrix of that order (4,000² float64 are 128 MB).
+const maxModRiskCoef = 4000
+
 // modRisk holds the two global risks of one Input.
 type modRisk struct {
 	gr1, gr2 float64 // sdcMicro's gr1, gr2
@@ -92,7 +96,8 @@ type modRisk struct {
 // with π_k = Σ_{i∈k} 1/w_i, the sum of the inclusion probabilities of the cell's records. Aux
 // "er" is the numerator, the expected number of sample uniques that are population uniques
 // (Skinner and Holmes 1998). NaN with a note for a bad option, a missing or non-positive
-// weight, no key column or a table larger than 2^22 cells.
+// weight, no key column, a table larger than 2^22 cells or a glm model of more than 4,000
+// coefficients; a cancelled Input.Ctx gives NaN with a "cancelled" note.
 func ModRiskGR1(in *Input) Result {
 	r := cached(in, "modrisk", modRiskOf)
 	if r.notes != nil && math.IsNaN(r.gr1) {
@@ -181,7 +186,13 @@ func modRiskOf(in *Input) *modRisk {
 	if method == "IPF" {
 		lambda = c.independence()
 	} else {
-		lambda, ok = c.fitLogLinear(method, terms)
+		lambda, ok, err = c.fitLogLinear(method, terms, in.Err)
+		if err != nil {
+			if in.Err() != nil {
+				return &modRisk{gr1: math.NaN(), gr2: math.NaN(), notes: cancelled(err).Notes}
+			}
+			return modRiskFail("%v", err)
+		}
 		if !ok {
 			notes = append(notes, "modrisk: the Poisson fit did not converge in 100 iterations")
 		}
@@ -308,8 +319,9 @@ func (c *modRiskCells) independence() []float64 {
 // (ln 0.1 for an empty cell); weightedLLM adds the weight sum w_k as a covariate. A cell in a
 // margin of some term whose response total is 0 has λ = 0, the limit the maximum-likelihood
 // fit approaches (R's glm stops near it, with "fitted rates numerically 0"); the other cells
-// are fitted by IRLS (poissonModel.fit).
-func (c *modRiskCells) fitLogLinear(method string, terms [][]int) ([]float64, bool) {
+// are fitted by IRLS (poissonModel.fit), which stop can cancel. The design is limited to
+// maxModRiskCoef coefficients.
+func (c *modRiskCells) fitLogLinear(method string, terms [][]int, stop func() error) (lambda []float64, converged bool, err error) {
 	size := len(c.f)
 	y := c.f
 	if method == "PML" {
@@ -363,9 +375,9 @@ func (c *modRiskCells) fitLogLinear(method string, terms [][]int) ([]float64, bo
 			rows = append(rows, k)
 		}
 	}
-	lambda := make([]float64, size)
+	lambda = make([]float64, size)
 	if len(rows) == 0 {
-		return lambda, true
+		return lambda, true, nil
 	}
 	// treatment-coded design: a column per term and combination of non-first levels
 	m := &poissonModel{stride: len(terms), y: make([]float64, len(rows)), cols: make([]int32, len(rows)*len(terms))}
@@ -393,6 +405,13 @@ func (c *modRiskCells) fitLogLinear(method string, terms [][]int) ([]float64, bo
 		}
 	}
 	m.p = int(next)
+	if method == "weightedLLM" {
+		m.p++
+	}
+	if m.p > maxModRiskCoef {
+		return nil, false, fmt.Errorf("the model has %d coefficients, more than %d", m.p, maxModRiskCoef)
+	}
+	m.stop = stop
 	switch method {
 	case "CE":
 		m.off = make([]float64, len(rows))
@@ -408,11 +427,13 @@ func (c *modRiskCells) fitLogLinear(method string, terms [][]int) ([]float64, bo
 		for r, k := range rows {
 			m.num[r] = c.w[k]
 		}
-		m.p++
 	}
-	mu, ok := m.fit()
+	mu, converged, err := m.fit()
+	if err != nil {
+		return nil, false, err
+	}
 	for r, k := range rows {
 		lambda[k] = mu[r]
 	}
-	return lambda, ok
+	return lambda, converged, nil
 }

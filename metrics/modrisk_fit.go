@@ -123,8 +123,9 @@ type poissonModel struct {
 	y, off []float64 // response and offset (off nil: none)
 	cols   []int32   // len rows·stride: the row's indicator columns other than the intercept
 	stride int
-	num    []float64 // numeric covariate, nil for none
-	p      int       // number of coefficients (intercept, indicators, numeric)
+	num    []float64    // numeric covariate, nil for none
+	p      int          // number of coefficients (intercept, indicators, numeric)
+	stop   func() error // checked before each iteration (Input.Err); nil: never stops
 }
 
 // Convergence of fit: R's glm.fit criterion |dev − dev_old|/(|dev| + 0.1) < ε with a tighter
@@ -139,8 +140,8 @@ const (
 // converged. Each step solves the weighted normal equations XᵀWX·β = XᵀWz by a pivoted
 // Cholesky factorization of the unit-diagonal scaled matrix (lapack64.Pstrf), so aliased
 // columns get a zero coefficient as R's QR gives them NA; the fitted values do not depend on
-// that choice.
-func (m *poissonModel) fit() (mu []float64, converged bool) {
+// that choice. It returns stop's error as soon as stop reports one.
+func (m *poissonModel) fit() (mu []float64, converged bool, err error) {
 	rows, p := len(m.y), m.p
 	mu = make([]float64, rows)
 	eta := make([]float64, rows)
@@ -155,6 +156,11 @@ func (m *poissonModel) fit() (mu []float64, converged bool) {
 	beta := make([]float64, p)
 	act := make([]int32, 0, m.stride+1)
 	for it := 0; it < poissonMaxIter; it++ {
+		if m.stop != nil {
+			if err := m.stop(); err != nil {
+				return nil, false, err
+			}
+		}
 		clear(a)
 		clear(b)
 		for r := 0; r < rows; r++ {
@@ -186,7 +192,7 @@ func (m *poissonModel) fit() (mu []float64, converged bool) {
 			}
 		}
 		if !solvePSD(a, b, p, beta) {
-			return mu, false
+			return mu, false, nil
 		}
 		old := dev
 		dev = 0
@@ -208,13 +214,13 @@ func (m *poissonModel) fit() (mu []float64, converged bool) {
 			dev += poissonDev(m.y[r], mu[r])
 		}
 		if math.IsNaN(dev) || math.IsInf(dev, 0) {
-			return mu, false
+			return mu, false, nil
 		}
 		if math.Abs(dev-old)/(math.Abs(dev)+0.1) < poissonEps {
-			return mu, true
+			return mu, true, nil
 		}
 	}
-	return mu, false
+	return mu, false, nil
 }
 
 // poissonDev is the Poisson unit deviance 2(y·ln(y/μ) − (y − μ)), 2μ at y = 0.

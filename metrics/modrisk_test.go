@@ -209,6 +209,24 @@ func TestModRiskOptions(t *testing.T) {
 	}
 }
 
+// TestModRiskLimits: a saturated model of two 70-level keys has 4,900 coefficients, more than
+// the 4,000 of one dense IRLS matrix, and is refused with a note; its main effects fit.
+func TestModRiskLimits(t *testing.T) {
+	d := &datasets.Dataset{Name: "grid70", Names: []string{"a", "b", "w"}, N: 4900, P: 3, Data: make([]float64, 3*4900)}
+	for i := 0; i < d.N; i++ {
+		d.Data[3*i], d.Data[3*i+1], d.Data[3*i+2] = float64(i%70), float64(i/70), 2
+	}
+	r := ModRiskGR1(modRiskInput(d, ModRiskOptions{Formula: "a*b"}, nil, "w"))
+	if !math.IsNaN(r.Value) || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "4900 coefficients, more than 4000") {
+		t.Errorf("a*b: %v, notes %q; want NaN and the coefficient limit", r.Value, r.Notes)
+	}
+	// every cell is a sample unique with λ = 1 and π = 1/2: gr1 = exp(−1/2)
+	r = ModRiskGR1(modRiskInput(d, ModRiskOptions{Formula: "a + b"}, nil, "w"))
+	if math.Abs(r.Value-math.Exp(-0.5)) > 1e-12 || len(r.Notes) != 0 {
+		t.Errorf("a + b: %v, notes %q; want exp(−1/2)", r.Value, r.Notes)
+	}
+}
+
 // TestParseFormula checks the terms of R formulas: products expand to every interaction,
 // duplicates and order do not matter, main effects come first.
 func TestParseFormula(t *testing.T) {
@@ -338,7 +356,10 @@ func checkLikelihoodEquations(t *testing.T, d *datasets.Dataset, method, formula
 	if err != nil {
 		t.Fatal(err)
 	}
-	lambda, ok := c.fitLogLinear(method, terms)
+	lambda, ok, err := c.fitLogLinear(method, terms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !ok {
 		t.Errorf("%s %s: no convergence", method, formula)
 	}
