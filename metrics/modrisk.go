@@ -215,6 +215,9 @@ func modRiskOf(in *Input) *modRisk {
 			r.er2 += -math.Expm1(-v) / v
 		}
 	}
+	if cells == 0 {
+		return modRiskFail("no key cell holds between 1 and %v records", o.Bound)
+	}
 	r.gr1, r.gr2 = r.er1/float64(cells), r.er2/float64(cells)
 	return r
 }

@@ -194,6 +194,7 @@ func TestModRiskOptions(t *testing.T) {
 		{ModRiskOptions{}, []string{"A", "C"}, "w", "key column C not found"},
 		{ModRiskOptions{}, []string{"A", "B"}, "v", "weight column v not found"},
 		{ModRiskOptions{}, []string{"A", "B"}, "zero", "weight 0 of record 1 (column w) is not a positive number"},
+		{ModRiskOptions{Bound: 0.5}, []string{"A", "B"}, "w", "no key cell holds between 1 and 0.5 records"},
 	} {
 		in := modRiskInput(d, c.o, c.keys, c.weight)
 		if c.weight == "zero" {
