@@ -1,13 +1,14 @@
 # Makes metrics/testdata/modrisk.csv, the values of metrics/modrisk_test.go: sdcMicro 5.8.1's
-# modRisk global risks gr1 and gr2 (methods default, CE, PML, weightedLLM, IPF) on the sdcMicro
-# object of two embedded datasets, read from the repository's CSV files:
+# modRisk global risks gr1 and gr2 (methods default, CE, PML, weightedLLM, IPF) on two embedded
+# datasets, read from the repository's CSV files. modRisk(sdcObj) hands the object's key
+# variables and weights to modRisk's data.frame method; the script calls that method directly:
 #   testdata (sdcMicro's), weight sampling_weight, the seven keys urbrur, roof, walls, water,
 #     electcon, relat, sex;
 #   eusilcS (simPop's), weight rb050, keys db040, pb220a, hsize, age (pb220a has 2,203 missing
 #     values) and pl030, pb220a, hsize, age.
-# The keys are made factors before createSdcObj: sdcbench's keys are categories, and
-# createSdcObj leaves integer-coded keys numeric (glm would then fit a linear trend in the
-# codes; docs/metrics.md "Model-based global risk").
+# The keys are made factors first: sdcbench's keys are categories, and createSdcObj leaves
+# integer-coded keys numeric (glm would then fit a linear trend in the codes; docs/metrics.md
+# §9, "Model-based global risk").
 # gr1 and gr2 are sdcMicro's code with one line changed: its file_risk sums
 # as.numeric(freq == 1) * risk over all cells, so a cell of more than one record whose
 # exp(-(1 - p) * lambda) overflows (0 * Inf) makes the sum NaN; the changed line sums risk over
