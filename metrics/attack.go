@@ -223,7 +223,10 @@ func (o *Options) SetOption(key, value string) error {
 		if ok, err := o.setSynthOption(key, value); ok {
 			return err
 		}
-		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, attack_distance, mia_shadows, mia_fpr, use_target_na, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim, %s)", ErrBadOption, key, synthOptionKeys)
+		if ok, err := o.setModRiskOption(key, value); ok {
+			return err
+		}
+		return fmt.Errorf("%w: unknown key %q (have aux, aux2, secret, attacks, neighbors, tolerance, level, attack_seed, so_cols, attack_distance, mia_shadows, mia_fpr, use_target_na, standardize, suda_missing, risky_cells_threshold, risky_cells_max_dim, modrisk_method, modrisk_formula, modrisk_bound, %s)", ErrBadOption, key, synthOptionKeys)
 	}
 	return nil
 }

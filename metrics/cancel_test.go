@@ -54,6 +54,8 @@ func TestMeasuresCheckContext(t *testing.T) {
 	census, _ := datasets.Load("census")
 	big, bigRel := noisyPair(2500, 4, 5) // prl's scale path needs 2,000 rows
 	aux := Options{Attack: AttackOptions{Aux: census.Names[:3], Attacks: 200}}
+	td, _ := datasets.Load("testdata")
+	tdRisk := Options{Keys: td.Names[:7], Weight: "sampling_weight", ModRisk: ModRiskOptions{Method: "CE"}}
 	cases := []struct {
 		name, id  string
 		orig, rel *datasets.Dataset
@@ -72,6 +74,7 @@ func TestMeasuresCheckContext(t *testing.T) {
 		{"singling_out", "singling_out", census, wobbly(census), aux, 200},
 		{"linkability", "linkability", census, wobbly(census), aux, 200},
 		{"inference", "inference", census, wobbly(census), aux, 200},
+		{"modrisk", "modrisk_gr1", td, td, tdRisk, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

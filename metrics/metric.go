@@ -126,6 +126,8 @@ type Options struct {
 	RiskyCells RiskyCellsOptions
 	// Synth configures the utility measures of docs/synthetic.md (synthutil.go).
 	Synth SynthOptions
+	// ModRisk configures modrisk_gr1 and modrisk_gr2 (modrisk.go).
+	ModRisk ModRiskOptions
 }
 
 func (o Options) intervalK() float64 {
