@@ -63,8 +63,8 @@ func cell(tag, ptr string, v any, class string) template.HTML {
 		tag, cls, html.EscapeString(ptr), html.EscapeString(raw), html.EscapeString(shown), tag))
 }
 
-// Value returns a number's exact value (the shortest decimal that reads back as it, "NaN" when
-// undefined, as data-value holds it) and the text the page shows: "NA" when undefined, an
+// Value returns a number's exact value (the shortest decimal that reads back as it, as the
+// JSON report writes it; "NaN" when undefined), which data-value holds, and the text the page shows: "NA" when undefined, an
 // integer in full, anything else with four significant digits.
 func Value(v any) (raw, shown string) {
 	var f float64
@@ -84,9 +84,9 @@ func Value(v any) (raw, shown string) {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return "NaN", "NA"
 	case f == math.Trunc(f) && math.Abs(f) < 1e15:
-		return strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(f, 'f', 0, 64)
+		return exact(f), strconv.FormatFloat(f, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(f, 'g', 4, 64)
+	return exact(f), strconv.FormatFloat(f, 'g', 4, 64)
 }
 
 // compare returns "better" or "worse" when the release's value of measure id is better or

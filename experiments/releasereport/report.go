@@ -178,13 +178,27 @@ type CategoryCount struct {
 // Num is a measured value: NaN or ±Inf (undefined) is null in JSON and "NA" on the page.
 type Num float64
 
-// MarshalJSON writes the shortest decimal that reads back as the same float64, or null.
+// MarshalJSON writes the shortest decimal that reads back as the same float64 (exact), or
+// null.
 func (v Num) MarshalJSON() ([]byte, error) {
 	f := float64(v)
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return []byte("null"), nil
 	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+	return []byte(exact(f)), nil
+}
+
+// exact returns the shortest decimal that reads back as f, as encoding/json writes a float64:
+// plain from 1e-6 to 1e21, with an exponent outside.
+func exact(f float64) string {
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		if n := len(s); n >= 4 && s[n-4] == 'e' && s[n-3] == '-' && s[n-2] == '0' {
+			s = s[:n-2] + s[n-1:] // e-07 → e-7, as encoding/json
+		}
+		return s
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // UnmarshalJSON reads a number or null (NaN).
