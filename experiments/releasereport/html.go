@@ -7,7 +7,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -33,15 +32,17 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"numCmp": func(ptr string, after, before Num, id string) template.HTML {
 		return cell("td", ptr, after, compare(id, float64(before), float64(after)))
 	},
-	"ptr":  func(format string, a ...any) string { return fmt.Sprintf(format, a...) },
-	"join": strings.Join,
-	"summaryRisk": func(id string) bool {
-		return slices.Contains([]string{"kanon_viol_2", "ind_risk_max", "global_risk_er"}, id)
-	},
-	"summaryLoss": func(id string) bool {
-		return slices.Contains([]string{"il1s", "sse_sst", "ut1", "pram_changed", "n_suppressed"}, id)
-	},
+	"ptr":         func(format string, a ...any) string { return fmt.Sprintf(format, a...) },
+	"join":        strings.Join,
+	"summaryRisk": func(id string) bool { return summaryRisk[id] },
+	"summaryLoss": func(id string) bool { return summaryLoss[id] },
 }).Parse(pageTemplate))
+
+// summaryRisk and summaryLoss are the measures the summary at the top repeats (with dbrl).
+var (
+	summaryRisk = map[string]bool{"kanon_viol_2": true, "ind_risk_max": true, "global_risk_er": true}
+	summaryLoss = map[string]bool{"il1s": true, "sse_sst": true, "ut1": true, "pram_changed": true, "n_suppressed": true}
+)
 
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer) error {

@@ -138,10 +138,11 @@ func TestLoad(t *testing.T) {
 		wantCounts map[string]int
 		wantErrors []string // substrings, one per error, in order
 		wantRes    []string
+		blank      bool // the screenshot is blank
 	}{
 		{
 			name: "clean page",
-			page: `<!DOCTYPE html><html><head><title>Clean</title><style>td{color:#333}</style></head><body>
+			page: `<!DOCTYPE html><html><head><title>Clean</title><style>td{color:#333}</style></head><body><h1>A clean page</h1>
 <table id="t"><tr><th>a</th></tr><tr><td>1</td></tr><tr><td>2</td></tr></table>
 <svg width="50" height="50"><circle cx="10" cy="10" r="5"/><circle cx="30" cy="30" r="5"/></svg>
 <script>window.addEventListener("load",function(){var r=document.createElement("tr");r.innerHTML="<td>3</td>";document.getElementById("t").appendChild(r);});</script>
@@ -150,23 +151,36 @@ func TestLoad(t *testing.T) {
 			wantCounts: map[string]int{"table": 1, "td": 3, "svg circle": 2, "script": 1, "img": 0, "tr:nth-child(": -1},
 		},
 		{
+			name:  "empty page",
+			page:  `<!DOCTYPE html><html><head><title>Empty</title></head><body></body></html>`,
+			blank: true,
+		},
+		{
+			name:  "white text",
+			page:  `<body style="background:#fff;color:#fff"><h1>Invisible</h1></body>`,
+			blank: true,
+		},
+		{
 			name:       "uncaught exception",
 			page:       "<html><body><p>x</p>\n<script>\nnoSuchFunction();\n</script></body></html>",
 			wantErrors: []string{"ReferenceError: noSuchFunction is not defined at " + fileURL(filepath.Join(dir, "uncaught exception.html")) + ":3:"},
+			blank:      true, // a lone "x" inks fewer pixels than MinInk
 		},
 		{
 			name:       "console error",
 			page:       `<p>x</p><script>console.log("fine"); console.error("boom", {a: 1}, 2);</script>`,
 			wantErrors: []string{`console.error: boom {"a":1} 2`},
+			blank:      true, // a lone "x" inks fewer pixels than MinInk
 		},
 		{
 			name:       "unhandled rejection",
 			page:       `<p>x</p><script>Promise.reject(new Error("late"));</script>`,
 			wantErrors: []string{"unhandled rejection: Error: late"},
+			blank:      true, // a lone "x" inks fewer pixels than MinInk
 		},
 		{
 			name:       "external image",
-			page:       `<p>x</p><img src="http://example.invalid/x.png">`,
+			page:       `<h1>A heading</h1><img src="http://example.invalid/x.png">`,
 			selectors:  []string{"img"},
 			wantCounts: map[string]int{"img": 1},
 			wantErrors: []string{"failed to load <img src=http://example.invalid/x.png>"},
@@ -176,11 +190,13 @@ func TestLoad(t *testing.T) {
 			name:    "external background",
 			page:    `<div style="width:10px;height:10px;background:url(https://example.invalid/bg.png)">x</div>`,
 			wantRes: []string{"https://example.invalid/bg.png"},
+			blank:   true, // a lone "x" inks fewer pixels than MinInk
 		},
 		{
 			name:       "missing local script",
 			page:       `<p>x</p><script src="nothere.js"></script>`,
 			wantErrors: []string{"failed to load <script src=" + fileURL(filepath.Join(dir, "nothere.js")) + ">"},
+			blank:      true, // a lone "x" inks fewer pixels than MinInk
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -212,6 +228,12 @@ func TestLoad(t *testing.T) {
 			if strings.Contains(p.DOM, "sdcbench-browser") {
 				t.Errorf("the probe's record is left in the DOM")
 			}
+			if bb := p.Screenshot.Bounds(); bb.Dx() != 1280 || bb.Dy() != 1600 {
+				t.Errorf("screenshot is %v, want 1280 × 1600", bb)
+			}
+			if err := NotBlank(p.Screenshot); (err != nil) != c.blank {
+				t.Errorf("NotBlank = %v (ink %.5f), want blank %v", err, Ink(p.Screenshot), c.blank)
+			}
 			left, _ := filepath.Glob(filepath.Join(dir, ".sdcbench-browser-*"))
 			if len(left) > 0 {
 				t.Errorf("Load left its copies behind: %q", left)
@@ -220,6 +242,7 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+// TestScreenshot: the screenshot of the page as it is (Load's is of its instrumented copy).
 func TestScreenshot(t *testing.T) {
 	b := ForTest(t)
 	dir := t.TempDir()
@@ -227,10 +250,8 @@ func TestScreenshot(t *testing.T) {
 		name, page string
 		blank      bool
 	}{
-		{"empty page", `<!DOCTYPE html><html><body></body></html>`, true},
-		{"white text", `<body style="background:#fff;color:#fff"><h1>Invisible</h1></body>`, true},
 		{"heading", `<body><h1>Hello</h1></body>`, false},
-		{"table", `<body><table border="1"><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table></body>`, false},
+		{"empty page", `<!DOCTYPE html><html><body></body></html>`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, c.name+".html")

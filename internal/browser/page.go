@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -34,6 +35,9 @@ type Page struct {
 	// DOM is the serialized document after loading, as Chromium's --dump-dom printed it,
 	// with the harness's record taken out.
 	DOM string
+	// Screenshot is the window (Browser.Width × Browser.Height pixels, the top of the page)
+	// at the same moment, taken in the same run (the probe changes nothing visible).
+	Screenshot image.Image
 }
 
 // probe is the script Load puts first in the page's copy. It records errors as they happen and,
@@ -133,7 +137,8 @@ func fileURL(abs string) string {
 }
 
 // Load opens the HTML file path in the browser and returns the errors the page raised, the
-// number of elements each selector matches, the resources it requested and its document.
+// number of elements each selector matches, the resources it requested, its document and a
+// screenshot, all from one run of the browser.
 //
 // The browser loads a copy of the page with the probe script put first in its head; the copy
 // is written beside the page (a hidden file, removed afterwards), so that relative links
@@ -168,13 +173,22 @@ func (b *Browser) Load(ctx context.Context, path string, selectors ...string) (*
 	if settle <= 0 {
 		settle = 2 * time.Second
 	}
-	out, _, err := b.run(ctx, "--dump-dom", fmt.Sprintf("--virtual-time-budget=%d", settle.Milliseconds()), fileURL(f.Name()))
+	shots, err := os.MkdirTemp("", "sdcbench-screenshot-")
+	if err != nil {
+		return nil, fmt.Errorf("browser: %w", err)
+	}
+	defer os.RemoveAll(shots)
+	shot := filepath.Join(shots, "shot.png")
+	out, _, err := b.run(ctx, "--dump-dom", "--screenshot="+shot, fmt.Sprintf("--virtual-time-budget=%d", settle.Milliseconds()), fileURL(f.Name()))
 	if err != nil {
 		return nil, err
 	}
 	p, err := parseDump(out)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, path)
+	}
+	if p.Screenshot, err = readPNG(shot); err != nil {
+		return nil, fmt.Errorf("browser: the screenshot of %s: %w", path, err)
 	}
 	// Name the page, not its copy, in what the page reports.
 	copyURL, pageURL := fileURL(f.Name()), fileURL(abs)

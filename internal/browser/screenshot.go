@@ -18,7 +18,7 @@ const MinInk = 0.0002
 
 // Screenshot opens the HTML file path in the browser and returns a screenshot of the window
 // (Browser.Width × Browser.Height pixels, the top of the page). The page is loaded as it is,
-// without the probe of Load.
+// without the probe of Load; Load's Page.Screenshot saves the second run when both are wanted.
 func (b *Browser) Screenshot(ctx context.Context, path string) (image.Image, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -40,16 +40,21 @@ func (b *Browser) Screenshot(ctx context.Context, path string) (image.Image, err
 	if _, _, err := b.run(ctx, "--screenshot="+shot, fmt.Sprintf("--virtual-time-budget=%d", settle.Milliseconds()), fileURL(abs)); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(shot)
-	if err != nil {
-		return nil, fmt.Errorf("browser: the screenshot of %s: %w", path, err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := readPNG(shot)
 	if err != nil {
 		return nil, fmt.Errorf("browser: the screenshot of %s: %w", path, err)
 	}
 	return img, nil
+}
+
+// readPNG decodes the PNG file the browser wrote.
+func readPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return png.Decode(f)
 }
 
 // Ink returns the share of img's pixels whose colour differs from the background, the most
