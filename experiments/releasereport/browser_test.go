@@ -18,7 +18,7 @@ func TestPageInBrowser(t *testing.T) {
 	b := browser.ForTest(t)
 	dir := t.TempDir()
 	rs := reports(t)
-	for _, name := range []string{"local_supp internal", "local_supp external", "mdav", "pram"} {
+	for _, name := range []string{"local_supp internal", "local_supp external", "mdav", "pram", "noise with NA"} {
 		r := rs[name]
 		t.Run(name, func(t *testing.T) {
 			page, _ := render(t, r)

@@ -286,3 +286,27 @@ func TestExactIsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// constantColumn adds noise to a table with a constant column: the measures relative to the
+// column's SD are undefined.
+func constantColumn(t *testing.T) *Report {
+	return run(t, "x,y,g\n1,5,a\n1,3,a\n1,8,b\n1,1,b\n", "noise_additive", nil,
+		methods.Selection{Columns: []string{"x", "y"}, Keep: []string{"g"}}, metrics.Options{}, nil, false)
+}
+
+// TestBuildNotesSayWhyNA: a measure undefined on the data is NaN (null, NA) with a note naming
+// it.
+func TestBuildNotesSayWhyNA(t *testing.T) {
+	r := constantColumn(t)
+	for _, id := range []string{"mean_dev_max", "var_ratio_max"} {
+		if m := measure(t, r.Loss, id); !math.IsNaN(float64(m.After)) {
+			t.Errorf("%s = %v on a constant column, want NaN", id, m.After)
+		}
+		if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.HasPrefix(n, id+" after: NA: ") }) {
+			t.Errorf("no note on %s: %q", id, r.Notes)
+		}
+	}
+	if m := measure(t, r.Loss, "il1s"); math.IsNaN(float64(m.After)) {
+		t.Errorf("il1s is NaN; it skips the constant column")
+	}
+}

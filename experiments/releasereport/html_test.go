@@ -40,6 +40,7 @@ func reports(t *testing.T) map[string]*Report {
 		"local_supp external": suppressed(t, true),
 		"mdav": run(t, "x,y,g\n1,5,a\n2,3,a\n10,8,b\n11,1,b\n7,7,a\n", "mdav", map[string]string{"k": "2"},
 			methods.Selection{Columns: []string{"x", "y"}, Keep: []string{"g"}, Keys: []string{"g"}}, metrics.Options{Keys: []string{"g"}}, nil, false),
+		"noise with NA": constantColumn(t),
 		"pram": run(t, sixRecords, "pram", map[string]string{"pd": "0.6"},
 			methods.Selection{Columns: []string{"a", "b"}, Keep: []string{"c", "d"}, Keys: []string{"a", "b"}},
 			metrics.Options{Keys: []string{"a", "b"}}, nil, false),
