@@ -31,16 +31,19 @@ var candidates = []string{"/usr/bin/chromium", "chromium", "chromium-browser", "
 // when set, else the first of /usr/bin/chromium (Debian's package) and chromium,
 // chromium-browser, google-chrome, google-chrome-stable and headless_shell on PATH. It returns
 // ErrNotFound when there is none.
-func Find() (string, error) {
-	if p := os.Getenv("SDCBENCH_CHROMIUM"); p != "" {
-		path, err := exec.LookPath(p)
+func Find() (string, error) { return find(os.Getenv, exec.LookPath, candidates) }
+
+// find is Find with its environment, its executable lookup and its candidates given.
+func find(getenv func(string) string, lookPath func(string) (string, error), cands []string) (string, error) {
+	if p := getenv("SDCBENCH_CHROMIUM"); p != "" {
+		path, err := lookPath(p)
 		if err != nil {
 			return "", fmt.Errorf("browser: SDCBENCH_CHROMIUM=%s: %w", p, err)
 		}
 		return path, nil
 	}
-	for _, c := range candidates {
-		if path, err := exec.LookPath(c); err == nil {
+	for _, c := range cands {
+		if path, err := lookPath(c); err == nil {
 			return path, nil
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -119,6 +120,58 @@ func TestInk(t *testing.T) {
 		t.Errorf("NotBlank(2 pixels of 10^4) = %v, want nil", err)
 	}
 }
+
+// TestFindWithoutBrowser: with no candidate installed, Find says how to install one, and
+// ForTest skips the test with that message, unless SDCBENCH_REQUIRE_BROWSER=1 makes it fail.
+func TestFindWithoutBrowser(t *testing.T) {
+	none := func(string) (string, error) { return "", exec.ErrNotFound }
+	noEnv := func(string) string { return "" }
+	if _, err := find(noEnv, none, candidates); err != ErrNotFound || !strings.Contains(err.Error(), "apt-get install -y chromium") {
+		t.Errorf("find = %v, want ErrNotFound naming the package", err)
+	}
+	found := func(c string) (string, error) {
+		if c == "chromium-browser" {
+			return "/opt/bin/chromium-browser", nil
+		}
+		return "", exec.ErrNotFound
+	}
+	if p, err := find(noEnv, found, candidates); p != "/opt/bin/chromium-browser" || err != nil {
+		t.Errorf("find = %q, %v; want the first candidate found", p, err)
+	}
+	missing := func() (string, error) { return "", ErrNotFound }
+	var skipped bool
+	t.Run("skips", func(t *testing.T) {
+		defer func() { skipped = t.Skipped() }()
+		forTest(t, missing, noEnv)
+	})
+	if !skipped {
+		t.Error("ForTest without a browser did not skip")
+	}
+	require := func(k string) string {
+		if k == "SDCBENCH_REQUIRE_BROWSER" {
+			return "1"
+		}
+		return ""
+	}
+	ftb := &fatalTB{TB: t}
+	func() {
+		defer func() { recover() }() // fatalTB stops forTest with a panic, as FailNow would
+		forTest(ftb, missing, require)
+	}()
+	if !ftb.fatal || ftb.skipped {
+		t.Errorf("ForTest with SDCBENCH_REQUIRE_BROWSER=1 and no browser: failed %v, skipped %v; want a failure", ftb.fatal, ftb.skipped)
+	}
+}
+
+// fatalTB records Fatal and Skip instead of ending the test.
+type fatalTB struct {
+	testing.TB
+	fatal, skipped bool
+}
+
+func (f *fatalTB) Helper()              {}
+func (f *fatalTB) Fatal(...any)         { f.fatal = true; panic("fatal") }
+func (f *fatalTB) Skipf(string, ...any) { f.skipped = true; panic("skip") }
 
 func TestFindHonoursEnvironment(t *testing.T) {
 	t.Setenv("SDCBENCH_CHROMIUM", filepath.Join(t.TempDir(), "no-such-browser"))

@@ -12,12 +12,18 @@ import (
 // SDCBENCH_REQUIRE_BROWSER=1 (set by .ci/run).
 func ForTest(tb testing.TB) *Browser {
 	tb.Helper()
-	b, err := New()
-	if errors.Is(err, ErrNotFound) && os.Getenv("SDCBENCH_REQUIRE_BROWSER") != "1" {
+	return forTest(tb, Find, os.Getenv)
+}
+
+// forTest is ForTest with its lookup and environment given.
+func forTest(tb testing.TB, find func() (string, error), getenv func(string) string) *Browser {
+	tb.Helper()
+	path, err := find()
+	if errors.Is(err, ErrNotFound) && getenv("SDCBENCH_REQUIRE_BROWSER") != "1" {
 		tb.Skipf("skipped: %v", err)
 	}
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return b
+	return &Browser{Path: path}
 }
