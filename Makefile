@@ -18,8 +18,12 @@ run: build
 ASM_PKGS = $(sort $(dir $(shell find . -name '*.s' -not -path './.git/*')))
 
 ## test: go vet + every test (the command .ci/run calls), then vet and the tests of the
-## packages with assembly again with the portable Go kernels (-tags purego, about 15 s more)
+## packages with assembly again with the portable Go kernels (-tags purego, about 15 s more).
+## The browser tests of the HTML reports need Chromium (apt-get install -y chromium) and are
+## skipped, with this message, without it (internal/browser, docs/release-report.md)
 test:
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$SDCBENCH_CHROMIUM" ] || \
+		echo "make test: no chromium on PATH: the browser tests are skipped (apt-get install -y chromium)"
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) vet -tags purego $(ASM_PKGS)

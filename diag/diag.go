@@ -5,6 +5,7 @@ package diag
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -153,9 +154,26 @@ type PRAM struct {
 	ExpectedChanged float64
 	// InvarianceErr is max |πᵀRs − πᵀ| of the invariant matrices (0 for explicit ones).
 	InvarianceErr float64
+	// Matrices are the transition matrices the run drew from, in draw order: one per column,
+	// or one per column and stratum (a matrix per stratum, or a stratified run, whose strata's
+	// matrices follow each other). The release report prints them (docs/release-report.md).
+	Matrices []PRAMMatrix
+}
+
+// PRAMMatrix is one transition matrix of a PRAM run.
+type PRAMMatrix struct {
+	Column string
+	// Stratum is the label of the stratum the matrix was built for, "" for a matrix of the
+	// whole column (or of a stratum of a stratified run, which the method does not see).
+	Stratum string
+	// Levels are the categories in the order of the matrix's rows and columns.
+	Levels []string
+	// P[i][j] is the probability that a record of category i is released as category j.
+	P [][]float64
 }
 
 func (p *PRAM) add(q *PRAM) {
 	p.ExpectedChanged += q.ExpectedChanged
 	p.InvarianceErr = math.Max(p.InvarianceErr, q.InvarianceErr)
+	p.Matrices = slices.Concat(p.Matrices, q.Matrices) // a new array: never one of the strata's
 }

@@ -14,7 +14,7 @@ func TestMerge(t *testing.T) {
 		Partition: &Partition{K: 3, Groups: 10},
 		Search:    &Search{ILStart: 1.5, GBest: 4, CPU: 0.25, Pattern: true, G0: 5, Evals: 7},
 		Posterior: &Posterior{Target: []float64{0.5}, Mean: []float64{0.4}, Level: 0.95, AccRate: math.NaN(), ESSMethod: "geyer"},
-		PRAM:      &PRAM{ExpectedChanged: 2, InvarianceErr: 1e-3},
+		PRAM:      &PRAM{ExpectedChanged: 2, InvarianceErr: 1e-3, Matrices: []PRAMMatrix{{Column: "a", Levels: []string{"x"}, P: [][]float64{{1}}}}},
 	}
 	d.Merge(first)
 	if d.Partition == first.Partition {
@@ -25,7 +25,7 @@ func TestMerge(t *testing.T) {
 		Search:    &Search{ILStart: 2, GBest: 6, CPU: 0.5, Pattern: true, G0: 1, Evals: 3},
 		Posterior: &Posterior{Target: []float64{0.7}, Mean: []float64{0.6}, Level: 0.95, AccRate: math.NaN(), ESSMethod: "ar_spectrum"},
 		FCRM:      &FCRM{Iters: 30},
-		PRAM:      &PRAM{ExpectedChanged: 3, InvarianceErr: 1e-4},
+		PRAM:      &PRAM{ExpectedChanged: 3, InvarianceErr: 1e-4, Matrices: []PRAMMatrix{{Column: "b", Stratum: "s2"}}},
 	})
 	if *d.Partition != (Partition{K: 3, Groups: 22}) {
 		t.Errorf("Partition %+v", *d.Partition)
@@ -39,8 +39,12 @@ func TestMerge(t *testing.T) {
 	if d.FCRM == nil || d.FCRM.Iters != 30 || d.Audit != nil {
 		t.Errorf("FCRM %+v, Audit %+v", d.FCRM, d.Audit)
 	}
-	if *d.PRAM != (PRAM{ExpectedChanged: 5, InvarianceErr: 1e-3}) {
-		t.Errorf("PRAM %+v", *d.PRAM)
+	if p := d.PRAM; p.ExpectedChanged != 5 || p.InvarianceErr != 1e-3 || len(p.Matrices) != 2 ||
+		p.Matrices[0].Column != "a" || p.Matrices[1].Column != "b" || p.Matrices[1].Stratum != "s2" {
+		t.Errorf("PRAM %+v: want the counts added, the larger error and the matrices in order", *p)
+	}
+	if len(first.PRAM.Matrices) != 1 {
+		t.Errorf("Merge changed the first stratum's matrices: %+v", first.PRAM.Matrices)
 	}
 	if *first.Partition != (Partition{K: 3, Groups: 10}) {
 		t.Error("Merge modified its first argument's parts")

@@ -37,6 +37,7 @@
 //
 //	sdcbench protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE
 //	    [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]
+//	    [--report FILE.html|FILE.json]... [--report-external]
 //	sdcbench eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...
 //	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...
 //	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE

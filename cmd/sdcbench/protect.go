@@ -21,7 +21,7 @@ import (
 
 func init() {
 	commands["protect"] = command{
-		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]",
+		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet] [--report FILE.html|FILE.json]... [--report-external]",
 		run:   runProtect,
 	}
 	commands["eval"] = command{
@@ -154,6 +154,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	groups := fs.String("groups", "", "also write one group id per record to `file` (partitioning methods)")
 	drop := fs.String("drop", "", "comma-separated columns left out of the release (default: every input column is released)")
 	quiet := fs.Bool("quiet", false, "do not print the summary of risk, loss and changed cells to stderr")
+	rf := addReportFlags(fs) // protectreport.go
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -183,10 +184,14 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usageErr("protect", "--%s %s is the input file --in %s (the same file, or a link to it): writing it would destroy the original data; choose another --%s", o.flag, o.path, *in, o.flag)
 		}
 	}
+	if err := rf.check(*in, *out, *groups); err != nil {
+		return err
+	}
 	d, input, err := loadInput(ctx, "protect", *dataset, *in, "in", sf.na.na)
 	if err != nil {
 		return err
 	}
+	read := d
 	d, sel, err := releaseAll(d, sf, csvList(*drop))
 	if err != nil {
 		return err
@@ -229,6 +234,13 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if replaced {
 				os.Remove(*out) // leave no half-finished output behind
 			}
+			return err
+		}
+	}
+	if len(rf.paths) > 0 {
+		run := reportRun{args: args, dataset: *dataset, in: *in, input: input, out: *out, read: read, drop: csvList(*drop),
+			strata: sel.Strata, info: info, params: p, seed: *seed, pr: pr, rel: rel, full: full, opt: sf.options()}
+		if err := rf.write(ctx, run); err != nil {
 			return err
 		}
 	}

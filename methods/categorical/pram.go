@@ -198,8 +198,9 @@ func invariantMatrix(ctx context.Context, pi, pd []float64, alpha float64) ([][]
 
 // Protect implements methods.Method. Info: "pram_matrices" ([][][]float64, one per column
 // and stratum in draw order) and "pram_changed" (records changed); Diag.PRAM: the expected
-// changes Σ over levels of n_i·(1 − Rs_ii) given the matrices and max |πᵀRs − πᵀ| of the
-// invariant matrices (0 for explicit ones).
+// changes Σ over levels of n_i·(1 − Rs_ii) given the matrices, max |πᵀRs − πᵀ| of the
+// invariant matrices (0 for explicit ones) and the matrices with their column, stratum and
+// categories.
 func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
 	if rng == nil {
 		return nil, fmt.Errorf("pram: nil random generator")
@@ -217,6 +218,17 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 	out := d.Clone()
 	var mats [][][]float64
 	var changed, expected, invErr float64
+	var typed []diag.PRAMMatrix
+	record := func(j int, rows []int, m [][]float64) {
+		if m == nil {
+			return
+		}
+		pm := diag.PRAMMatrix{Column: d.Names[j], Levels: slices.Clone(d.Levels[j]), P: m}
+		if len(rows) > 0 {
+			pm.Stratum = d.Label(rows[0], sc)
+		}
+		typed = append(typed, pm)
+	}
 	matrixFor := func(j int, rows []int) ([][]float64, error) {
 		if explicit != nil {
 			return explicit, nil
@@ -250,6 +262,7 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 				return nil, err
 			}
 			mats = append(mats, global)
+			record(j, nil, global)
 		}
 		for _, rows := range strata {
 			if err := ctx.Err(); err != nil {
@@ -261,6 +274,7 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 					return nil, err
 				}
 				mats = append(mats, m)
+				record(j, rows, m)
 			}
 			if m == nil {
 				continue
@@ -304,7 +318,7 @@ func (PRAM) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, 
 	}
 	info := map[string]any{"pram_matrices": mats, "pram_changed": changed}
 	return &methods.Release{Masked: out, Info: info,
-		Diag: diag.Diagnostics{PRAM: &diag.PRAM{ExpectedChanged: expected, InvarianceErr: invErr}}}, nil
+		Diag: diag.Diagnostics{PRAM: &diag.PRAM{ExpectedChanged: expected, InvarianceErr: invErr, Matrices: typed}}}, nil
 }
 
 // invarianceErr returns max_k |Σ_i π_i Rs_ik − π_k| for proportions π ∝ cnt.

@@ -124,6 +124,25 @@ func TestPRAMExplicitAndStrata(t *testing.T) {
 		if got := len(r.Info["pram_matrices"].([][][]float64)); got != want {
 			t.Errorf("%s: %d matrices, want %d", mode, got, want)
 		}
+		// The typed matrices are the same, named by column, stratum and categories.
+		typed := r.Diag.PRAM.Matrices
+		wantStrata := []string{""}
+		if mode == "per_stratum" {
+			wantStrata = []string{"A", "B", "NA"}
+		}
+		if len(typed) != want {
+			t.Fatalf("%s: %d typed matrices, want %d", mode, len(typed), want)
+		}
+		for k, m := range typed {
+			if m.Column != "a" || m.Stratum != wantStrata[k] || !slices.Equal(m.Levels, d.Levels[0]) {
+				t.Errorf("%s: matrix %d is of column %q, stratum %q, levels %q; want a, %q, %q", mode, k, m.Column, m.Stratum, m.Levels, wantStrata[k], d.Levels[0])
+			}
+			for i, row := range m.P {
+				if !slices.Equal(row, r.Info["pram_matrices"].([][][]float64)[k][i]) {
+					t.Errorf("%s: matrix %d row %d = %v, Info has %v", mode, k, i, row, r.Info["pram_matrices"].([][][]float64)[k][i])
+				}
+			}
+		}
 	}
 }
 
