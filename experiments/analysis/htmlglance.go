@@ -65,7 +65,7 @@ func glances(dir string, figs map[string]bool) ([]glance, error) {
 			k := slices.IndexFunc(g.Fronts, func(f glanceFront) bool { return f.Loss == row[lm] && f.Risk == row[rm] })
 			if k < 0 {
 				g.Fronts = append(g.Fronts, glanceFront{Loss: row[lm], Risk: row[rm], Table: &htmlTable{
-					Header:  []htmlCell{textCell("configuration"), textCell(row[lm] + " (loss)"), textCell(row[rm] + " (risk)")},
+					Header:  []htmlCell{textCell("configuration"), textCell(row[lm] + " (" + utilityWord(row[lm]) + ")"), textCell(row[rm] + " (risk)")},
 					Numeric: []bool{false, true, true}}})
 				k = len(g.Fronts) - 1
 			}

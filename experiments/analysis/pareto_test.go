@@ -155,3 +155,19 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("ratio(1, 0) = %v", r)
 	}
 }
+
+// TestUtilityWord checks the role a trade-off's first measure is given in REPORT.md and
+// report.html: "utility" for a higher-is-better measure, "loss" otherwise.
+func TestUtilityWord(t *testing.T) {
+	for _, c := range []struct{ col, want string }{
+		{"kmarginal", "utility"},
+		{"il1s", "loss"},
+		{"sse_sst", "loss"},
+		{"seconds", "loss"},
+		{"no_such_column", "loss"},
+	} {
+		if got := utilityWord(c.col); got != c.want {
+			t.Errorf("utilityWord(%q) = %q, want %q", c.col, got, c.want)
+		}
+	}
+}

@@ -347,6 +347,15 @@ func directionOf(col string, higher []string) direction {
 	return direction{better: metrics.Lower}
 }
 
+// utilityWord names the role of a trade-off's first measure: "loss" when lower is better (the
+// registry's direction), "utility" when higher is, as kmarginal.
+func utilityWord(col string) string {
+	if directionOf(col, nil).better == metrics.Higher {
+		return "utility"
+	}
+	return "loss"
+}
+
 func defaultScatter(ms []string) []string {
 	pick := func(cands ...string) string {
 		for _, c := range cands {

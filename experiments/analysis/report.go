@@ -44,7 +44,7 @@ func (r *Result) report(w io.Writer) {
 	fmt.Fprintf(w, "- Blocks: %s; verdicts per %s (%s). A randomized method's replicates are independent observations, equal or not; a deterministic method's identical replicates count once (methods registry). Across blocks a configuration's replicates in a block enter as their %s; the replicate index is never a block (docs/analysis.md).\n", blocks, unitWord(p.Units), names(p.Units), p.ReplicateAgg)
 	fmt.Fprintf(w, "- Tests on one %s: as R `wilcox.test` with its defaults (rank-sum, one-sample signed-rank against a deterministic value, or the exact difference of two deterministic values). Pairwise tests across blocks: Wilcoxon %s, two-sided, as R `wilcox.test` except that ties use the exact conditional distribution when small; alpha = %g; p-values adjusted per metric (Holm, BH). Every test carries the Hodges–Lehmann shift with its 95 %% interval (R `conf.int = TRUE`) and the rank-biserial r (A12 too across blocks).\n", unitWord(p.Units), p.Test, p.Alpha)
 	if len(p.Tradeoff) == 2 {
-		fmt.Fprintf(w, "- Risk–utility trade-off: `%s` (loss) against `%s` (risk), Pareto fronts per %s.\n", p.Tradeoff[0], p.Tradeoff[1], names(p.TradeoffBy()))
+		fmt.Fprintf(w, "- Risk–utility trade-off: `%s` (%s) against `%s` (risk), Pareto fronts per %s.\n", p.Tradeoff[0], utilityWord(p.Tradeoff[0]), p.Tradeoff[1], names(p.TradeoffBy()))
 	}
 	fmt.Fprintf(w, "- Wins and gaps: instances = %s", names(p.Instances))
 	if len(p.WinsBy) > 0 {

@@ -134,7 +134,7 @@ func (r *Result) reportFront(w io.Writer, pair []string, front []ParetoRow, by [
 	if len(pts) > 2*maxSame {
 		pts = append(pts[:2*maxSame], fmt.Sprintf("%d more in pareto.csv", len(pts)-2*maxSame))
 	}
-	fmt.Fprintf(w, "- Pareto front of `%s` (loss) and `%s` (risk): %s.\n", pair[0], pair[1], strings.Join(pts, "; "))
+	fmt.Fprintf(w, "- Pareto front of `%s` (%s) and `%s` (risk): %s.\n", pair[0], utilityWord(pair[0]), pair[1], strings.Join(pts, "; "))
 }
 
 // reportRecommendation writes one recommendation with its evidence.
