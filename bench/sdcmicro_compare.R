@@ -191,7 +191,7 @@ for (name in names_) {
     proc <- median(sapply(th, `[[`, "process"))
     ours <- median(sapply(us, `[[`, "process"))
     agree <- switch(cs$agree,
-      maxdiff = sprintf("max |Δ| = %.3g", max(abs(as.matrix(read.csv(their)) - as.matrix(read.csv(our))))),
+      maxdiff = sprintf("largest difference %.3g", max(abs(as.matrix(read.csv(their)) - as.matrix(read.csv(our))))),
       noisesd = sprintf("100·sd(noise)/sd: %.3f / %.3f", noiseSD(x, read.csv(their)), noiseSD(x, read.csv(our))),
       value = sprintf("%.10g / %.10g", th[[1]]$value, us[[1]]$value),
       suppressed = sprintf("%d / %d", as.integer(th[[1]]$value),
@@ -228,7 +228,8 @@ md <- c(
   "the CSV, the method or measure, writing the release). *ratio* = sdcMicro call / sdcbench",
   "process: above 1, sdcbench's whole process costs less than sdcMicro's call alone.",
   "*agreement*: one number from both outputs (sdcMicro / sdcbench, or the largest absolute",
-  "difference between the two releases).",
+  "difference between the two releases). Where the ratio is below 1, most of sdcbench's time is",
+  "reading and writing the CSV files: compare `noise_additive`, whose method is one pass.",
   "",
   "The data are generated in R with `set.seed(n)`: *normal* cases are n × d independent N(0, 1)",
   "columns; the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`) are seven",
@@ -261,7 +262,7 @@ for (name in unique(tab$case)) {
 md <- c(md, "", "The calls compared:", "")
 for (name in unique(tab$case)) md <- c(md, sprintf("- `%s`: %s", name, cases[[name]]$what))
 md <- c(md, "",
-  "Regenerate with `make bench-sdcmicro` (default sizes, about 10 minutes) or",
+  "Regenerate with `make bench-sdcmicro` (default sizes, about 7 CPU-minutes) or",
   "`make bench-sdcmicro ARGS=\"--full --reps 3\"` (up to 10^6 records; sdcMicro's mdav at 10^5 × 10,",
   "freqCalc with missing keys at 10^6 and kAnon at 2·10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
   "docs/scaling.md explains where sdcbench's time goes.")
