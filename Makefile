@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/sdcbench
 
-.PHONY: run test test-slurm bench bench-asm reproduce build fuzz lint clean
+.PHONY: run test test-slurm bench bench-asm bench-sdcmicro reproduce build fuzz lint clean
 
 ## build: the CLI without cgo (nothing needs it; a cgo binary aborts in pthread_create under a
 ## `ulimit -v` that a CGO_ENABLED=0 one runs under)
@@ -52,6 +52,13 @@ bench-asm:
 	done
 	rm -f bench/asm.test bench/purego.test
 	$(GO) run golang.org/x/perf/cmd/benchstat@latest asm=bench/asm.txt purego=bench/purego.txt | tee bench/asm-vs-purego.txt
+
+## bench-sdcmicro: CPU seconds of sdcMicro 5.8.1 and sdcbench side by side on the same CSV files
+## (bench/sdcmicro_compare.R; needs Rscript with sdcMicro), written to docs/performance.md with the
+## fitted exponents; default sizes about 7 CPU-minutes, ARGS="--full --reps 3" for up to 10^6 records
+bench-sdcmicro: build
+	@command -v Rscript >/dev/null || { echo "bench-sdcmicro: Rscript not found (needs R with sdcMicro 5.8.1)"; exit 1; }
+	Rscript bench/sdcmicro_compare.R $(ARGS)
 
 ## fuzz: a short fuzzing session of the CSV reader and the spec parser
 fuzz:

@@ -42,6 +42,11 @@ type mdavState struct {
 	pass     int       // what forBlocks runs: passFarthest or passNearest
 	blockFn  func(int) // s.block, bound once
 	groupBuf []int     // reused result of nearest
+	// selectK: nearest selects the k rows from all live distances (selectNearest) instead of
+	// merging per-block heaps; set for k ≥ selectMinK on finite tables.
+	selectK bool
+	selBuf  []float64 // scratch of selectNearest
+	candBuf []int
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 }
@@ -280,6 +285,10 @@ func (s *mdavState) nearestBlock(b, lo, hi int) {
 	h := &s.heaps[b]
 	h.reset(s.k)
 	s.distBlock(lo, hi)
+	if s.selectK {
+		s.farthestBlock(b, lo, hi) // the distances and the block's argmax only
+		return
+	}
 	thr := math.Inf(1) // admit anything until the heap is full
 	best, bi := -1.0, -1
 	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
@@ -301,6 +310,9 @@ func (s *mdavState) nearestBlock(b, lo, hi int) {
 // nearest returns the positions of the k active rows nearest to the last distTo point,
 // ordered by (distance, position), from the per-block top-k lists merged in block order.
 func (s *mdavState) nearest() []int {
+	if s.selectK {
+		return s.selectNearest()
+	}
 	nb := (s.m + blockRows - 1) / blockRows
 	all := &s.heaps[0]
 	for b := 1; b < nb; b++ {
@@ -312,6 +324,89 @@ func (s *mdavState) nearest() []int {
 	sortByDist(s.groupBuf, s.dist)
 	return s.groupBuf
 }
+
+// selectNearest is nearest from every live row's distance instead of per-block heaps, for
+// large k (selectK). The candidates are the live rows within τ, a distance estimated from a
+// sample of the live rows to exceed the k-th smallest (all live rows if fewer than k fall
+// within it); T, the k-th smallest candidate distance, is then the k-th smallest of all, and
+// the result is the rows below T and, in ascending position, the first rows at T, sorted by
+// (distance, position). That is the same k rows in the same order as the heaps give when no
+// distance is NaN: (distance, position) is a total order and both take its k smallest. Cost
+// O(m) plus O(k log k), against the heaps' O(m log k) pushes when k is large.
+func (s *mdavState) selectNearest() []int {
+	k := s.k
+	cand := s.candBuf[:0]
+	if s.alive > 4*k {
+		// τ: a sample order statistic at about twice the rank of the k-th nearest
+		smp := s.selBuf[:0]
+		step := max(1, s.m/selectSample)
+		for t := 0; t < s.m; t += step {
+			if !s.dead[t] {
+				smp = append(smp, s.dist[t])
+			}
+		}
+		s.selBuf = smp
+		if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
+			tau := selectKth(smp, r)
+			for t := 0; t < s.m; t++ {
+				if s.dist[t] <= tau && !s.dead[t] {
+					cand = append(cand, t)
+				}
+			}
+		}
+	}
+	if len(cand) < k {
+		cand = cand[:0]
+		for t := 0; t < s.m; t++ {
+			if !s.dead[t] {
+				cand = append(cand, t)
+			}
+		}
+	}
+	s.candBuf = cand
+	g := s.groupBuf[:0]
+	if len(cand) <= k {
+		g = append(g, cand...)
+	} else {
+		vals := s.selBuf[:0]
+		for _, t := range cand {
+			vals = append(vals, s.dist[t])
+		}
+		s.selBuf = vals
+		T := selectKth(vals, k-1)
+		below := 0
+		for _, v := range vals {
+			if v < T {
+				below++
+			}
+		}
+		atT := k - below // rows at T to take, lowest positions first
+		for _, t := range cand {
+			switch v := s.dist[t]; {
+			case v < T:
+				g = append(g, t)
+			case v == T && atT > 0:
+				g = append(g, t)
+				atT--
+			}
+		}
+	}
+	dist := s.dist
+	slices.SortFunc(g, func(a, b int) int {
+		switch {
+		case dist[a] < dist[b]:
+			return -1
+		case dist[a] > dist[b]:
+			return 1
+		}
+		return a - b
+	})
+	s.groupBuf = g
+	return g
+}
+
+// selectSample is about the number of live rows whose distances estimate selectNearest's τ.
+const selectSample = 1024
 
 // farthestExcluding returns the active row farthest from the last distTo point among the rows
 // not in g (lowest index on ties). The per-block argmax is used unless it falls in g, which

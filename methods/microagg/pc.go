@@ -113,10 +113,14 @@ func PP1(z []float64, n, d, workers int) (v, m []float64) {
 	mad := make([]float64, n)
 	var lb atomic.Uint64 // the largest MAD computed so far (float64 bits), by any worker
 	certify := ppCertifiable(z)
+	var lanes []float64 // the rows for the AVX2 pass of madBelow
+	if certify && useAVX2 {
+		lanes = toLanes(z, n, d)
+	}
 	parallel.Ranges(n, workers, minRange, func(_, lo, hi int) {
 		a := make([]float64, d)
 		proj := make([]float64, n)
-		var cert madCert
+		cert := madCert{lanes: lanes}
 		for i := lo; i < hi; i++ {
 			if !direction(a, z[i*d:(i+1)*d], m) {
 				mad[i] = -1

@@ -17,10 +17,12 @@ const ppSample = 256
 // every projection is finite.
 const ppMaxAbs = 1e300
 
-// madCert holds the scratch space of madBelow.
+// madCert holds the scratch space of madBelow, and the table in lane layout (toLanes) when
+// the AVX2 kernel bins the rows (shared read-only by the workers; nil: binRows).
 type madCert struct {
 	hist   []int32
 	sample []float64
+	lanes  []float64
 }
 
 // madBelow reports whether the MAD that PP1 would compute for the projections
@@ -58,7 +60,13 @@ func (c *madCert) madBelow(z []float64, n, d int, a []float64, lb float64) bool 
 	}
 	h := c.hist
 	clear(h)
-	binRows(h, z, n, d, a, base, invw)
+	if c.lanes != nil {
+		g := n / 4
+		binLanesAVX2(&h[0], &c.lanes[0], &a[0], d, g, base, invw, -1, ppBins)
+		binRows(h, z[4*g*d:], n-4*g, d, a, base, invw)
+	} else {
+		binRows(h, z, n, d, a, base, invw)
+	}
 	// bins of the middle order statistics (0-based ranks h−1 and h for even n, h for odd)
 	half := n / 2
 	rLo, rHi := half, half
@@ -133,6 +141,24 @@ func binRows(h []int32, z []float64, n, d int, a []float64, base, invw float64) 
 	for ; i < n; i++ {
 		h[bin(dot(z[i*d:(i+1)*d], a))]++
 	}
+}
+
+// toLanes returns the rows of the n×d table z in groups of four, column-interleaved, the
+// layout of binLanesAVX2: row 4g+l's column j at [g·4d + 4j + l]. The n mod 4 last rows are
+// left out, and nil is returned when there is no whole group.
+func toLanes(z []float64, n, d int) []float64 {
+	g := n / 4
+	if g == 0 {
+		return nil
+	}
+	lanes := make([]float64, 4*g*d)
+	for i := 0; i < 4*g; i++ {
+		base := (i/4)*4*d + i%4
+		for j, v := range z[i*d : (i+1)*d] {
+			lanes[base+4*j] = v
+		}
+	}
+	return lanes
 }
 
 // ppCertifiable reports whether madBelow may be used on z: every value finite with

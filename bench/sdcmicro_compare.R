@@ -1,0 +1,275 @@
+#!/usr/bin/env Rscript
+# Side by side: the CPU seconds of sdcMicro 5.8.1 and of sdcbench on the same CSV inputs, for
+# the methods and measures both have, and the table with fitted exponents in docs/performance.md.
+#
+# Usage (from the repository root; `make bench-sdcmicro` builds bin/sdcbench and runs it):
+#   Rscript bench/sdcmicro_compare.R [--full] [--reps R] [--out FILE] [--only case,case]
+#     --full   the large sizes (up to 10^6 records; hours: sdcMicro's mdav and kAnon are slow)
+#     --reps   repetitions, sdcMicro and sdcbench alternating (default 1; the median is reported)
+#     --out    the Markdown file written (default docs/performance.md; "-" prints it only)
+#     --only   a comma list of case names (see `cases` below)
+#     --sizes  a comma list of record counts for every case (instead of its own; for trying)
+# Environment: SDCBENCH (default bin/sdcbench).
+#
+# For each case and size the script generates the data (set.seed(n)), writes one CSV and runs
+#   - sdcMicro: a child `Rscript bench/sdcmicro_compare.R --child CASE IN OUT` that loads
+#     sdcMicro, reads the CSV, makes the call and writes the release (as a user of R would);
+#     "call" is the CPU of the call alone (user + system, measured inside the child), "process"
+#     the child's CPU in all (R start-up, package load, CSV reading and writing included);
+#   - sdcbench: `sdcbench protect` or `sdcbench eval` on the same CSV, the child's CPU in all.
+# CPU seconds (user + system), not wall time: the machine may be shared. "ratio" is sdcMicro's
+# call over sdcbench's whole process (above 1: sdcbench's process costs less than sdcMicro's
+# call alone). "agreement" is one number computed from both outputs (see `cases`).
+# The exponent b is the least-squares slope of log(CPU) on log(n) over the sizes run
+# (CPU ∝ n^b), for each tool.
+
+args <- commandArgs(trailingOnly = TRUE)
+flag <- function(name) any(args == name)
+opt <- function(name, default) {
+  i <- match(name, args)
+  if (is.na(i) || i == length(args)) default else args[i + 1]
+}
+
+keyNames <- paste0("k", 1:7)
+
+# ---- the sdcMicro side (child process) ----
+child <- function(case, inp, out) {
+  suppressMessages(library(sdcMicro))
+  stopifnot(packageVersion("sdcMicro") == "5.8.1")
+  x <- read.csv(inp)
+  value <- NA_real_
+  t <- system.time({
+    switch(case,
+      mdav_k3 = {
+        y <- microaggregation(x, method = "mdav", aggr = 3)$mx
+      },
+      mdav_k1000 = {
+        y <- microaggregation(x, method = "mdav", aggr = 1000)$mx
+      },
+      pppca_k3 = {
+        y <- microaggregation(x, method = "pppca", aggr = 3)$mx
+      },
+      noise_additive = {
+        y <- addNoise(x, noise = 5, method = "additive")$xm
+      },
+      freq = , freq_na = {
+        ff <- freqCalc(x, keyVars = keyNames, w = "w")
+        value <- sum(ff$fk < 2)
+        y <- NULL
+      },
+      ind_risk_mean = {
+        ff <- freqCalc(x, keyVars = keyNames, w = "w")
+        value <- mean(indivRisk(ff)$rk)
+        y <- NULL
+      },
+      global_risk_er = {
+        value <- measure_risk(x, keyVars = keyNames, w = "w")$global_risk_ER
+        y <- NULL
+      },
+      kanon_k3 = {
+        y <- kAnon(x[, keyNames], keyVars = seq_along(keyNames), k = 3)$xAnon
+        value <- sum(is.na(as.matrix(y))) - sum(is.na(as.matrix(x[, keyNames])))
+      },
+      stop("unknown case ", case))
+  })
+  if (!is.null(y)) write.csv(as.data.frame(y), out, row.names = FALSE, na = "NA")
+  cat(sprintf("%.17g %.17g\n", t[["user.self"]] + t[["sys.self"]], value))
+}
+
+if (flag("--child")) {
+  i <- match("--child", args)
+  child(args[i + 1], args[i + 2], args[i + 3])
+  quit(save = "no")
+}
+
+# ---- the cases ----
+# data: "normal" (n × d N(0,1) columns V1..Vd) or "keys" (seven skewed categorical keys of 2–30
+# categories and a weight w in [1, 100); na: the share of missing key cells).
+# ours: sdcbench's arguments after the input file; agree: how the one number is computed.
+cases <- list(
+  mdav_k3 = list(data = "normal", d = 10, sizes = c(5000, 20000), full = c(10000, 20000, 1e5),
+    ours = c("protect", "--method", "ma_mdav", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"mdav\", aggr = 3) / protect --method ma_mdav --param k=3"),
+  mdav_k1000 = list(data = "normal", d = 5, sizes = c(1e4, 1e5), full = c(1e4, 1e5, 1e6),
+    ours = c("protect", "--method", "ma_mdav", "--param", "k=1000"), agree = "maxdiff",
+    what = "microaggregation(method = \"mdav\", aggr = 1000) / protect --method ma_mdav --param k=1000"),
+  pppca_k3 = list(data = "normal", d = 5, sizes = c(1000, 3000), full = c(1000, 3000, 10000),
+    ours = c("protect", "--method", "pppca", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"pppca\", aggr = 3) / protect --method pppca --param k=3"),
+  noise_additive = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "noise_additive", "--param", "noise_pct=5"), agree = "noisesd",
+    what = "addNoise(method = \"additive\", noise = 5) / protect --method noise_additive --param noise_pct=5"),
+  freq = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "kanon_viol_2"), agree = "value",
+    what = "freqCalc: records with f_k < 2 / eval --metrics kanon_viol_2"),
+  freq_na = list(data = "keys", na = 0.02, sizes = c(1e4, 1e5), full = c(1e4, 1e5, 1e6),
+    ours = c("eval", "--metrics", "kanon_viol_2"), agree = "value",
+    what = "freqCalc with 2 % missing key cells: records with f_k < 2 / eval --metrics kanon_viol_2"),
+  ind_risk_mean = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "ind_risk_mean"), agree = "value",
+    what = "mean(indivRisk(freqCalc(w = \"w\"))$rk) / eval --metrics ind_risk_mean"),
+  global_risk_er = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "global_risk_er"), agree = "value",
+    what = "measure_risk(w = \"w\")$global_risk_ER / eval --metrics global_risk_er"),
+  kanon_k3 = list(data = "keys", na = 0, sizes = c(2000, 5000), full = c(2000, 5000, 1e4, 2e4),
+    ours = c("protect", "--method", "kanon", "--param", "k=3"), agree = "suppressed",
+    what = "kAnon(k = 3): cells suppressed / protect --method kanon --param k=3")
+)
+
+genData <- function(cs, n) {
+  set.seed(n)
+  if (cs$data == "normal") {
+    return(as.data.frame(matrix(rnorm(n * cs$d), n, cs$d)))
+  }
+  L <- c(2, 4, 6, 8, 12, 20, 30)
+  x <- as.data.frame(lapply(L, function(l) sample.int(l, n, replace = TRUE, prob = 1 / seq_len(l))))
+  names(x) <- keyNames
+  if (cs$na > 0) {
+    for (k in keyNames) x[[k]][runif(n) < cs$na] <- NA
+  }
+  x$w <- round(runif(n, 1, 100), 3)
+  x
+}
+
+bin <- Sys.getenv("SDCBENCH", "bin/sdcbench")
+script <- "bench/sdcmicro_compare.R"
+stopifnot(file.exists(bin), file.exists(script))
+childCPU <- function(t) t[["user.child"]] + t[["sys.child"]]
+
+runTheirs <- function(name, inp, out) {
+  res <- NULL
+  t <- system.time(res <- system2("Rscript", c(script, "--child", name, inp, out), stdout = TRUE))
+  v <- suppressWarnings(as.numeric(strsplit(trimws(res[length(res)]), " ")[[1]]))
+  list(call = v[1], process = childCPU(t), value = v[2])
+}
+
+runOurs <- function(cs, inp, out) {
+  a <- if (cs$ours[1] == "protect") {
+    c(cs$ours, "--in", inp, "--out", out, "--quiet", "--seed", "1",
+      if (cs$data == "keys") c("--columns", paste(keyNames, collapse = ","), "--keep", "w"))
+  } else {
+    c(cs$ours, "--orig", inp, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
+  }
+  res <- NULL
+  t <- system.time(res <- system2(bin, a, stdout = TRUE, stderr = FALSE))
+  value <- NA_real_
+  if (cs$ours[1] == "eval") {
+    m <- cs$ours[3]
+    line <- grep(paste0("^", m, ","), res, value = TRUE)
+    value <- as.numeric(sub("^[^,]*,", "", line[1]))
+  }
+  list(process = childCPU(t), value = value)
+}
+
+noiseSD <- function(x, y) 100 * mean(mapply(function(a, b) sd(b - a) / sd(a), x, y))
+
+only <- opt("--only", "")
+names_ <- if (nzchar(only)) strsplit(only, ",")[[1]] else names(cases)
+reps <- as.integer(opt("--reps", "1"))
+full <- flag("--full")
+outFile <- opt("--out", file.path("docs", "performance.md"))
+tmp <- tempfile("sdccmp")
+dir.create(tmp)
+rows <- list()
+for (name in names_) {
+  cs <- cases[[name]]
+  if (is.null(cs)) stop("unknown case ", name)
+  sizes <- if (nzchar(opt("--sizes", ""))) as.numeric(strsplit(opt("--sizes", ""), ",")[[1]]) else if (full) cs$full else cs$sizes
+  for (n in sizes) {
+    x <- genData(cs, n)
+    inp <- file.path(tmp, "in.csv")
+    write.csv(x, inp, row.names = FALSE, na = "NA")
+    their <- file.path(tmp, "theirs.csv")
+    our <- file.path(tmp, "ours.csv")
+    th <- list()
+    us <- list()
+    for (r in seq_len(reps)) { # alternating, so that a drift of the machine hits both
+      th[[r]] <- runTheirs(name, inp, their)
+      us[[r]] <- runOurs(cs, inp, our)
+    }
+    call <- median(sapply(th, `[[`, "call"))
+    proc <- median(sapply(th, `[[`, "process"))
+    ours <- median(sapply(us, `[[`, "process"))
+    agree <- switch(cs$agree,
+      maxdiff = sprintf("largest difference %.3g", max(abs(as.matrix(read.csv(their)) - as.matrix(read.csv(our))))),
+      noisesd = sprintf("100·sd(noise)/sd: %.3f / %.3f", noiseSD(x, read.csv(their)), noiseSD(x, read.csv(our))),
+      value = sprintf("%.10g / %.10g", th[[1]]$value, us[[1]]$value),
+      suppressed = sprintf("%d / %d", as.integer(th[[1]]$value),
+        sum(is.na(as.matrix(read.csv(our)[, keyNames]))) - sum(is.na(as.matrix(x[, keyNames])))))
+    d <- if (cs$data == "normal") cs$d else 8
+    rows[[length(rows) + 1]] <- data.frame(case = name, n = n, d = d, call = call, process = proc,
+      ours = ours, ratio = call / ours, agreement = agree, stringsAsFactors = FALSE)
+    cat(sprintf("%-15s n=%-8d d=%-3d sdcMicro call %9.3f process %9.3f | sdcbench %8.3f | ratio %7.2f | %s\n",
+      name, as.integer(n), as.integer(d), call, proc, ours, call / ours, agree))
+  }
+}
+tab <- do.call(rbind, rows)
+
+slope <- function(n, y) {
+  if (length(unique(n)) < 2 || any(y <= 0)) return(NA_real_)
+  unname(coef(lm(log(y) ~ log(n)))[2])
+}
+
+fmtN <- function(n) {
+  e <- floor(log10(n) + 1e-9)
+  m <- n / 10^e
+  if (abs(m - 1) < 1e-9) sprintf("10^%d", e) else sprintf("%g·10^%d", m, e)
+}
+
+md <- c(
+  "# Performance against sdcMicro",
+  "",
+  "<!-- Generated by bench/sdcmicro_compare.R (`make bench-sdcmicro`); edit the script, not this table. -->",
+  "",
+  "CPU seconds (user + system) of sdcMicro 5.8.1 and of sdcbench on the same CSV files, for the",
+  "methods and measures both have. *sdcMicro call*: the function call alone, measured inside R;",
+  "*sdcMicro process*: the whole `Rscript` child (start-up, `library(sdcMicro)`, `read.csv`, the",
+  "call, `write.csv`); *sdcbench*: the whole `sdcbench protect` or `sdcbench eval` process (reading",
+  "the CSV, the method or measure, writing the release). *ratio* = sdcMicro call / sdcbench",
+  "process: above 1, sdcbench's whole process costs less than sdcMicro's call alone.",
+  "*agreement*: one number from both outputs (sdcMicro / sdcbench, or the largest absolute",
+  "difference between the two releases). Where the ratio is below 1, most of sdcbench's time is",
+  "reading and writing the CSV files: compare `noise_additive`, whose method is one pass.",
+  "",
+  "The data are generated in R with `set.seed(n)`: *normal* cases are n × d independent N(0, 1)",
+  "columns; the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`) are seven",
+  "categorical keys of 2, 4, 6, 8, 12, 20 and 30 categories (category c drawn with probability",
+  "∝ 1/c) and a sampling weight w in [1, 100) (d = 8 columns); `freq_na` sets 2 % of the key cells",
+  "missing (a missing value matches any value, sdcMicro's freqCalc rule).",
+  "",
+  sprintf("Run: %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
+    format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
+    paste0("sdcbench ", tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE), error = function(e) "?")),
+    reps, if (full) "full (`--full`)" else "default", parallel::detectCores(),
+    tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "), error = function(e) "?")),
+  "On a machine shared with other processes, compare the ratios rather than the absolute times.",
+  "",
+  "| case | n × d | sdcMicro call (CPU-s) | sdcMicro process (CPU-s) | sdcbench (CPU-s) | ratio | agreement |",
+  "|---|---|---|---|---|---|---|")
+for (i in seq_len(nrow(tab))) {
+  r <- tab[i, ]
+  md <- c(md, sprintf("| %s | %s × %d | %.3f | %.3f | %.3f | %.1f | %s |", r$case, fmtN(r$n), r$d,
+    r$call, r$process, r$ours, r$ratio, r$agreement))
+}
+md <- c(md, "", "**Fitted exponents** (CPU ∝ n^b, the least-squares slope of log CPU on log n over the sizes above):", "",
+  "| case | sizes | b, sdcMicro call | b, sdcMicro process | b, sdcbench |", "|---|---|---|---|---|")
+for (name in unique(tab$case)) {
+  s <- tab[tab$case == name, ]
+  f <- function(y) { b <- slope(s$n, y); if (is.na(b)) "—" else sprintf("%.2f", b) }
+  md <- c(md, sprintf("| %s | %s | %s | %s | %s |", name, paste(sapply(s$n, fmtN), collapse = ", "),
+    f(s$call), f(s$process), f(s$ours)))
+}
+md <- c(md, "", "The calls compared:", "")
+for (name in unique(tab$case)) md <- c(md, sprintf("- `%s`: %s", name, cases[[name]]$what))
+md <- c(md, "",
+  "Regenerate with `make bench-sdcmicro` (default sizes, about 7 CPU-minutes) or",
+  "`make bench-sdcmicro ARGS=\"--full --reps 3\"` (up to 10^6 records; sdcMicro's mdav at 10^5 × 10,",
+  "freqCalc with missing keys at 10^6 and kAnon at 2·10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
+  "docs/scaling.md explains where sdcbench's time goes.")
+if (outFile == "-") {
+  writeLines(md)
+} else {
+  writeLines(md, outFile)
+  cat("wrote", outFile, "\n")
+}
+unlink(tmp, recursive = TRUE)
