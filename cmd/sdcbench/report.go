@@ -22,7 +22,8 @@ func init() {
 // runReport writes the study report of each results folder: the report of the study that owns
 // the experiment named in DIR/manifest.json puts the publication's tables beside the runs and
 // records its verdicts in DIR/verdicts.csv. An analysed folder's report.html, which includes
-// the companion reports, is written again (analysis.RefreshHTML).
+// the companion reports, is written again (analysis.RefreshHTML); for an analysed folder whose
+// experiment has no study report that is all report does.
 func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", commands["report"].usage, stderr)
 	if err := parseFlags(fs, args); err != nil {
@@ -33,14 +34,24 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	for _, dir := range fs.Args() {
 		name, err := studies.Write(dir)
-		if err != nil {
+		noStudy := errors.Is(err, studies.ErrNoReporter)
+		if err != nil && !noStudy {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: %s report written\n", dir, name)
-		if ok, err := analysis.RefreshHTML(dir); err != nil {
-			return err
-		} else if ok {
+		if !noStudy {
+			fmt.Fprintf(stdout, "%s: %s report written\n", dir, name)
+		}
+		ok, herr := analysis.RefreshHTML(dir)
+		switch {
+		case herr != nil:
+			return herr
+		case ok && noStudy:
+			fmt.Fprintf(stdout, "%s: no study report for this experiment; %s rewritten\n", dir, analysis.HTMLFile)
+		case ok:
 			fmt.Fprintf(stdout, "%s: %s rewritten with the report\n", dir, analysis.HTMLFile)
+		case noStudy:
+			// Neither a study report nor an analysed folder: nothing to write.
+			return err
 		}
 	}
 	return nil

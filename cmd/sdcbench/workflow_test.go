@@ -91,3 +91,30 @@ func TestReportRewritesHTML(t *testing.T) {
 		t.Error("report wrote report.html in a folder without analysis")
 	}
 }
+
+// TestReportWithoutStudyReport checks that report on an analysed folder whose experiment has
+// no study report (the quickstart) writes its report.html and succeeds, and that it still fails,
+// naming the reason, on a folder that has neither.
+func TestReportWithoutStudyReport(t *testing.T) {
+	src := filepath.Join("..", "..", "results", "quickstart-example")
+	if _, err := os.Stat(filepath.Join(src, "summary.csv")); err != nil {
+		t.Skipf("no analysed results/quickstart-example: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "qs")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "report.html"))
+	out, e, code := sdcbench(t, filepath.Dir(dir), "report", "qs")
+	if code != 0 || !strings.Contains(out, "no study report for this experiment; report.html rewritten") {
+		t.Fatalf("report: exit %d, %q %q", code, out, e)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "summary.csv"))
+	_, e, code = sdcbench(t, filepath.Dir(dir), "report", "qs")
+	if code == 0 || !strings.Contains(e, "no study report") {
+		t.Fatalf("report on a folder with neither: exit %d, %q", code, e)
+	}
+}
