@@ -267,7 +267,7 @@ func (a metricAxis) apply(ax *plot.Axis, vertical bool) {
 	ax.Min, ax.Max = a.Min, a.Max
 	if a.Log {
 		ax.Scale = plot.LogScale{}
-		ax.Tick.Marker = plot.LogTicks{Prec: -1}
+		ax.Tick.Marker = logTicks{}
 	}
 }
 

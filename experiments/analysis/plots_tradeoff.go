@@ -137,7 +137,7 @@ func profilePlot(m string, prof []ProfileRow, configs []string, leg *legendSet) 
 	}
 	pl.X.Label.Text, pl.Y.Label.Text = "τ (ratio to the best, log scale)", "share of instances within τ"
 	pl.X.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	pl.X.Tick.Marker = logTicks{}
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 1, tmax, 0, 1.02
 	for _, pr := range prof {
 		c := slices.Index(configs, pr.Config)
