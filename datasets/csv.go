@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
@@ -44,7 +45,26 @@ type ReadOptions struct {
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
 // around a number are ignored. A missing marker (a token of opt.NA) is a number only with
 // opt.AllowNonFinite or opt.Mixed, where it reads as NaN.
+//
+// The input is read whole into memory (through LimitRecords) and parsed by a fast,
+// allocation-light reader (csvfast.go, docs/performance.md "The data path"); whatever that
+// reader does not handle itself — an error of any kind, a quoted field with an escaped quote
+// or a line break — is parsed again by the encoding/csv reader (readCSVStd), so results and
+// errors are exactly that reader's.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
+	buf, err := readAll(LimitRecords(r, name), sizeHint(r))
+	if err != nil { // the standard reader meets the same bytes, then the same error
+		return readCSVStd(io.MultiReader(bytes.NewReader(buf), errReader{err}), name, opt)
+	}
+	if d, ok := readFast(buf, name, opt); ok {
+		return d, nil
+	}
+	return readCSVStd(bytes.NewReader(buf), name, opt)
+}
+
+// readCSVStd is ReadCSV on encoding/csv, field by field: the reference the fast reader is
+// tested against and the path of every input the fast reader hands back.
+func readCSVStd(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	br := bufio.NewReader(LimitRecords(r, name))
 	if err := checkCompressed(br, name); err != nil {
 		return nil, err
@@ -59,58 +79,12 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	header = append([]string(nil), header...)
-	for j := range header { // spaces and byte-order marks around names
-		header[j] = strings.TrimFunc(header[j], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
+	hs, err := parseHeader(header, name, opt)
+	if err != nil {
+		return nil, err
 	}
-	if len(header) == 1 && header[0] == "" {
-		return nil, &ParseError{File: name, Row: 1, Err: ErrEmpty}
-	}
-	pos := map[string]int{}
-	for j, h := range header {
-		h = strings.TrimSpace(h)
-		header[j] = h
-		if h == "" {
-			return nil, &ParseError{File: name, Row: 1, Value: fmt.Sprintf("column %d", j+1), Err: ErrEmptyName}
-		}
-		if _, dup := pos[h]; dup {
-			return nil, &ParseError{File: name, Row: 1, Column: h, Err: ErrDuplicateName}
-		}
-		pos[h] = j
-	}
-	keep := make([]int, 0, len(header))
-	names := make([]string, 0, len(header))
-	if opt.Columns == nil {
-		for j := range header {
-			keep = append(keep, j)
-		}
-		names = append(names, header...)
-	} else {
-		seen := map[string]bool{}
-		for _, c := range opt.Columns {
-			j, ok := pos[c]
-			if !ok {
-				return nil, &ParseError{File: name, Row: 1, Column: c,
-					Err: fmt.Errorf("no such column (header has %s)", headerList(header))}
-			}
-			if seen[c] {
-				return nil, &ParseError{File: name, Row: 1, Column: c, Err: ErrDuplicateName}
-			}
-			seen[c] = true
-			keep = append(keep, j)
-			names = append(names, c)
-		}
-	}
+	header, keep, names, forced := hs.header, hs.keep, hs.names, hs.forced
 	p := len(keep)
-	forced := make([]bool, p)
-	for _, c := range opt.Categorical {
-		j := slices.Index(names, c)
-		if j < 0 {
-			return nil, &ParseError{File: name, Row: 1, Column: c,
-				Err: fmt.Errorf("categorical column not among the columns read (%s)", strings.Join(names, ", "))}
-		}
-		forced[j] = true
-	}
 	mixed := opt.Mixed || len(opt.Categorical) > 0
 	var data []float64
 	var text [][]string // text[c][i]: raw cells of column c, kept while it may turn categorical
@@ -194,6 +168,72 @@ func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
 	return d, nil
 }
 
+// headerSpec is a parsed header row: the trimmed names, the indices and names of the columns
+// read, and which of them are read as categories (opt.Categorical).
+type headerSpec struct {
+	header []string
+	keep   []int
+	names  []string
+	forced []bool
+}
+
+// parseHeader checks the header row (a copy is kept) against opt: names trimmed of spaces
+// and byte-order marks, none empty or repeated, every selected and categorical column present.
+func parseHeader(header []string, name string, opt ReadOptions) (*headerSpec, error) {
+	header = append([]string(nil), header...)
+	for j := range header { // spaces and byte-order marks around names
+		header[j] = strings.TrimFunc(header[j], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
+	}
+	if len(header) == 1 && header[0] == "" {
+		return nil, &ParseError{File: name, Row: 1, Err: ErrEmpty}
+	}
+	pos := map[string]int{}
+	for j, h := range header {
+		h = strings.TrimSpace(h)
+		header[j] = h
+		if h == "" {
+			return nil, &ParseError{File: name, Row: 1, Value: fmt.Sprintf("column %d", j+1), Err: ErrEmptyName}
+		}
+		if _, dup := pos[h]; dup {
+			return nil, &ParseError{File: name, Row: 1, Column: h, Err: ErrDuplicateName}
+		}
+		pos[h] = j
+	}
+	keep := make([]int, 0, len(header))
+	names := make([]string, 0, len(header))
+	if opt.Columns == nil {
+		for j := range header {
+			keep = append(keep, j)
+		}
+		names = append(names, header...)
+	} else {
+		seen := map[string]bool{}
+		for _, c := range opt.Columns {
+			j, ok := pos[c]
+			if !ok {
+				return nil, &ParseError{File: name, Row: 1, Column: c,
+					Err: fmt.Errorf("no such column (header has %s)", headerList(header))}
+			}
+			if seen[c] {
+				return nil, &ParseError{File: name, Row: 1, Column: c, Err: ErrDuplicateName}
+			}
+			seen[c] = true
+			keep = append(keep, j)
+			names = append(names, c)
+		}
+	}
+	forced := make([]bool, len(keep))
+	for _, c := range opt.Categorical {
+		j := slices.Index(names, c)
+		if j < 0 {
+			return nil, &ParseError{File: name, Row: 1, Column: c,
+				Err: fmt.Errorf("categorical column not among the columns read (%s)", strings.Join(names, ", "))}
+		}
+		forced[j] = true
+	}
+	return &headerSpec{header: header, keep: keep, names: names, forced: forced}, nil
+}
+
 // setCategorical turns column c of d into a categorical column with the given raw cells
 // (one per row). Levels are sorted: numerically if every label is a number, else by bytes.
 // A cell for which isMissing is true is missing.
@@ -262,16 +302,68 @@ func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
 		if out.IsCategorical(j) {
 			continue
 		}
-		cells := make([]string, d.N)
-		for i := range cells {
-			v := d.Data[i*d.P+j]
-			if v == v {
-				cells[i] = formatFloat(v)
-			}
-		}
-		setCategorical(out, j, cells, func(s string) bool { return s == "" })
+		categorizeColumn(out, j)
 	}
 	return out, nil
+}
+
+// categorizeColumn makes numeric column j of d categorical in place, as setCategorical would
+// from the cells' shortest formatting, but formatting each distinct value once: distinct
+// values (by bits, so −0 and 0 stay apart as their labels do) have distinct labels. Small
+// non-negative integers, the usual codes, are counted in a table instead of a map.
+func categorizeColumn(d *Dataset, j int) {
+	const dense = 1024
+	var small [dense]int32 // small[k]: 1 + index in vals of the value k, 0 if not seen
+	other := map[uint64]int32{}
+	var vals []float64
+	index := func(v float64) int32 {
+		if k := int(v); float64(k) == v && k >= 0 && k < dense && !math.Signbit(v) {
+			if small[k] == 0 {
+				vals = append(vals, v)
+				small[k] = int32(len(vals))
+			}
+			return small[k] - 1
+		}
+		b := math.Float64bits(v)
+		x, ok := other[b]
+		if !ok {
+			vals = append(vals, v)
+			x = int32(len(vals))
+			other[b] = x
+		}
+		return x - 1
+	}
+	for i := 0; i < d.N; i++ {
+		if v := d.Data[i*d.P+j]; v == v {
+			index(v)
+		}
+	}
+	labels := make([]string, len(vals))
+	for k, v := range vals {
+		labels[k] = formatFloat(v)
+	}
+	sorted := append([]string(nil), labels...)
+	sortLevels(sorted)
+	code := make(map[string]int, len(sorted))
+	for k, l := range sorted {
+		code[l] = k
+	}
+	remap := make([]float64, len(vals))
+	for k, l := range labels {
+		remap[k] = float64(code[l])
+	}
+	if d.Levels == nil {
+		d.Levels = make([][]string, d.P)
+	}
+	if sorted == nil {
+		sorted = []string{}
+	}
+	d.Levels[j] = sorted
+	for i := 0; i < d.N; i++ {
+		if v := d.Data[i*d.P+j]; v == v {
+			d.Data[i*d.P+j] = remap[index(v)]
+		}
+	}
 }
 
 // AlignLevels returns a copy of d whose categorical columns use ref's codes for the same
@@ -350,50 +442,6 @@ func WriteCSVNA(w io.Writer, d *Dataset, na NA) error {
 		return writeCSV(w, d, "", false)
 	}
 	return writeCSV(w, d, na.Tokens()[0], true)
-}
-
-// writeCSV writes d; with custom, tok replaces every missing cell.
-func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
-	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
-	if err := cw.Write(d.Names); err != nil {
-		return fmt.Errorf("datasets: write: %w", err)
-	}
-	cw.Flush()
-	buf := make([]byte, 0, 32)
-	rec := make([]string, d.P)
-	for i := 0; i < d.N; i++ {
-		if d.Levels != nil { // labels may need quoting
-			for j := range rec {
-				if custom && d.Data[i*d.P+j] != d.Data[i*d.P+j] {
-					rec[j] = tok
-					continue
-				}
-				rec[j] = d.Label(i, j)
-			}
-			if err := cw.Write(rec); err != nil {
-				return fmt.Errorf("datasets: write: %w", err)
-			}
-			cw.Flush()
-			continue
-		}
-		for j, v := range d.Row(i) {
-			if j > 0 {
-				bw.WriteByte(',')
-			}
-			if custom && v != v {
-				bw.WriteString(csvField(tok))
-				continue
-			}
-			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
-			bw.Write(buf)
-		}
-		bw.WriteByte('\n')
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("datasets: write: %w", err)
-	}
-	return nil
 }
 
 // csvField quotes s for a CSV field when it needs it.

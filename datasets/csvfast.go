@@ -1,0 +1,430 @@
+package datasets
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The fast reader (docs/performance.md "The data path") parses an input held whole in memory,
+// line by line, with no allocation per row or per numeric cell: fields are sub-slices of the
+// input, numbers are parsed in place, and a categorical cell costs a map lookup (an allocation
+// only for a label not seen before). It handles the inputs that real files are made of —
+// unquoted fields, and quoted fields without an escaped quote ("") or a line break, as R's
+// write.csv writes them — and reports false for everything else: any error, a compressed file,
+// an escaped quote, a quoted field spanning lines. ReadCSV then reads the input again with
+// readCSVStd, so that the result and the error of every input are exactly encoding/csv's
+// (FuzzReadCSVFast checks the two agree).
+
+// readAll reads r to the end into one buffer of capacity hint+1 (grown if the hint is short).
+// On an error it returns the bytes read before it.
+func readAll(r io.Reader, hint int) ([]byte, error) {
+	if hint < 0 || hint > 1<<34 {
+		hint = 0
+	}
+	b := make([]byte, 0, hint+512)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// sizeHint returns the bytes left in r when r tells them (a regular file, a bytes or strings
+// reader), else 0.
+func sizeHint(r io.Reader) int {
+	switch r := r.(type) {
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0
+		}
+		return int(fi.Size() - off)
+	case interface{ Len() int }: // *bytes.Reader, *strings.Reader, *bytes.Buffer
+		return r.Len()
+	}
+	return 0
+}
+
+// errReader returns its error on every Read: it replays a read error after the bytes read
+// before it (io.MultiReader).
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// lineScanner yields the lines of a CSV input as encoding/csv reads them: a line ends at
+// '\n'; a "\r\n" ends it too, and a '\r' just before the end of the input is dropped; empty
+// lines are skipped.
+type lineScanner struct {
+	buf []byte
+	pos int
+}
+
+// next returns the next non-empty line without its terminator, or false at the end.
+func (s *lineScanner) next() ([]byte, bool) {
+	for s.pos < len(s.buf) {
+		rest := s.buf[s.pos:]
+		var line []byte
+		if e := bytes.IndexByte(rest, '\n'); e >= 0 {
+			line = rest[:e]
+			s.pos += e + 1
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+		} else {
+			line = rest
+			s.pos = len(s.buf)
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+		}
+		if len(line) > 0 {
+			return line, true
+		}
+	}
+	return nil, false
+}
+
+// splitFields appends the fields of line to dst as encoding/csv splits them at commas. ok is
+// false for what the fast reader leaves to encoding/csv: a quote inside an unquoted field
+// (an error there), a quoted field with an escaped quote, a quote not followed by a comma or
+// the end of the line, or a quoted field that does not end on its line.
+func splitFields(dst [][]byte, line []byte) ([][]byte, bool) {
+	for {
+		if len(line) == 0 || line[0] != '"' {
+			i := bytes.IndexByte(line, ',')
+			field := line
+			if i >= 0 {
+				field = line[:i]
+			}
+			if bytes.IndexByte(field, '"') >= 0 {
+				return dst, false
+			}
+			dst = append(dst, field)
+			if i < 0 {
+				return dst, true
+			}
+			line = line[i+1:]
+			continue
+		}
+		line = line[1:]
+		i := bytes.IndexByte(line, '"')
+		if i < 0 {
+			return dst, false
+		}
+		dst = append(dst, line[:i])
+		line = line[i+1:]
+		switch {
+		case len(line) == 0:
+			return dst, true
+		case line[0] == ',':
+			line = line[1:]
+		default: // "" or a stray quote
+			return dst, false
+		}
+	}
+}
+
+// bytesString views b as a string without copying. The string must not outlive b's contents,
+// which the reader never changes; it is passed to functions that do not keep it.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// trimSpace is strings.TrimSpace on bytes, with a quick exit for a field without spaces.
+func trimSpace(b []byte) []byte {
+	if len(b) == 0 || (b[0] > ' ' && b[0] < utf8.RuneSelf && b[len(b)-1] > ' ' && b[len(b)-1] < utf8.RuneSelf) {
+		return b
+	}
+	return bytes.TrimSpace(b)
+}
+
+// textColumn collects the labels of a categorical column in the order first seen; cells hold
+// the label's index into labels until finish sorts them.
+type textColumn struct {
+	ids    map[string]int
+	labels []string
+}
+
+func (t *textColumn) id(s []byte) int {
+	if k, ok := t.ids[bytesString(s)]; ok {
+		return k
+	}
+	l := string(s)
+	t.ids[l] = len(t.labels)
+	t.labels = append(t.labels, l)
+	return len(t.labels) - 1
+}
+
+// readFast parses buf as readCSVStd does and reports false when it cannot (see above).
+func readFast(buf []byte, name string, opt ReadOptions) (*Dataset, bool) {
+	for _, m := range compressedMagic {
+		if bytes.HasPrefix(buf, []byte(m.magic)) {
+			return nil, false
+		}
+	}
+	sc := lineScanner{buf: buf}
+	line, ok := sc.next()
+	if !ok {
+		return nil, false
+	}
+	fields, ok := splitFields(nil, line)
+	if !ok {
+		return nil, false
+	}
+	raw := make([]string, len(fields))
+	for j, f := range fields {
+		raw[j] = string(f)
+	}
+	hs, err := parseHeader(raw, name, opt)
+	if err != nil {
+		return nil, false
+	}
+	mixed := opt.Mixed || len(opt.Categorical) > 0
+	p := len(hs.keep)
+	// A column that turns out to hold text after real numbers needs those cells' text: the
+	// second pass reads it as text from the first row.
+	text := append([]bool(nil), hs.forced...)
+	d, again, ok := readRows(sc, hs, text, name, opt, mixed, p)
+	if ok && again {
+		d, again, ok = readRows(sc, hs, text, name, opt, mixed, p)
+		if again {
+			return nil, false // cannot happen: the text columns are known
+		}
+	}
+	return d, ok
+}
+
+// readRows parses the data rows after the header (sc is positioned after it) with the
+// columns marked in text read as categories. A non-forced column whose cell is not a number
+// is marked in text; again reports that one of them had a number before, so the rows must be
+// read again.
+func readRows(sc lineScanner, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool, p int) (d *Dataset, again, ok bool) {
+	isMissing := opt.NA.missing
+	rows := bytes.Count(sc.buf[sc.pos:], []byte{'\n'}) + 1
+	data := make([]float64, 0, rows*p)
+	cols := make([]*textColumn, p)
+	for c := range cols {
+		if text[c] {
+			cols[c] = &textColumn{ids: map[string]int{}}
+		}
+	}
+	sawNumber := make([]bool, p) // a real number was read (so the text of the column is lost)
+	nonFinite := make([]bool, p) // NaN or ±Inf parsed from a number (an error unless the column turns text)
+	nh := len(hs.header)
+	fields := make([][]byte, 0, nh)
+	n := 0
+	for {
+		line, more := sc.next()
+		if !more {
+			break
+		}
+		var ok bool
+		if fields, ok = splitFields(fields[:0], line); !ok {
+			return nil, false, false
+		}
+		if len(fields) == 1 && len(fields[0]) == 0 && nh > 1 {
+			continue // a line `""`
+		}
+		if len(fields) != nh {
+			return nil, false, false
+		}
+		for c, j := range hs.keep {
+			s := trimSpace(fields[j])
+			if mixed {
+				if tc := cols[c]; tc != nil {
+					if isMissing(bytesString(s)) {
+						data = append(data, math.NaN())
+					} else {
+						data = append(data, float64(tc.id(s)))
+					}
+					continue
+				}
+				if text[c] { // turned text in this pass, after a number: read again
+					data = append(data, 0)
+					continue
+				}
+				if isMissing(bytesString(s)) {
+					data = append(data, math.NaN())
+					continue
+				}
+			} else if opt.AllowNonFinite && opt.NA.Contains(bytesString(s)) {
+				data = append(data, math.NaN())
+				continue
+			}
+			v, perr := parseFloat(s)
+			if perr != nil {
+				if errors.Is(perr, strconv.ErrRange) && math.IsInf(v, 0) {
+					return nil, false, false
+				}
+				if !mixed {
+					return nil, false, false
+				}
+				text[c] = true
+				if !sawNumber[c] { // only missing cells so far: read as text from here
+					cols[c] = &textColumn{ids: map[string]int{}}
+					data = append(data, float64(cols[c].id(s)))
+				} else {
+					again = true
+					data = append(data, 0)
+				}
+				continue
+			}
+			if v != v || math.IsInf(v, 0) {
+				if !opt.AllowNonFinite {
+					if !mixed {
+						return nil, false, false
+					}
+					nonFinite[c] = true
+				}
+			}
+			sawNumber[c] = true
+			data = append(data, v)
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, false, false
+	}
+	if again {
+		return nil, true, true
+	}
+	d = New(name, hs.names, n, p, data)
+	for c := 0; c < p; c++ {
+		if cols[c] != nil {
+			cols[c].finish(d, c)
+		} else if nonFinite[c] {
+			return nil, false, false
+		}
+	}
+	return d, false, true
+}
+
+// finish sorts the labels as setCategorical does and turns column c's label indices into codes.
+func (t *textColumn) finish(d *Dataset, c int) {
+	sorted := append([]string(nil), t.labels...)
+	sortLevels(sorted)
+	code := make(map[string]int, len(sorted))
+	for k, l := range sorted {
+		code[l] = k
+	}
+	remap := make([]float64, len(t.labels))
+	for k, l := range t.labels {
+		remap[k] = float64(code[l])
+	}
+	if d.Levels == nil {
+		d.Levels = make([][]string, d.P)
+	}
+	if sorted == nil {
+		sorted = []string{}
+	}
+	d.Levels[c] = sorted
+	for i := 0; i < d.N; i++ {
+		if v := d.Data[i*d.P+c]; v == v {
+			d.Data[i*d.P+c] = remap[int(v)]
+		}
+	}
+}
+
+// parseFloat is strconv.ParseFloat(s, 64) on bytes. A plain decimal ([+-]digits[.digits]
+// [e[+-]digits]) whose digits form an integer m ≤ 2^53 and whose power of ten e has |e| ≤ 22 is
+// m·10^e computed with one correctly rounded multiplication or division of two exact float64s
+// (Clinger's fast path, W. D. Clinger, "How to read floating point numbers accurately", PLDI
+// 1990; strconv takes the same path for it), so the result is strconv's bit for bit; anything
+// else is strconv's.
+func parseFloat(s []byte) (float64, error) {
+	if v, ok := parseDecimal(s); ok {
+		return v, nil
+	}
+	return strconv.ParseFloat(bytesString(s), 64)
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal is the fast path of parseFloat; ok is false when s is not such a decimal.
+func parseDecimal(s []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		i++
+	}
+	var m uint64
+	digits, e := 0, 0
+	for ; i < len(s) && s[i]-'0' < 10; i++ {
+		m = m*10 + uint64(s[i]-'0')
+		digits++
+		if m > 1<<53 {
+			return 0, false
+		}
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i]-'0' < 10; i++ {
+			m = m*10 + uint64(s[i]-'0')
+			digits++
+			e--
+			if m > 1<<53 {
+				return 0, false
+			}
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		x, xd := 0, 0
+		for ; i < len(s) && s[i]-'0' < 10; i++ {
+			if x < 1000 {
+				x = x*10 + int(s[i]-'0')
+			}
+			xd++
+		}
+		if xd == 0 {
+			return 0, false
+		}
+		if eneg {
+			x = -x
+		}
+		e += x
+	}
+	if i != len(s) || e < -22 || e > 22 {
+		return 0, false
+	}
+	v = float64(m)
+	if e < 0 {
+		v /= pow10[-e]
+	} else {
+		v *= pow10[e]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

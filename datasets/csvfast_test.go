@@ -1,0 +1,261 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fastOptions are the reader options the differential tests compare the two readers under.
+var fastOptions = []ReadOptions{
+	{},
+	{AllowNonFinite: true},
+	{Mixed: true},
+	{Mixed: true, AllowNonFinite: true},
+	{Mixed: true, NA: NewNA(".", "-99")},
+	{AllowNonFinite: true, NA: NewNA("", "?")},
+	{Columns: []string{"b", "a"}, Mixed: true},
+	{Mixed: true, Categorical: []string{"a"}},
+	{Columns: []string{"a"}},
+}
+
+// sameRead fails unless ReadCSV (the fast reader, falling back to encoding/csv) and
+// readCSVStd give the same table or the same error on input s with opt.
+func sameRead(t *testing.T, s string, opt ReadOptions) {
+	t.Helper()
+	got, gerr := ReadCSV(strings.NewReader(s), "in.csv", opt)
+	want, werr := readCSVStd(strings.NewReader(s), "in.csv", opt)
+	if (gerr == nil) != (werr == nil) {
+		t.Fatalf("%q %+v: fast error %v, standard error %v", s, opt, gerr, werr)
+	}
+	if werr != nil {
+		if gerr.Error() != werr.Error() {
+			t.Fatalf("%q %+v: errors differ:\nfast     %v\nstandard %v", s, opt, gerr, werr)
+		}
+		var gp, wp *ParseError
+		if errors.As(werr, &wp) != errors.As(gerr, &gp) || (wp != nil && (wp.File != gp.File || wp.Row != gp.Row ||
+			wp.Column != gp.Column || wp.Value != gp.Value)) {
+			t.Fatalf("%q %+v: error values differ: %#v and %#v", s, opt, gerr, werr)
+		}
+		for _, sentinel := range []error{ErrEmpty, ErrNoRows, ErrRagged, ErrNotNumber, ErrOutOfRange, ErrNonFinite,
+			ErrDuplicateName, ErrEmptyName, ErrCompressed, ErrTooLarge, csv.ErrBareQuote, csv.ErrQuote} {
+			if errors.Is(gerr, sentinel) != errors.Is(werr, sentinel) {
+				t.Fatalf("%q %+v: errors.Is(%v) differs: %v and %v", s, opt, sentinel, gerr, werr)
+			}
+		}
+		return
+	}
+	if msg := diffDatasets(got, want); msg != "" {
+		t.Fatalf("%q %+v: %s", s, opt, msg)
+	}
+}
+
+// diffDatasets describes the first difference between a and b ("" if none): names, shape,
+// every value bit for bit, the levels.
+func diffDatasets(a, b *Dataset) string {
+	switch {
+	case a.Name != b.Name || !slices.Equal(a.Names, b.Names) || a.N != b.N || a.P != b.P:
+		return "shapes differ: " + a.Name + strings.Join(a.Names, ",") + " / " + b.Name + strings.Join(b.Names, ",")
+	case (a.Levels == nil) != (b.Levels == nil):
+		return "one table has levels, the other not"
+	}
+	for i := range a.Data {
+		if math.Float64bits(a.Data[i]) != math.Float64bits(b.Data[i]) && !(a.Data[i] != a.Data[i] && b.Data[i] != b.Data[i]) {
+			return "value " + formatFloat(a.Data[i]) + " vs " + formatFloat(b.Data[i])
+		}
+	}
+	for j := range a.Levels {
+		if (a.Levels[j] == nil) != (b.Levels[j] == nil) || !slices.Equal(a.Levels[j], b.Levels[j]) {
+			return "levels of column " + a.Names[j] + " differ: " + strings.Join(a.Levels[j], "|") + " / " + strings.Join(b.Levels[j], "|")
+		}
+	}
+	return ""
+}
+
+// fastSeeds are inputs of every kind the readers meet: plain, quoted (R's write.csv), CRLF,
+// blank lines, text after numbers, missing tokens, and the errors.
+var fastSeeds = []string{
+	"a,b\n1,2\n",
+	"a,b\n1,2",
+	"a,b\r\n1,2\r\n3,4\r",
+	"\"a\",\"b\"\n\"x\",1\n\"y, z\",2\n",
+	"a,b\n\n1,2\n\n3,4\n",
+	"a,b\n1,x\n2,y\n3,1\n",
+	"a,b\n1,2\n3,text\n4,NA\n",
+	"a,b\nNA,2\n,x\n3,y\n",
+	"a,b\n1,NaN\n2,Inf\n",
+	"a,b\n1,nan\n2,word\n",
+	"a,b\n1,inf\n",
+	"a,b\n1e400,2\n",
+	"a,b\n1e-400,2\n",
+	"a,b\n 1 , 2 \n\t3\t,4\n",
+	"a,b\n1,\"2\"\"\"\n",
+	"a,b\n1,\"multi\nline\"\n",
+	"a,b\n1,\"x\"y\n",
+	"a,b\n1,x\"y\n",
+	"a,b\n1\n",
+	"a,b\n1,2,3\n",
+	"a,b\n\"\"\n1,2\n",
+	"a\n\"\"\n1\n",
+	"a,a\n1,2\n",
+	"a,\n1,2\n",
+	"\ufeffa,b\n1,2\n",
+	"",
+	"\n\n",
+	"a,b\n",
+	"\x1f\x8b\x08\x00",
+	"a,b\n.,-99\n?,1\n",
+	"a,b\n1.0,1\n1,2\n01,3\n",
+	"a,b\n-0,1\n0,2\n",
+	"a,b\nx\u00a0,1\n\u00a0y,2\n",
+	"a,b\n1,2\r\r\n",
+	"a,b\n1,\"2\"\r\n",
+	"a,b\n\"1\",\"\"\n",
+}
+
+// TestReadFastMatchesStandard compares the two readers on fastSeeds under every option set.
+func TestReadFastMatchesStandard(t *testing.T) {
+	for _, s := range fastSeeds {
+		for _, opt := range fastOptions {
+			sameRead(t, s, opt)
+		}
+	}
+}
+
+// TestReadFastHandles checks that the fast reader itself (not the fallback) reads the inputs
+// real files are made of, so that the speed of ReadCSV is not lost to the fallback unnoticed.
+func TestReadFastHandles(t *testing.T) {
+	cases := []struct {
+		in  string
+		opt ReadOptions
+		ok  bool
+	}{
+		{"a,b\n1,2\n", ReadOptions{}, true},
+		{"\"a\",\"b\"\r\n\"x\",1.5\r\n\"y\",NA\r\n", ReadOptions{Mixed: true}, true},
+		{"a,b\n1,x\n2,y\n", ReadOptions{Mixed: true}, true}, // text after a number: two passes
+		{"a,b\nNA,1\n", ReadOptions{AllowNonFinite: true}, true},
+		{"a,b\n1,\"x\"\"\"\n", ReadOptions{Mixed: true}, false}, // escaped quote
+		{"a,b\n1,x\n", ReadOptions{}, false},                    // an error
+	}
+	for _, c := range cases {
+		_, ok := readFast([]byte(c.in), "in.csv", c.opt)
+		if ok != c.ok {
+			t.Errorf("readFast(%q, %+v) handled = %v, want %v", c.in, c.opt, ok, c.ok)
+		}
+		sameRead(t, c.in, c.opt)
+	}
+}
+
+// TestReadCSVReadError checks that a read error after some rows is reported as the standard
+// reader reports it (the bytes before it are replayed).
+func TestReadCSVReadError(t *testing.T) {
+	boom := errors.New("disk on fire")
+	in := func() io.Reader { return io.MultiReader(strings.NewReader("a,b\n1,2\n"), errReader{boom}) }
+	_, gerr := ReadCSV(in(), "in.csv", ReadOptions{})
+	_, werr := readCSVStd(in(), "in.csv", ReadOptions{})
+	if gerr == nil || werr == nil || gerr.Error() != werr.Error() || !errors.Is(gerr, boom) {
+		t.Fatalf("read error: fast %v, standard %v", gerr, werr)
+	}
+}
+
+// FuzzReadCSVFast is the differential fuzz test of the fast reader: on any input and every
+// option set, ReadCSV equals readCSVStd (encoding/csv): the same table bit for bit, or the
+// same error (message and *ParseError fields).
+func FuzzReadCSVFast(f *testing.F) {
+	for _, s := range fastSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, opt := range fastOptions {
+			sameRead(t, s, opt)
+		}
+	})
+}
+
+// TestWriteFastMatchesStandard compares writeCSV with the encoding/csv writer it replaced
+// (writeCSVStd below) on tables of every kind: numeric with NaN, categorical labels that need
+// quoting, codes outside the levels, a custom missing token.
+func TestWriteFastMatchesStandard(t *testing.T) {
+	num := New("n", []string{"x", "y z"}, 3, 2, []float64{1.5, math.NaN(), -0.0, 1e300, math.Inf(1), 3})
+	mixed := New("m", []string{"a", "b,c", "\"q\""}, 4, 3, []float64{
+		0, 1.5, 1, 1, math.NaN(), 2, math.NaN(), 3, 0, 2.7, -1, 5})
+	mixed.Levels = [][]string{{"x", " lead", "a,b"}, nil, {"", "q\"q", "\\.", "line\nbreak", "ok"}}
+	for _, d := range []*Dataset{num, mixed} {
+		for _, tok := range []struct {
+			tok    string
+			custom bool
+		}{{"", false}, {".", true}, {"a b", true}, {" x", true}, {"\"", true}} {
+			var got, want bytes.Buffer
+			if err := writeCSV(&got, d, tok.tok, tok.custom); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeCSVStd(&want, d, tok.tok, tok.custom); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s, token %q: writers differ:\nfast     %q\nstandard %q", d.Name, tok.tok, got.String(), want.String())
+			}
+		}
+	}
+}
+
+// TestParseFloat compares parseFloat with strconv.ParseFloat bit for bit on hand-picked
+// decimals (the fast path's edges: 2^53, 10^±22, signed zeros, exponents) and on random
+// numbers written with 1 to 19 significant digits.
+func TestParseFloat(t *testing.T) {
+	cases := []string{"0", "-0", "+0", "0.0", "-0.000", "1", "-1", "1.5", ".5", "5.", "-.5", "9007199254740992",
+		"9007199254740993", "900719925474099.3", "1e22", "1e23", "1e-22", "1e-23", "123456789e-22", "4.9e-324",
+		"1.7976931348623157e308", "1e400", "1e-400", "0e999", "1E5", "1e+05", "1e-05", "1e", "1e+", "e5", ".", "-",
+		"", "+", "1..2", "1.2.3", "0x1p3", "1_000", "Inf", "-inf", "NaN", "nan", "00012.3400", "3.141592653589793",
+		"47.739038352168954", "0.1", "0.2", "0.3", "123456789012345678", "1 ", " 1"}
+	rng := rand.New(rand.NewPCG(30, 1))
+	for range 20000 {
+		v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
+		cases = append(cases, strconv.FormatFloat(v, 'g', 1+rng.IntN(19), 64), strconv.FormatFloat(v, 'f', rng.IntN(12), 64))
+	}
+	for _, s := range cases {
+		got, gerr := parseFloat([]byte(s))
+		want, werr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) || (gerr == nil) != (werr == nil) {
+			t.Errorf("parseFloat(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestCategorizeMatchesCells compares Categorize with what it did before it formatted each
+// distinct value once: setCategorical on every cell's shortest formatting ("" for NaN), on
+// random columns of small codes, −0 and 0, negative, fractional and large values and NaN.
+func TestCategorizeMatchesCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	pool := []float64{0, math.Copysign(0, -1), 1, 2, 7, 1023, 1024, 5000, -1, -3, 0.5, 2.25, 1e300, math.NaN(), math.SmallestNonzeroFloat64}
+	for trial := range 200 {
+		n := 1 + rng.IntN(60)
+		data := make([]float64, 2*n)
+		for i := range data {
+			data[i] = pool[rng.IntN(len(pool))]
+		}
+		d := New("t", []string{"a", "b"}, n, 2, data)
+		got, err := d.Categorize([]string{"b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := d.Clone()
+		cells := make([]string, n)
+		for i := range cells {
+			if v := d.Data[i*2+1]; v == v {
+				cells[i] = formatFloat(v)
+			}
+		}
+		setCategorical(want, 1, cells, func(s string) bool { return s == "" })
+		if msg := diffDatasets(got, want); msg != "" {
+			t.Fatalf("trial %d: %s", trial, msg)
+		}
+	}
+}
