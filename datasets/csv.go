@@ -46,20 +46,48 @@ type ReadOptions struct {
 // around a number are ignored. A missing marker (a token of opt.NA) is a number only with
 // opt.AllowNonFinite or opt.Mixed, where it reads as NaN.
 //
-// The input is read whole into memory (through LimitRecords) and parsed by a fast,
-// allocation-light reader (csvfast.go, docs/performance.md "The data path"); whatever that
-// reader does not handle itself — an error of any kind, a quoted field with an escaped quote
-// or a line break — is parsed again by the encoding/csv reader (readCSVStd), so results and
+// A regular file (any io.ReadSeeker) is parsed as it is read, in chunks, by a fast,
+// allocation-light reader (csvfast.go, docs/performance.md "The data path"); any other input
+// is read whole into memory first (through LimitRecords). Whatever the fast reader does not
+// handle itself — an error of any kind, a quoted field with an escaped quote or a line break —
+// is parsed again from the start by the encoding/csv reader (readCSVStd), so results and
 // errors are exactly that reader's.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	buf, err := readAll(LimitRecords(r, name), sizeHint(r))
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			return readSeeker(rs, start, name, opt)
+		}
+	}
+	buf, err := readAll(LimitRecords(r, name))
 	if err != nil { // the standard reader meets the same bytes, then the same error
 		return readCSVStd(io.MultiReader(bytes.NewReader(buf), errReader{err}), name, opt)
 	}
-	if d, ok := readFast(buf, name, opt); ok {
+	open := func() (*lineSource, error) { return newBytesSource(buf), nil }
+	if d, ok := readFast(open, int64(len(buf)), name, opt); ok {
 		return d, nil
 	}
 	return readCSVStd(bytes.NewReader(buf), name, opt)
+}
+
+// readSeeker is ReadCSV on an input that can be read again from start.
+func readSeeker(rs io.ReadSeeker, start int64, name string, opt ReadOptions) (*Dataset, error) {
+	var size int64
+	if end, err := rs.Seek(0, io.SeekEnd); err == nil {
+		size = end - start
+	}
+	open := func() (*lineSource, error) {
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return newStreamSource(LimitRecords(rs, name), streamChunk), nil
+	}
+	if d, ok := readFast(open, size, name, opt); ok {
+		return d, nil
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return nil, csvErr(name, err)
+	}
+	return readCSVStd(rs, name, opt)
 }
 
 // readCSVStd is ReadCSV on encoding/csv, field by field: the reference the fast reader is

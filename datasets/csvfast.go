@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -21,13 +20,9 @@ import (
 // readCSVStd, so that the result and the error of every input are exactly encoding/csv's
 // (FuzzReadCSVFast checks the two agree).
 
-// readAll reads r to the end into one buffer of capacity hint+1 (grown if the hint is short).
-// On an error it returns the bytes read before it.
-func readAll(r io.Reader, hint int) ([]byte, error) {
-	if hint < 0 || hint > 1<<34 {
-		hint = 0
-	}
-	b := make([]byte, 0, hint+512)
+// readAll reads r to the end. On an error it returns the bytes read before it.
+func readAll(r io.Reader) ([]byte, error) {
+	b := make([]byte, 0, 512)
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -43,63 +38,86 @@ func readAll(r io.Reader, hint int) ([]byte, error) {
 	}
 }
 
-// sizeHint returns the bytes left in r when r tells them (a regular file, a bytes or strings
-// reader), else 0.
-func sizeHint(r io.Reader) int {
-	switch r := r.(type) {
-	case *os.File:
-		fi, err := r.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			return 0
-		}
-		off, err := r.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return 0
-		}
-		return int(fi.Size() - off)
-	case interface{ Len() int }: // *bytes.Reader, *strings.Reader, *bytes.Buffer
-		return r.Len()
-	}
-	return 0
-}
-
 // errReader returns its error on every Read: it replays a read error after the bytes read
 // before it (io.MultiReader).
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// lineScanner yields the lines of a CSV input as encoding/csv reads them: a line ends at
+// lineSource yields the lines of a CSV input as encoding/csv reads them: a line ends at
 // '\n'; a "\r\n" ends it too, and a '\r' just before the end of the input is dropped; empty
-// lines are skipped.
-type lineScanner struct {
-	buf []byte
-	pos int
+// lines are skipped. It reads r in chunks into buf (or, with r nil, buf is the whole input),
+// so a line it returns is valid until the next call.
+type lineSource struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	eof      bool
+	err      error // the read error that ended the input early (not io.EOF)
+	consumed int64 // bytes before buf[pos]
 }
 
-// next returns the next non-empty line without its terminator, or false at the end.
-func (s *lineScanner) next() ([]byte, bool) {
-	for s.pos < len(s.buf) {
-		rest := s.buf[s.pos:]
-		var line []byte
-		if e := bytes.IndexByte(rest, '\n'); e >= 0 {
-			line = rest[:e]
+// streamChunk is the size of the chunks a lineSource reads: small enough that a chunk is
+// still in the processor's cache when its lines are parsed.
+const streamChunk = 256 << 10
+
+// newStreamSource reads r in chunks of size bytes (streamChunk; tests use a few bytes).
+func newStreamSource(r io.Reader, size int) *lineSource {
+	return &lineSource{r: r, buf: make([]byte, size)}
+}
+
+func newBytesSource(b []byte) *lineSource { return &lineSource{buf: b, end: len(b), eof: true} }
+
+// next returns the next non-empty line without its terminator, or false at the end of the
+// input or at a read error (then err is set).
+func (s *lineSource) next() ([]byte, bool) {
+	for {
+		if e := bytes.IndexByte(s.buf[s.pos:s.end], '\n'); e >= 0 {
+			line := s.buf[s.pos : s.pos+e]
 			s.pos += e + 1
+			s.consumed += int64(e + 1)
 			if n := len(line); n > 0 && line[n-1] == '\r' {
 				line = line[:n-1]
 			}
-		} else {
-			line = rest
-			s.pos = len(s.buf)
+			if len(line) > 0 {
+				return line, true
+			}
+			continue
+		}
+		if s.eof || s.err != nil {
+			if s.pos == s.end {
+				return nil, false
+			}
+			line := s.buf[s.pos:s.end]
+			s.consumed += int64(s.end - s.pos)
+			s.pos = s.end
 			if n := len(line); n > 0 && line[n-1] == '\r' {
 				line = line[:n-1]
 			}
+			if len(line) > 0 {
+				return line, true
+			}
+			return nil, false
 		}
-		if len(line) > 0 {
-			return line, true
-		}
+		s.fill()
 	}
-	return nil, false
+}
+
+// fill moves the partial line to the front of buf (growing it when the line fills it) and
+// reads once.
+func (s *lineSource) fill() {
+	s.end = copy(s.buf, s.buf[s.pos:s.end])
+	s.pos = 0
+	if s.end == len(s.buf) {
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	}
+	n, err := s.r.Read(s.buf[s.end:])
+	s.end += n
+	if err == io.EOF {
+		s.eof = true
+	} else if err != nil {
+		s.err = err
+	}
 }
 
 // splitFields appends the fields of line to dst as encoding/csv splits them at commas. ok is
@@ -176,17 +194,49 @@ func (t *textColumn) id(s []byte) int {
 	return len(t.labels) - 1
 }
 
-// readFast parses buf as readCSVStd does and reports false when it cannot (see above).
-func readFast(buf []byte, name string, opt ReadOptions) (*Dataset, bool) {
-	for _, m := range compressedMagic {
-		if bytes.HasPrefix(buf, []byte(m.magic)) {
-			return nil, false
-		}
+// readFast parses the input as readCSVStd does and reports false when it cannot (see above).
+// open returns a fresh source of the whole input: called once, or twice when a column turns
+// out to hold text after numbers. size is the input's length in bytes if known (else 0), used
+// to size the table.
+func readFast(open func() (*lineSource, error), size int64, name string, opt ReadOptions) (*Dataset, bool) {
+	src, err := open()
+	if err != nil {
+		return nil, false
 	}
-	sc := lineScanner{buf: buf}
-	line, ok := sc.next()
+	hs, ok := readHeader(src, name, opt)
 	if !ok {
 		return nil, false
+	}
+	mixed := opt.Mixed || len(opt.Categorical) > 0
+	// A column that turns out to hold text after real numbers needs those cells' text: the
+	// second pass reads it as text from the first row.
+	text := append([]bool(nil), hs.forced...)
+	d, again, ok := readRows(src, size, hs, text, name, opt, mixed)
+	if ok && again {
+		if src, err = open(); err != nil {
+			return nil, false
+		}
+		if _, ok := readHeader(src, name, opt); !ok {
+			return nil, false
+		}
+		d, again, ok = readRows(src, size, hs, text, name, opt, mixed)
+		if again {
+			return nil, false // cannot happen: the text columns are known
+		}
+	}
+	return d, ok
+}
+
+// readHeader reads and checks the header row.
+func readHeader(src *lineSource, name string, opt ReadOptions) (*headerSpec, bool) {
+	line, ok := src.next()
+	if !ok {
+		return nil, false
+	}
+	for _, m := range compressedMagic { // left to readCSVStd's message
+		if bytes.HasPrefix(line, []byte(m.magic)) {
+			return nil, false
+		}
 	}
 	fields, ok := splitFields(nil, line)
 	if !ok {
@@ -197,32 +247,17 @@ func readFast(buf []byte, name string, opt ReadOptions) (*Dataset, bool) {
 		raw[j] = string(f)
 	}
 	hs, err := parseHeader(raw, name, opt)
-	if err != nil {
-		return nil, false
-	}
-	mixed := opt.Mixed || len(opt.Categorical) > 0
-	p := len(hs.keep)
-	// A column that turns out to hold text after real numbers needs those cells' text: the
-	// second pass reads it as text from the first row.
-	text := append([]bool(nil), hs.forced...)
-	d, again, ok := readRows(sc, hs, text, name, opt, mixed, p)
-	if ok && again {
-		d, again, ok = readRows(sc, hs, text, name, opt, mixed, p)
-		if again {
-			return nil, false // cannot happen: the text columns are known
-		}
-	}
-	return d, ok
+	return hs, err == nil
 }
 
 // readRows parses the data rows after the header (sc is positioned after it) with the
 // columns marked in text read as categories. A non-forced column whose cell is not a number
 // is marked in text; again reports that one of them had a number before, so the rows must be
 // read again.
-func readRows(sc lineScanner, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool, p int) (d *Dataset, again, ok bool) {
+func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool) (d *Dataset, again, ok bool) {
 	isMissing := opt.NA.missing
-	rows := bytes.Count(sc.buf[sc.pos:], []byte{'\n'}) + 1
-	data := make([]float64, 0, rows*p)
+	p := len(hs.keep)
+	var data []float64
 	cols := make([]*textColumn, p)
 	for c := range cols {
 		if text[c] {
@@ -235,9 +270,13 @@ func readRows(sc lineScanner, hs *headerSpec, text []bool, name string, opt Read
 	fields := make([][]byte, 0, nh)
 	n := 0
 	for {
-		line, more := sc.next()
+		line, more := src.next()
 		if !more {
 			break
+		}
+		if data == nil { // room for the rows the input's size suggests (memory not written is not paid for)
+			rows := 1 + 13*(size-src.consumed)/(10*int64(len(line)+1))
+			data = make([]float64, 0, int(max(1, min(rows, 1<<31/int64(p+1))))*p)
 		}
 		var ok bool
 		if fields, ok = splitFields(fields[:0], line); !ok {
@@ -303,7 +342,7 @@ func readRows(sc lineScanner, hs *headerSpec, text []bool, name string, opt Read
 		}
 		n++
 	}
-	if n == 0 {
+	if n == 0 || src.err != nil {
 		return nil, false, false
 	}
 	if again {

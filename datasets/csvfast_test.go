@@ -28,10 +28,35 @@ var fastOptions = []ReadOptions{
 
 // sameRead fails unless ReadCSV (the fast reader, falling back to encoding/csv) and
 // readCSVStd give the same table or the same error on input s with opt.
+// It reads s three ways: streamed (a seekable reader), streamed in pieces of 1 to 3 bytes
+// (every line crosses a refill) and whole (a reader that cannot seek).
 func sameRead(t *testing.T, s string, opt ReadOptions) {
 	t.Helper()
-	got, gerr := ReadCSV(strings.NewReader(s), "in.csv", opt)
 	want, werr := readCSVStd(strings.NewReader(s), "in.csv", opt)
+	for _, in := range []io.Reader{strings.NewReader(s), &pieces{Reader: strings.NewReader(s)}, struct{ io.Reader }{strings.NewReader(s)}} {
+		got, gerr := ReadCSV(in, "in.csv", opt)
+		sameResult(t, s, opt, got, gerr, want, werr)
+	}
+	// a chunk buffer of 4 bytes: lines longer than it grow it
+	small := func() (*lineSource, error) { return newStreamSource(&pieces{Reader: strings.NewReader(s)}, 4), nil }
+	if got, ok := readFast(small, 0, "in.csv", opt); ok {
+		sameResult(t, s, opt, got, nil, want, werr)
+	}
+}
+
+// pieces is a seekable reader that returns 1, 2 or 3 bytes per Read.
+type pieces struct {
+	*strings.Reader
+	k int
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	p.k++
+	return p.Reader.Read(b[:min(len(b), 1+p.k%3)])
+}
+
+func sameResult(t *testing.T, s string, opt ReadOptions, got *Dataset, gerr error, want *Dataset, werr error) {
+	t.Helper()
 	if (gerr == nil) != (werr == nil) {
 		t.Fatalf("%q %+v: fast error %v, standard error %v", s, opt, gerr, werr)
 	}
@@ -145,7 +170,11 @@ func TestReadFastHandles(t *testing.T) {
 		{"a,b\n1,x\n", ReadOptions{}, false},                    // an error
 	}
 	for _, c := range cases {
-		_, ok := readFast([]byte(c.in), "in.csv", c.opt)
+		_, ok := readFast(func() (*lineSource, error) { return newBytesSource([]byte(c.in)), nil }, int64(len(c.in)), "in.csv", c.opt)
+		_, okStream := readFast(func() (*lineSource, error) { return newStreamSource(strings.NewReader(c.in), 3), nil }, 0, "in.csv", c.opt)
+		if ok != okStream {
+			t.Errorf("readFast(%q, %+v): from bytes %v, streamed %v", c.in, c.opt, ok, okStream)
+		}
 		if ok != c.ok {
 			t.Errorf("readFast(%q, %+v) handled = %v, want %v", c.in, c.opt, ok, c.ok)
 		}
