@@ -79,7 +79,7 @@ func readSeeker(rs io.ReadSeeker, start int64, name string, opt ReadOptions) (*D
 		if _, err := rs.Seek(start, io.SeekStart); err != nil {
 			return nil, err
 		}
-		return newStreamSource(LimitRecords(rs, name), streamChunk), nil
+		return newStreamSource(rs, streamChunk), nil
 	}
 	if d, ok := readFast(open, size, name, opt); ok {
 		return d, nil
@@ -406,11 +406,7 @@ func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
 			continue
 		}
 		if !out.IsCategorical(j) {
-			c, err := out.Categorize([]string{name})
-			if err != nil {
-				return nil, err
-			}
-			out = c
+			categorizeColumn(out, j) // in place: out is already a copy
 		}
 		levels := append([]string{}, ref.Levels[r]...)
 		code := make(map[string]int, len(levels))

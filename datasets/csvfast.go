@@ -55,24 +55,38 @@ type lineSource struct {
 	eof      bool
 	err      error // the read error that ended the input early (not io.EOF)
 	consumed int64 // bytes before buf[pos]
+	max      int   // a longer line ends the input with errLongLine (MaxRecordBytes)
 }
+
+// errLongLine stops a lineSource at a line longer than MaxRecordBytes: readCSVStd, through
+// LimitRecords, reports it.
+var errLongLine = errors.New("line longer than the record limit")
 
 // streamChunk is the size of the chunks a lineSource reads: small enough that a chunk is
 // still in the processor's cache when its lines are parsed.
 const streamChunk = 256 << 10
 
 // newStreamSource reads r in chunks of size bytes (streamChunk; tests use a few bytes).
+// A streamed input is not passed through LimitRecords: the source stops at a line longer
+// than the limit itself, and never holds much more than the limit.
 func newStreamSource(r io.Reader, size int) *lineSource {
-	return &lineSource{r: r, buf: make([]byte, size)}
+	return &lineSource{r: r, buf: make([]byte, size), max: int(min(MaxRecordBytes, 1<<40))}
 }
 
-func newBytesSource(b []byte) *lineSource { return &lineSource{buf: b, end: len(b), eof: true} }
+// newBytesSource returns the lines of b, an input LimitRecords has already checked.
+func newBytesSource(b []byte) *lineSource {
+	return &lineSource{buf: b, end: len(b), eof: true, max: len(b)}
+}
 
 // next returns the next non-empty line without its terminator, or false at the end of the
 // input or at a read error (then err is set).
 func (s *lineSource) next() ([]byte, bool) {
 	for {
 		if e := bytes.IndexByte(s.buf[s.pos:s.end], '\n'); e >= 0 {
+			if e > s.max {
+				s.err = errLongLine
+				return nil, false
+			}
 			line := s.buf[s.pos : s.pos+e]
 			s.pos += e + 1
 			s.consumed += int64(e + 1)
@@ -86,6 +100,10 @@ func (s *lineSource) next() ([]byte, bool) {
 		}
 		if s.eof || s.err != nil {
 			if s.pos == s.end {
+				return nil, false
+			}
+			if s.end-s.pos > s.max {
+				s.err = errLongLine
 				return nil, false
 			}
 			line := s.buf[s.pos:s.end]
@@ -108,6 +126,10 @@ func (s *lineSource) next() ([]byte, bool) {
 func (s *lineSource) fill() {
 	s.end = copy(s.buf, s.buf[s.pos:s.end])
 	s.pos = 0
+	if s.end > s.max {
+		s.err = errLongLine
+		return
+	}
 	if s.end == len(s.buf) {
 		s.buf = append(s.buf, make([]byte, len(s.buf))...)
 	}
