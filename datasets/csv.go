@@ -47,7 +47,7 @@ type ReadOptions struct {
 // opt.AllowNonFinite or opt.Mixed, where it reads as NaN.
 //
 // A regular file (any io.ReadSeeker) is parsed as it is read, in chunks, by a fast,
-// allocation-light reader (csvfast.go, docs/performance.md "The data path"); any other input
+// allocation-light reader (csvfast.go, docs/datapath.md); any other input
 // is read whole into memory first (through LimitRecords). Whatever the fast reader does not
 // handle itself — an error of any kind, a quoted field with an escaped quote or a line break —
 // is parsed again from the start by the encoding/csv reader (readCSVStd), so results and

@@ -10,8 +10,9 @@ import (
 	"unsafe"
 )
 
-// The fast reader (docs/performance.md "The data path") parses an input held whole in memory,
-// line by line, with no allocation per row or per numeric cell: fields are sub-slices of the
+// The fast reader (docs/datapath.md) parses an input line by line — a seekable input in
+// chunks as it is read, any other held whole in memory — with no allocation per row or per
+// numeric cell: fields are sub-slices of the
 // input, numbers are parsed in place, and a categorical cell costs a map lookup (an allocation
 // only for a label not seen before). It handles the inputs that real files are made of —
 // unquoted fields, and quoted fields without an escaped quote ("") or a line break, as R's
@@ -201,19 +202,29 @@ func trimSpace(b []byte) []byte {
 
 // textColumn collects the labels of a categorical column in the order first seen; cells hold
 // the label's index into labels until finish sorts them.
+// The label of the previous cell is checked first: keys repeat (a sorted file, a dominant
+// category).
 type textColumn struct {
 	ids    map[string]int
 	labels []string
+	last   int // index of the previous cell's label, −1 before the first
 }
 
+func newTextColumn() *textColumn { return &textColumn{ids: map[string]int{}, last: -1} }
+
 func (t *textColumn) id(s []byte) int {
-	if k, ok := t.ids[bytesString(s)]; ok {
-		return k
+	if t.last >= 0 && t.labels[t.last] == bytesString(s) {
+		return t.last
 	}
-	l := string(s)
-	t.ids[l] = len(t.labels)
-	t.labels = append(t.labels, l)
-	return len(t.labels) - 1
+	k, ok := t.ids[bytesString(s)]
+	if !ok {
+		l := string(s)
+		k = len(t.labels)
+		t.ids[l] = k
+		t.labels = append(t.labels, l)
+	}
+	t.last = k
+	return k
 }
 
 // readFast parses the input as readCSVStd does and reports false when it cannot (see above).
@@ -283,7 +294,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 	cols := make([]*textColumn, p)
 	for c := range cols {
 		if text[c] {
-			cols[c] = &textColumn{ids: map[string]int{}}
+			cols[c] = newTextColumn()
 		}
 	}
 	sawNumber := make([]bool, p) // a real number was read (so the text of the column is lost)
@@ -343,7 +354,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 				}
 				text[c] = true
 				if !sawNumber[c] { // only missing cells so far: read as text from here
-					cols[c] = &textColumn{ids: map[string]int{}}
+					cols[c] = newTextColumn()
 					data = append(data, float64(cols[c].id(s)))
 				} else {
 					again = true

@@ -7,7 +7,7 @@ import (
 )
 
 // startCPUProfile writes a CPU profile of the whole command to path (the environment
-// variable SDCBENCH_CPUPROFILE; docs/performance.md) and returns the function that stops it.
+// variable SDCBENCH_CPUPROFILE; docs/datapath.md) and returns the function that stops it.
 // An empty path profiles nothing; a file that cannot be created is reported on stderr and the
 // command runs unprofiled.
 func startCPUProfile(path string) (stop func()) {
