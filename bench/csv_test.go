@@ -178,3 +178,22 @@ func TestCSVBenchInputs(t *testing.T) {
 		t.Errorf("census: %d rows, categorical %v", c.N, c.Categorical())
 	}
 }
+
+// BenchmarkReadCSVCodes times datasets.ReadCSV on the census table as eval reads it: seven keys
+// written as level numbers (1 to 100, read as numbers, then categorized) and the weight.
+func BenchmarkReadCSVCodes(b *testing.B) {
+	d := censusTable(csvBenchN)
+	var in bytes.Buffer
+	if err := datasets.WriteCSV(&in, d); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(in.Len()))
+	b.ReportAllocs()
+	c0 := cpuSeconds()
+	for b.Loop() {
+		if _, err := datasets.ReadCSV(bytes.NewReader(in.Bytes()), "bench.csv", datasets.ReadOptions{Mixed: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, c0, in.Len())
+}

@@ -148,6 +148,16 @@ func (s *lineSource) fill() {
 // (an error there), a quoted field with an escaped quote, a quote not followed by a comma or
 // the end of the line, or a quoted field that does not end on its line.
 func splitFields(dst [][]byte, line []byte) ([][]byte, bool) {
+	if bytes.IndexByte(line, '"') < 0 { // the usual line: commas only
+		for {
+			i := bytes.IndexByte(line, ',')
+			if i < 0 {
+				return append(dst, line), true
+			}
+			dst = append(dst, line[:i])
+			line = line[i+1:]
+		}
+	}
 	for {
 		if len(line) == 0 || line[0] != '"' {
 			i := bytes.IndexByte(line, ',')
@@ -288,7 +298,13 @@ func readHeader(src *lineSource, name string, opt ReadOptions) (*headerSpec, boo
 // is marked in text; again reports that one of them had a number before, so the rows must be
 // read again.
 func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool) (d *Dataset, again, ok bool) {
-	isMissing := opt.NA.missing
+	na := opt.NA
+	// isMissing is na.missing with a quick exit for a cell longer than every token
+	longest := len("NaN")
+	for _, t := range na.Tokens() {
+		longest = max(longest, len(t))
+	}
+	isMissing := func(s string) bool { return len(s) <= longest && na.missing(s) }
 	p := len(hs.keep)
 	var data []float64
 	cols := make([]*textColumn, p)

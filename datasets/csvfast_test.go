@@ -212,7 +212,7 @@ func FuzzReadCSVFast(f *testing.F) {
 // (writeCSVStd below) on tables of every kind: numeric with NaN, categorical labels that need
 // quoting, codes outside the levels, a custom missing token.
 func TestWriteFastMatchesStandard(t *testing.T) {
-	num := New("n", []string{"x", "y z"}, 3, 2, []float64{1.5, math.NaN(), -0.0, 1e300, math.Inf(1), 3})
+	num := New("n", []string{"x", "y z"}, 3, 2, []float64{1.5, math.NaN(), math.Copysign(0, -1), 1e300, math.Inf(1), 3})
 	mixed := New("m", []string{"a", "b,c", "\"q\""}, 4, 3, []float64{
 		0, 1.5, 1, 1, math.NaN(), 2, math.NaN(), 3, 0, 2.7, -1, 5})
 	mixed.Levels = [][]string{{"x", " lead", "a,b"}, nil, {"", "q\"q", "\\.", "line\nbreak", "ok"}}
