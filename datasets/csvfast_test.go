@@ -288,3 +288,29 @@ func TestCategorizeMatchesCells(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFastManyLabels compares the two readers on categorical columns with thousands of
+// distinct labels of 1 to 12 bytes (the fast reader's table of short labels grows; longer
+// ones go to its map), including labels that differ only by trailing zero bytes.
+func TestReadFastManyLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 4))
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := range 20000 {
+		l := make([]byte, 1+rng.IntN(12))
+		for j := range l {
+			l[j] = "abcXYZ01\x00"[rng.IntN(9)]
+		}
+		if i%7 == 0 {
+			l = append(l[:min(len(l), 3)], 0)
+		}
+		b.WriteString(strconv.Itoa(rng.IntN(5000)) + "x," + string(l) + "\n")
+	}
+	for _, opt := range []ReadOptions{{Mixed: true}, {Mixed: true, Categorical: []string{"a"}}} {
+		sameRead(t, b.String(), opt)
+	}
+	d, err := ReadCSV(strings.NewReader(b.String()), "in.csv", ReadOptions{Mixed: true})
+	if err != nil || len(d.Levels[0]) < 4000 || len(d.Levels[1]) < 10000 {
+		t.Fatalf("levels %d and %d, error %v", len(d.Levels[0]), len(d.Levels[1]), err)
+	}
+}
