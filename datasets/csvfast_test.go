@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -248,6 +249,22 @@ func TestParseFloat(t *testing.T) {
 	for range 20000 {
 		v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
 		cases = append(cases, strconv.FormatFloat(v, 'g', 1+rng.IntN(19), 64), strconv.FormatFloat(v, 'f', rng.IntN(12), 64))
+		// any float64 in shortest form; 15 to 20 random digits with a power of ten in [−80, 80]
+		cases = append(cases, strconv.FormatFloat(math.Float64frombits(rng.Uint64()), 'g', -1, 64))
+		digits := make([]byte, 15+rng.IntN(6))
+		for i := range digits {
+			digits[i] = byte('0' + rng.IntN(10))
+		}
+		cases = append(cases, string(digits)+"e"+strconv.Itoa(rng.IntN(161)-80), "0."+string(digits))
+	}
+	// halfway between two float64s: the shortest forms of a value and its successor, and their
+	// midpoint written with 17 to 19 digits
+	for range 5000 {
+		v := 50 + 10*rng.NormFloat64()
+		mid := new(big.Float).SetPrec(200).SetFloat64(v)
+		mid.Add(mid, new(big.Float).SetPrec(200).SetFloat64(math.Nextafter(v, math.Inf(1))))
+		mid.Quo(mid, big.NewFloat(2))
+		cases = append(cases, mid.Text('e', 16+rng.IntN(3)))
 	}
 	for _, s := range cases {
 		got, gerr := parseFloat([]byte(s))
