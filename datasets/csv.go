@@ -1,20 +1,14 @@
 package datasets
 
 import (
-	"bufio"
-	"cmp"
-	"encoding/csv"
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // ReadOptions controls ReadCSV.
@@ -44,288 +38,49 @@ type ReadOptions struct {
 // parse as a float64 and, unless opt.AllowNonFinite, be finite. Leading and trailing spaces
 // around a number are ignored. A missing marker (a token of opt.NA) is a number only with
 // opt.AllowNonFinite or opt.Mixed, where it reads as NaN.
+//
+// A regular file (any io.ReadSeeker) is parsed as it is read, in chunks, by a fast,
+// allocation-light reader (csvfast.go, docs/datapath.md); any other input
+// is read whole into memory first (through LimitRecords). Whatever the fast reader does not
+// handle itself — an error of any kind, a quoted field with an escaped quote or a line break —
+// is parsed again from the start by the encoding/csv reader (readCSVStd), so results and
+// errors are exactly that reader's.
 func ReadCSV(r io.Reader, name string, opt ReadOptions) (*Dataset, error) {
-	br := bufio.NewReader(LimitRecords(r, name))
-	if err := checkCompressed(br, name); err != nil {
-		return nil, err
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			return readSeeker(rs, start, name, opt)
+		}
 	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1 // checked here, with a better message
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, &ParseError{File: name, Err: ErrEmpty}
+	buf, err := readAll(LimitRecords(r, name))
+	if err != nil { // the standard reader meets the same bytes, then the same error
+		return readCSVStd(io.MultiReader(bytes.NewReader(buf), errReader{err}), name, opt)
 	}
-	if err != nil {
+	open := func() (*lineSource, error) { return newBytesSource(buf), nil }
+	if d, ok := readFast(open, int64(len(buf)), name, opt); ok {
+		return d, nil
+	}
+	return readCSVStd(bytes.NewReader(buf), name, opt)
+}
+
+// readSeeker is ReadCSV on an input that can be read again from start.
+func readSeeker(rs io.ReadSeeker, start int64, name string, opt ReadOptions) (*Dataset, error) {
+	var size int64
+	if end, err := rs.Seek(0, io.SeekEnd); err == nil {
+		size = end - start
+	}
+	open := func() (*lineSource, error) {
+		if _, err := rs.Seek(start, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return newStreamSource(rs, streamChunk), nil
+	}
+	if d, ok := readFast(open, size, name, opt); ok {
+		return d, nil
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
 		return nil, csvErr(name, err)
 	}
-	header = append([]string(nil), header...)
-	for j := range header { // spaces and byte-order marks around names
-		header[j] = strings.TrimFunc(header[j], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
-	}
-	if len(header) == 1 && header[0] == "" {
-		return nil, &ParseError{File: name, Row: 1, Err: ErrEmpty}
-	}
-	pos := map[string]int{}
-	for j, h := range header {
-		h = strings.TrimSpace(h)
-		header[j] = h
-		if h == "" {
-			return nil, &ParseError{File: name, Row: 1, Value: fmt.Sprintf("column %d", j+1), Err: ErrEmptyName}
-		}
-		if _, dup := pos[h]; dup {
-			return nil, &ParseError{File: name, Row: 1, Column: h, Err: ErrDuplicateName}
-		}
-		pos[h] = j
-	}
-	keep := make([]int, 0, len(header))
-	names := make([]string, 0, len(header))
-	if opt.Columns == nil {
-		for j := range header {
-			keep = append(keep, j)
-		}
-		names = append(names, header...)
-	} else {
-		seen := map[string]bool{}
-		for _, c := range opt.Columns {
-			j, ok := pos[c]
-			if !ok {
-				return nil, &ParseError{File: name, Row: 1, Column: c,
-					Err: fmt.Errorf("no such column (header has %s)", headerList(header))}
-			}
-			if seen[c] {
-				return nil, &ParseError{File: name, Row: 1, Column: c, Err: ErrDuplicateName}
-			}
-			seen[c] = true
-			keep = append(keep, j)
-			names = append(names, c)
-		}
-	}
-	p := len(keep)
-	forced := make([]bool, p)
-	for _, c := range opt.Categorical {
-		j := slices.Index(names, c)
-		if j < 0 {
-			return nil, &ParseError{File: name, Row: 1, Column: c,
-				Err: fmt.Errorf("categorical column not among the columns read (%s)", strings.Join(names, ", "))}
-		}
-		forced[j] = true
-	}
-	mixed := opt.Mixed || len(opt.Categorical) > 0
-	var data []float64
-	var text [][]string // text[c][i]: raw cells of column c, kept while it may turn categorical
-	if mixed {
-		text = make([][]string, p)
-	}
-	isText := make([]bool, p)
-	isMissing := opt.NA.missing
-	n := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(name, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && rec[0] == "" && len(header) > 1 {
-			continue // blank line
-		}
-		if len(rec) != len(header) {
-			return nil, &ParseError{File: name, Row: line,
-				Err: fmt.Errorf("%w: %d fields, header has %d", ErrRagged, len(rec), len(header))}
-		}
-		for c, j := range keep {
-			s := strings.TrimSpace(rec[j])
-			if mixed {
-				text[c] = append(text[c], s)
-				if forced[c] || isText[c] {
-					data = append(data, 0)
-					continue
-				}
-				if isMissing(s) {
-					data = append(data, math.NaN())
-					continue
-				}
-			} else if opt.AllowNonFinite && opt.NA.Contains(s) {
-				data = append(data, math.NaN())
-				continue
-			}
-			v, perr := strconv.ParseFloat(s, 64)
-			if perr != nil {
-				if errors.Is(perr, strconv.ErrRange) && math.IsInf(v, 0) {
-					// a number too large for float64 is an error even in a mixed file:
-					// reading it as a label would hide it
-					return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrOutOfRange}
-				}
-				if mixed {
-					isText[c] = true
-					data = append(data, 0)
-					continue
-				}
-				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNotNumber}
-			}
-			if !opt.AllowNonFinite && !mixed && (math.IsNaN(v) || math.IsInf(v, 0)) {
-				return nil, &ParseError{File: name, Row: line, Column: header[j], Value: rec[j], Err: ErrNonFinite}
-			}
-			data = append(data, v)
-		}
-		n++
-	}
-	if n == 0 {
-		return nil, &ParseError{File: name, Err: ErrNoRows}
-	}
-	d := New(name, names, n, p, data)
-	for c := 0; c < p; c++ {
-		if !mixed {
-			break
-		}
-		if forced[c] || isText[c] {
-			setCategorical(d, c, text[c], isMissing)
-		} else if !opt.AllowNonFinite {
-			for i := 0; i < n; i++ {
-				if v := data[i*p+c]; math.IsInf(v, 0) || (v != v && !isMissing(text[c][i])) {
-					return nil, &ParseError{File: name, Row: i + 2, Column: names[c], Value: text[c][i], Err: ErrNonFinite}
-				}
-			}
-		}
-	}
-	return d, nil
-}
-
-// setCategorical turns column c of d into a categorical column with the given raw cells
-// (one per row). Levels are sorted: numerically if every label is a number, else by bytes.
-// A cell for which isMissing is true is missing.
-func setCategorical(d *Dataset, c int, cells []string, isMissing func(string) bool) {
-	seen := map[string]bool{}
-	var labels []string
-	for _, s := range cells {
-		if !isMissing(s) && !seen[s] {
-			seen[s] = true
-			labels = append(labels, s)
-		}
-	}
-	sortLevels(labels)
-	code := make(map[string]int, len(labels))
-	for k, l := range labels {
-		code[l] = k
-	}
-	if d.Levels == nil {
-		d.Levels = make([][]string, d.P)
-	}
-	d.Levels[c] = append(labels[:0:0], labels...)
-	if d.Levels[c] == nil {
-		d.Levels[c] = []string{}
-	}
-	for i, s := range cells {
-		if k, ok := code[s]; ok {
-			d.Data[i*d.P+c] = float64(k)
-		} else {
-			d.Data[i*d.P+c] = math.NaN()
-		}
-	}
-}
-
-// SortLevels sorts category labels in place as the reader orders levels: numerically when
-// all parse as numbers (as R sorts the levels of a numeric factor), otherwise in byte order.
-func SortLevels(labels []string) { sortLevels(labels) }
-
-func sortLevels(labels []string) {
-	nums := make(map[string]float64, len(labels))
-	for _, l := range labels {
-		v, err := strconv.ParseFloat(l, 64)
-		if err != nil {
-			slices.Sort(labels)
-			return
-		}
-		nums[l] = v
-	}
-	slices.SortFunc(labels, func(a, b string) int {
-		if c := cmp.Compare(nums[a], nums[b]); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-}
-
-// Categorize returns a copy of d in which the named numeric columns are categorical: their
-// distinct values, sorted, become the levels (labels in shortest formatting) and NaN is
-// missing. Columns already categorical are left as they are; an unknown name is an error.
-func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
-	out := d.Clone()
-	for _, name := range cols {
-		j := d.ColIndex(name)
-		if j < 0 {
-			return nil, fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
-		}
-		if out.IsCategorical(j) {
-			continue
-		}
-		cells := make([]string, d.N)
-		for i := range cells {
-			v := d.Data[i*d.P+j]
-			if v == v {
-				cells[i] = formatFloat(v)
-			}
-		}
-		setCategorical(out, j, cells, func(s string) bool { return s == "" })
-	}
-	return out, nil
-}
-
-// AlignLevels returns a copy of d whose categorical columns use ref's codes for the same
-// label (matched by column name), so that an original and a release read from separate
-// files compare code by code. Labels of d unknown to ref are appended to its levels.
-// A column categorical in ref and numeric in d is categorized first.
-func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
-	out := d.Clone()
-	for j, name := range out.Names {
-		r := ref.ColIndex(name)
-		if r < 0 || !ref.IsCategorical(r) {
-			continue
-		}
-		if !out.IsCategorical(j) {
-			c, err := out.Categorize([]string{name})
-			if err != nil {
-				return nil, err
-			}
-			out = c
-		}
-		levels := append([]string{}, ref.Levels[r]...)
-		code := make(map[string]int, len(levels))
-		for k, l := range levels {
-			code[l] = k
-		}
-		remap := make([]float64, len(out.Levels[j]))
-		for k, l := range out.Levels[j] {
-			c, ok := code[l]
-			if !ok {
-				c = len(levels)
-				code[l] = c
-				levels = append(levels, l)
-			}
-			remap[k] = float64(c)
-		}
-		for i := 0; i < out.N; i++ {
-			if v := out.Data[i*out.P+j]; v == v {
-				out.Data[i*out.P+j] = remap[int(v)]
-			}
-		}
-		out.Levels[j] = levels
-	}
-	return out, nil
-}
-
-func csvErr(name string, err error) error {
-	if errors.Is(err, ErrTooLarge) {
-		return err // names the file and the limit
-	}
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{File: name, Row: pe.Line, Err: pe.Err}
-	}
-	return &ParseError{File: name, Err: err}
+	return readCSVStd(rs, name, opt)
 }
 
 // ReadFile reads a CSV file with ReadCSV, naming the file in errors.
@@ -350,50 +105,6 @@ func WriteCSVNA(w io.Writer, d *Dataset, na NA) error {
 		return writeCSV(w, d, "", false)
 	}
 	return writeCSV(w, d, na.Tokens()[0], true)
-}
-
-// writeCSV writes d; with custom, tok replaces every missing cell.
-func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
-	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
-	if err := cw.Write(d.Names); err != nil {
-		return fmt.Errorf("datasets: write: %w", err)
-	}
-	cw.Flush()
-	buf := make([]byte, 0, 32)
-	rec := make([]string, d.P)
-	for i := 0; i < d.N; i++ {
-		if d.Levels != nil { // labels may need quoting
-			for j := range rec {
-				if custom && d.Data[i*d.P+j] != d.Data[i*d.P+j] {
-					rec[j] = tok
-					continue
-				}
-				rec[j] = d.Label(i, j)
-			}
-			if err := cw.Write(rec); err != nil {
-				return fmt.Errorf("datasets: write: %w", err)
-			}
-			cw.Flush()
-			continue
-		}
-		for j, v := range d.Row(i) {
-			if j > 0 {
-				bw.WriteByte(',')
-			}
-			if custom && v != v {
-				bw.WriteString(csvField(tok))
-				continue
-			}
-			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
-			bw.Write(buf)
-		}
-		bw.WriteByte('\n')
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("datasets: write: %w", err)
-	}
-	return nil
 }
 
 // csvField quotes s for a CSV field when it needs it.

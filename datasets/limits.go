@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -96,28 +97,60 @@ func (l *recordLimiter) Read(p []byte) (int, error) {
 		return 0, l.err
 	}
 	n, err := l.r.Read(p)
-	for i, b := range p[:n] {
+	if i := l.scan(p[:n]); i >= 0 {
+		l.err = TooLarge("%s: line %d: a CSV record longer than %s (the limit of one row)",
+			l.name, l.start, FormatBytes(l.max))
+		return i, l.err
+	}
+	return n, err
+}
+
+// scan follows b byte by byte as a CSV record counter — a quote toggles quoting, a newline
+// outside quotes ends the record — and returns the index of the byte that makes the current
+// record longer than max, or −1. Runs of ordinary bytes are skipped with bytes.IndexByte, so
+// the cost is a few nanoseconds per line rather than per byte.
+func (l *recordLimiter) scan(b []byte) int {
+	quote := bytes.IndexByte(b, '"') // the next quote at or after i (−1: none left)
+	for i := 0; i < len(b); {
 		if l.cur == 0 {
 			l.start = l.line
 		}
+		if quote >= 0 && quote < i {
+			if quote = bytes.IndexByte(b[i:], '"'); quote >= 0 {
+				quote += i
+			}
+		}
+		j := len(b) // the next quote or newline
+		if nl := bytes.IndexByte(b[i:], '\n'); nl >= 0 {
+			j = i + nl
+		}
+		if quote >= 0 && quote < j {
+			j = quote
+		}
+		if room := l.max - l.cur; int64(j-i) > room { // an ordinary byte passes the limit
+			return i + int(room)
+		}
+		l.cur += int64(j - i)
+		if j == len(b) {
+			return -1
+		}
 		l.cur++
-		switch b {
-		case '"':
+		if b[j] == '"' {
 			l.inQuote = !l.inQuote
-		case '\n':
+		} else {
 			l.line++
 			if !l.inQuote {
 				l.cur = 0
+				i = j + 1
 				continue
 			}
 		}
 		if l.cur > l.max {
-			l.err = TooLarge("%s: line %d: a CSV record longer than %s (the limit of one row)",
-				l.name, l.start, FormatBytes(l.max))
-			return i, l.err
+			return j
 		}
+		i = j + 1
 	}
-	return n, err
+	return -1
 }
 
 // LimitDecompressed returns a reader of the decompressed stream r that fails, with an error

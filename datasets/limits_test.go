@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -68,6 +69,62 @@ func TestDecompressedLimit(t *testing.T) {
 	for s, want := range map[string]int64{"4G": 4 << 30, "512M": 512 << 20, "100": 100, "2KB": 2048} {
 		if n, err := ParseByteSize(s); err != nil || n != want {
 			t.Errorf("ParseByteSize(%q) = %d, %v", s, n, err)
+		}
+	}
+}
+
+// byteLimiter is recordLimiter's byte-by-byte loop before it skipped runs with
+// bytes.IndexByte: the reference of TestRecordLimiterScan.
+func byteLimiter(l *recordLimiter, p []byte) int {
+	for i, b := range p {
+		if l.cur == 0 {
+			l.start = l.line
+		}
+		l.cur++
+		switch b {
+		case '"':
+			l.inQuote = !l.inQuote
+		case '\n':
+			l.line++
+			if !l.inQuote {
+				l.cur = 0
+				continue
+			}
+		}
+		if l.cur > l.max {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRecordLimiterScan compares the limiter's scan with the byte loop on random inputs of
+// quotes, newlines and other bytes, fed in random chunks, with small limits: the same byte
+// stops it, with the same record start, and between chunks the same state (after a stop the
+// limiter only repeats its error).
+func TestRecordLimiterScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 30))
+	alphabet := []byte("\"\n\nab,xy")
+	for trial := 0; trial < 3000; trial++ {
+		in := make([]byte, rng.IntN(200))
+		for i := range in {
+			in[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		max := int64(1 + rng.IntN(40))
+		fast := &recordLimiter{max: max, line: 1}
+		slow := &recordLimiter{max: max, line: 1}
+		for rest := in; len(rest) > 0; {
+			k := 1 + rng.IntN(len(rest))
+			got, want := fast.scan(rest[:k]), byteLimiter(slow, rest[:k])
+			if got != want || got < 0 && fast.cur != slow.cur || fast.start != slow.start ||
+				got < 0 && (fast.line != slow.line || fast.inQuote != slow.inQuote) {
+				t.Fatalf("%q, max %d: scan %d (cur %d line %d start %d quote %v), byte loop %d (cur %d line %d start %d quote %v)",
+					in, max, got, fast.cur, fast.line, fast.start, fast.inQuote, want, slow.cur, slow.line, slow.start, slow.inQuote)
+			}
+			if got >= 0 {
+				break
+			}
+			rest = rest[k:]
 		}
 	}
 }

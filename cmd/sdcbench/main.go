@@ -31,7 +31,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	finished := make(chan struct{})
 	go exitAfterGrace(ctx, finished, interruptGrace)
+	stopProfile := startCPUProfile(os.Getenv("SDCBENCH_CPUPROFILE"))
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
 	close(finished)
 	stop()
 	if err != nil {

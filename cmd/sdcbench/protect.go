@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -300,12 +301,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if rel.N != d.N {
 		return fmt.Errorf("eval: %s has %d rows, the original %s has %d", *masked, rel.N, d.Name, d.N)
 	}
-	if rel, err = rel.AlignLevels(pr.Full); err != nil {
-		return err
+	if pr.Full.Levels != nil { // without categories there is nothing to align (it would be a copy)
+		if rel, err = rel.AlignLevels(pr.Full); err != nil {
+			return err
+		}
 	}
-	relProt, err := rel.Select(pr.Protected.Names)
-	if err != nil {
-		return err
+	relProt := rel // every released column protected: no copy (metrics never modify their input)
+	if !slices.Equal(rel.Names, pr.Protected.Names) {
+		if relProt, err = rel.Select(pr.Protected.Names); err != nil {
+			return err
+		}
 	}
 	for j := 0; j < relProt.P; j++ {
 		if relProt.IsCategorical(j) != pr.Protected.IsCategorical(j) {

@@ -1,0 +1,193 @@
+package datasets
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+)
+
+// parseFloat is strconv.ParseFloat(s, 64) on bytes. A plain decimal ([+-]digits[.digits]
+// [e[+-]digits]) with at most 19 significant digits is m·10^e for an integer m < 10^19:
+//   - with m ≤ 2^53 and |e| ≤ 22, one correctly rounded multiplication or division of two exact
+//     float64s (Clinger's fast path, W. D. Clinger, "How to read floating point numbers
+//     accurately", PLDI 1990);
+//   - otherwise, for |e| ≤ 64, the Eisel–Lemire algorithm (D. Lemire, "Number parsing at a
+//     gigabyte per second", Software: Practice and Experience 51(8), 2021), which gives the
+//     correctly rounded result or declines when it cannot be sure.
+//
+// strconv takes the same two paths first, so the result is strconv's bit for bit (TestParseFloat);
+// anything else, and what Eisel–Lemire declines, is strconv's.
+func parseFloat(s []byte) (float64, error) {
+	if v, ok := parseDecimal(s); ok {
+		return v, nil
+	}
+	return strconv.ParseFloat(bytesString(s), 64)
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal is the fast path of parseFloat; ok is false when s is not such a decimal or
+// Eisel–Lemire declines.
+func parseDecimal(s []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		i++
+	}
+	var m uint64
+	digits, sig, e := 0, 0, 0 // digits read, significant digits (from the first non-zero)
+	for ; i < len(s) && s[i]-'0' < 10; i++ {
+		m = m*10 + uint64(s[i]-'0')
+		digits++
+		if m != 0 {
+			sig++
+		}
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i]-'0' < 10; i++ {
+			m = m*10 + uint64(s[i]-'0')
+			digits++
+			if m != 0 {
+				sig++
+			}
+			e--
+		}
+	}
+	if digits == 0 || sig > 19 { // more than 19 digits may have wrapped m
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			eneg = s[i] == '-'
+			i++
+		}
+		x, xd := 0, 0
+		for ; i < len(s) && s[i]-'0' < 10; i++ {
+			if x < 1000 {
+				x = x*10 + int(s[i]-'0')
+			}
+			xd++
+		}
+		if xd == 0 {
+			return 0, false
+		}
+		if eneg {
+			x = -x
+		}
+		e += x
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	if m <= 1<<53 && e >= -22 && e <= 22 {
+		v = float64(m)
+		if e < 0 {
+			v /= pow10[-e]
+		} else {
+			v *= pow10[e]
+		}
+		if neg {
+			v = -v
+		}
+		return v, true
+	}
+	return eiselLemire(m, e, neg)
+}
+
+// eiselMin and eiselMax bound the powers of ten eiselLemire handles.
+const eiselMin, eiselMax = -64, 64
+
+// eiselPow is 10^q as a 128-bit mantissa rounded down, top bit set, and a binary exponent:
+// 10^q ≈ (hi·2^64 + lo)·2^(exp−128).
+type eiselPow struct {
+	hi, lo uint64
+	exp    int
+}
+
+// eiselPows holds 10^q for q in [eiselMin, eiselMax], computed exactly with math/big as Go's
+// strconv generates its table (internal/strconv/pow10gen.go). Read-only after initialization.
+var eiselPows = makeEiselPows()
+
+func makeEiselPows() []eiselPow {
+	one, ten := big.NewInt(1), big.NewInt(10)
+	b1p64 := new(big.Int).Lsh(one, 64)
+	r1p128 := new(big.Rat).SetInt(new(big.Int).Lsh(one, 128))
+	two := big.NewRat(2, 1)
+	var out []eiselPow
+	for q := int64(eiselMin); q <= eiselMax; q++ {
+		r := new(big.Rat).SetFrac(new(big.Int).Exp(ten, big.NewInt(max(q, -q)), nil), one)
+		if q < 0 {
+			r.Inv(r)
+		}
+		be := 0 // r·2^be in [2^127, 2^128)
+		for r.Cmp(r1p128) < 0 {
+			r.Mul(r, two)
+			be++
+		}
+		for r.Cmp(r1p128) >= 0 {
+			r.Quo(r, two)
+			be--
+		}
+		d := new(big.Int).Div(r.Num(), r.Denom())
+		hi, lo := new(big.Int).DivMod(d, b1p64, new(big.Int))
+		out = append(out, eiselPow{hi: hi.Uint64(), lo: lo.Uint64(), exp: 128 - be})
+	}
+	return out
+}
+
+// eiselLemire returns the float64 nearest to m·10^e (m > 0 or the signed zero) as Go's
+// strconv.eiselLemire64 computes it, or false when it cannot decide (then strconv's slower
+// algorithms decide).
+func eiselLemire(m uint64, e int, neg bool) (float64, bool) {
+	if m == 0 {
+		if neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	}
+	if e < eiselMin || e > eiselMax {
+		return 0, false
+	}
+	pow := eiselPows[e-eiselMin]
+	const bias = -1023
+	clz := bits.LeadingZeros64(m)
+	m <<= uint(clz)
+	retExp2 := uint64(pow.exp+63-bias) - uint64(clz)
+	xHi, xLo := bits.Mul64(m, pow.hi)
+	if xHi&0x1FF == 0x1FF && xLo+m < m { // wider approximation
+		yHi, yLo := bits.Mul64(m, pow.lo)
+		mergedHi, mergedLo := xHi, xLo+yHi
+		if mergedLo < xLo {
+			mergedHi++
+		}
+		if mergedHi&0x1FF == 0x1FF && mergedLo+1 == 0 && yLo+m < m {
+			return 0, false
+		}
+		xHi, xLo = mergedHi, mergedLo
+	}
+	msb := xHi >> 63 // shift to 54 bits
+	mant := xHi >> (msb + 9)
+	retExp2 -= 1 ^ msb
+	if xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 { // half-way ambiguity
+		return 0, false
+	}
+	mant += mant & 1 // from 54 to 53 bits
+	mant >>= 1
+	if mant>>53 > 0 {
+		mant >>= 1
+		retExp2++
+	}
+	if retExp2-1 >= 0x7FF-1 { // subnormal, infinite or NaN: strconv's
+		return 0, false
+	}
+	b := retExp2<<52 | mant&(1<<52-1)
+	if neg {
+		b |= 1 << 63
+	}
+	return math.Float64frombits(b), true
+}
