@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -59,6 +62,32 @@ func TestInputSizeCaps(t *testing.T) {
 
 // signalAfter starts the binary with args in dir, sends sig after wait and returns the time it
 // took to exit after the signal, its exit code and stderr.
+// waitCaught waits, up to 10 s, until the process pid catches sig (the SigCgt mask of
+// /proc/PID/status): the Go runtime of the child has started. The caller's wait then counts
+// from there, not from the exec, which on a loaded machine took over 500 ms once and let the
+// signal arrive before the command's handler (signal.NotifyContext in main) and kill it.
+// Without /proc it returns at once.
+func waitCaught(pid int, sig os.Signal) {
+	n, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			return
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if hex, found := strings.CutPrefix(line, "SigCgt:"); found {
+				mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+				if err != nil || mask&(1<<(uint(n)-1)) != 0 {
+					return
+				}
+			}
+		}
+	}
+}
+
 func signalAfter(t *testing.T, dir string, sig os.Signal, wait time.Duration, args ...string) (time.Duration, int, string) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
@@ -73,6 +102,7 @@ func signalAfter(t *testing.T, dir string, sig os.Signal, wait time.Duration, ar
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	waitCaught(cmd.Process.Pid, sig)
 	time.Sleep(wait)
 	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
