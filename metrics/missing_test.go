@@ -45,15 +45,7 @@ func readTestCSV(t *testing.T, name string) *datasets.Dataset {
 // case → measure → value.
 func sdcMicroExpected(t *testing.T) map[string]map[string]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "expected.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readRecords(t, filepath.Join("testdata", "expected.csv"))
 	out := map[string]map[string]float64{}
 	for _, r := range rows[1:] {
 		v, err := strconv.ParseFloat(r[2], 64)
@@ -401,4 +393,19 @@ func TestNearestMissing(t *testing.T) {
 			t.Errorf("k = %d, q = %v: %v, want %v", c.k, c.q, dst, c.want)
 		}
 	}
+}
+
+// readRecords reads a committed CSV of expected values whole (encoding/csv, header included).
+func readRecords(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

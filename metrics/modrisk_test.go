@@ -1,11 +1,9 @@
 package metrics
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,15 +90,7 @@ func TestModRiskHand(t *testing.T) {
 // sdcMicro's own sum (gr1_sdcmicro) is NaN where a larger cell's exp(−(1 − π)λ) overflows
 // (docs/sdcmicro.md §6), and equal to them elsewhere.
 func TestModRiskSdcMicro(t *testing.T) {
-	f, err := os.Open("testdata/modrisk.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, "testdata/modrisk.csv")
 	col := map[string]int{}
 	for j, h := range recs[0] {
 		col[h] = j
@@ -119,6 +109,7 @@ func TestModRiskSdcMicro(t *testing.T) {
 		name := rec[col["dataset"]]
 		d := sets[name]
 		if d == nil {
+			var err error
 			if d, err = datasets.Load(name); err != nil {
 				t.Fatal(err)
 			}

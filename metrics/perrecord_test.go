@@ -146,15 +146,7 @@ func TestPerRecordSdcMicro(t *testing.T) {
 // TestSUDAContributionsSdcMicro: suda_contrib_max and SUDAContributions equal suda2's
 // attribute_contributions (testdata/perrecord/contributions.csv).
 func TestSUDAContributionsSdcMicro(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "perrecord", "contributions.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, filepath.Join("testdata", "perrecord", "contributions.csv"))
 	want := map[string]map[string]float64{}
 	for _, r := range recs[1:] {
 		if want[r[0]] == nil {
@@ -188,15 +180,7 @@ func TestSUDAContributionsSdcMicro(t *testing.T) {
 // FALSE) per dimension, for one threshold, one per dimension and all seven dimensions, on
 // testdata with and without missing keys (testdata/perrecord/riskycells.csv).
 func TestRiskyCellsSdcMicro(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "perrecord", "riskycells.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, filepath.Join("testdata", "perrecord", "riskycells.csv"))
 	type cfg struct{ table, threshold, maxDim string }
 	want := map[cfg][]float64{}
 	var order []cfg

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"encoding/csv"
 	"errors"
 	"math"
 	"os"
@@ -30,15 +29,7 @@ func synthPair(t *testing.T) (orig, rel *datasets.Dataset) {
 // synthExpected returns testdata/synthutil_expected.csv (measure → value, written by R).
 func synthExpected(t *testing.T) map[string]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "synthutil_expected.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRecords(t, filepath.Join("testdata", "synthutil_expected.csv"))
 	out := map[string]float64{}
 	for _, r := range recs[1:] {
 		v, err := strconv.ParseFloat(r[1], 64)

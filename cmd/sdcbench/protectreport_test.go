@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -72,21 +71,8 @@ func TestProtectReport(t *testing.T) {
 	// eval on the same files measures the same numbers.
 	eval := func(masked, columns, keep, ids string) map[string]float64 {
 		t.Helper()
-		out, e, code := sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", masked, "--columns", columns,
+		return evalValues(t, dir, "--orig", "mine.csv", "--masked", masked, "--columns", columns,
 			"--keep", keep, "--keys", "region,sex", "--metrics", ids)
-		if code != 0 {
-			t.Fatalf("eval: %s", e)
-		}
-		vals := map[string]float64{}
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			id, v, _ := strings.Cut(l, ",")
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatalf("eval line %q", l)
-			}
-			vals[id] = f
-		}
-		return vals
 	}
 	var ids []string
 	for _, m := range r.Risk.Measures {

@@ -24,21 +24,8 @@ func TestProtectSummary(t *testing.T) {
 	}
 	eval := func(masked string, ids string) map[string]float64 {
 		t.Helper()
-		out, e, code := sdcbench(t, dir, "eval", "--orig", "mine.csv", "--masked", masked, "--columns", "income,expend",
+		return evalValues(t, dir, "--orig", "mine.csv", "--masked", masked, "--columns", "income,expend",
 			"--keep", "id,region,sex", "--keys", "region,sex", "--metrics", ids)
-		if code != 0 {
-			t.Fatalf("eval: %s", e)
-		}
-		vals := map[string]float64{}
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			id, v, _ := strings.Cut(l, ",")
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatalf("eval line %q", l)
-			}
-			vals[id] = f
-		}
-		return vals
 	}
 	const risk = "kanon_viol_2,kanon_viol_3,risky_obs,global_risk_er,global_risk_pct"
 	before, after := eval("mine.csv", risk), eval("m.csv", risk+",il1s,sse_sst")
@@ -122,4 +109,24 @@ func TestChangedCells(t *testing.T) {
 	if changed != 5 || suppressed != 2 || cells != 8 {
 		t.Errorf("changedCells = %d changed, %d suppressed of %d; want 5, 2 of 8", changed, suppressed, cells)
 	}
+}
+
+// evalValues runs `sdcbench eval` in dir with args and returns the measures it printed, one
+// "id,value" line each.
+func evalValues(t *testing.T, dir string, args ...string) map[string]float64 {
+	t.Helper()
+	out, e, code := sdcbench(t, dir, append([]string{"eval"}, args...)...)
+	if code != 0 {
+		t.Fatalf("eval: %s", e)
+	}
+	vals := map[string]float64{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		id, v, _ := strings.Cut(l, ",")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("eval line %q", l)
+		}
+		vals[id] = f
+	}
+	return vals
 }
