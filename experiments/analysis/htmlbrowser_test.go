@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,26 +38,5 @@ func TestHTMLInBrowser(t *testing.T) {
 	if want["figure svg"] == 0 || want["table.sortable"] == 0 || want["section.card"] == 0 {
 		t.Fatalf("the analysed page has no figure, table or card to look for: %v", want)
 	}
-	sels := make([]string, 0, len(want))
-	for s := range want {
-		sels = append(sels, s)
-	}
-	p, err := b.Load(context.Background(), path, sels...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Errors) > 0 {
-		t.Errorf("the page raised errors: %q", p.Errors)
-	}
-	if len(p.Resources) > 0 {
-		t.Errorf("the page fetched %q", p.Resources)
-	}
-	for s, n := range want {
-		if p.Counts[s] != n {
-			t.Errorf("%d elements match %q, want %d", p.Counts[s], s, n)
-		}
-	}
-	if err := browser.NotBlank(p.Screenshot); err != nil {
-		t.Error(err)
-	}
+	b.CheckPage(t, path, want)
 }
