@@ -69,17 +69,28 @@ func sortLevels(labels []string) {
 // missing. Columns already categorical are left as they are; an unknown name is an error.
 func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
 	out := d.Clone()
+	if err := out.CategorizeInPlace(cols); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CategorizeInPlace is Categorize changing d itself instead of a copy, for a caller that owns
+// d and shares its values with no one (a table it has just read): at a million rows a copy
+// costs more than the categorizing. On an error (an unknown name) the columns before it are
+// already categorical.
+func (d *Dataset) CategorizeInPlace(cols []string) error {
 	for _, name := range cols {
 		j := d.ColIndex(name)
 		if j < 0 {
-			return nil, fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
+			return fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
 		}
-		if out.IsCategorical(j) {
+		if d.IsCategorical(j) {
 			continue
 		}
-		categorizeColumn(out, j)
+		categorizeColumn(d, j)
 	}
-	return out, nil
+	return nil
 }
 
 // categorizeColumn makes numeric column j of d categorical in place, as setCategorical would
@@ -147,13 +158,23 @@ func categorizeColumn(d *Dataset, j int) {
 // A column categorical in ref and numeric in d is categorized first.
 func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
 	out := d.Clone()
+	if err := out.AlignLevelsInPlace(ref); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AlignLevelsInPlace is AlignLevels changing d itself instead of a copy, for a caller that
+// owns d and shares its values and levels with no one (a release it has just read).
+func (d *Dataset) AlignLevelsInPlace(ref *Dataset) error {
+	out := d
 	for j, name := range out.Names {
 		r := ref.ColIndex(name)
 		if r < 0 || !ref.IsCategorical(r) {
 			continue
 		}
 		if !out.IsCategorical(j) {
-			categorizeColumn(out, j) // in place: out is already a copy
+			categorizeColumn(out, j)
 		}
 		levels := append([]string{}, ref.Levels[r]...)
 		code := make(map[string]int, len(levels))
@@ -177,5 +198,5 @@ func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
 		}
 		out.Levels[j] = levels
 	}
-	return out, nil
+	return nil
 }

@@ -280,12 +280,16 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		ms[i] = m
 	}
-	d, _, err := loadInput(ctx, "eval", *dataset, *orig, "orig", sf.na.na)
+	d, in, err := loadInput(ctx, "eval", *dataset, *orig, "orig", sf.na.na)
 	if err != nil {
 		return err
 	}
+	sel := evalSelection(sf, d, *masked)
+	if in != nil {
+		categorizeOwn(d, sel)
+	}
 	// The protected columns are compared whatever their kind.
-	pr, err := methods.Prepare(d, evalSelection(sf, d, *masked), methods.Info{Name: "eval", Columns: methods.AnyColumns})
+	pr, err := methods.Prepare(d, sel, methods.Info{Name: "eval", Columns: methods.AnyColumns})
 	if err != nil {
 		return err
 	}
@@ -301,8 +305,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if rel.N != d.N {
 		return fmt.Errorf("eval: %s has %d rows, the original %s has %d", *masked, rel.N, d.Name, d.N)
 	}
-	if pr.Full.Levels != nil { // without categories there is nothing to align (it would be a copy)
-		if rel, err = rel.AlignLevels(pr.Full); err != nil {
+	if pr.Full.Levels != nil { // without categories there is nothing to align
+		if err := rel.AlignLevelsInPlace(pr.Full); err != nil { // rel is eval's own: no copy
 			return err
 		}
 	}
@@ -345,6 +349,20 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
+}
+
+// categorizeOwn makes the keys and the categorical columns of sel categorical in d itself, a
+// table eval has just read and shares with no one, so that methods.Prepare need not copy it to
+// categorize them (at 10^6 records a copy of fresh memory costs more than the categorizing;
+// docs/datapath.md). Names d does not have are left to Prepare to report.
+func categorizeOwn(d *datasets.Dataset, sel methods.Selection) {
+	var cols []string
+	for _, c := range append(slices.Clone(sel.Keys), sel.Categorical...) {
+		if d.ColIndex(c) >= 0 {
+			cols = append(cols, c)
+		}
+	}
+	_ = d.CategorizeInPlace(cols) // cannot fail: every name is a column of d
 }
 
 // samePath reports whether a and b name the same file: the same cleaned absolute path, or,
