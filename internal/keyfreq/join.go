@@ -9,32 +9,101 @@ type tuples struct {
 	hash      []uint64  // full hash of each tuple
 	cnt, wsum []float64 // records of each tuple and the sum of their weights (row order)
 	of        []int32   // tuple of each record
-	index     table     // the tuples by hash
+	index     table     // the tuples by hash, if dense is nil
+	dense     []int32   // tuple + 1 (0: none) of each exact hash, if the code space is small
 	levels    []int     // codes of key k range over 1..levels[k] (and 0)
 }
 
 func (ts *tuples) tuple(t int32) []uint32 { return ts.codes[int(t)*ts.m : (int(t)+1)*ts.m] }
 
+// lookup returns the tuple with hash key for which same holds (see table.find), or −1.
+func (ts *tuples) lookup(key uint64, same func(e int32) bool) int32 {
+	if ts.dense != nil {
+		return ts.dense[key] - 1
+	}
+	t, _ := ts.index.find(key, same)
+	return t
+}
+
+// maxDense is the largest code space (product of the code ranges of an exact hasher) indexed by
+// a direct array rather than a hash table, and denseRows the least records per entry of it: the
+// array (4 bytes an entry) must be cleared, so it pays only when the records are many.
+const (
+	maxDense  = 1 << 26
+	denseRows = 8
+)
+
+// useDense reports whether distinct indexes the tuples of n records by a direct array under h.
+func useDense(h hasher, n int) bool {
+	return h.exact && h.span <= maxDense && h.span <= uint64(denseRows*n)
+}
+
 // distinct returns the distinct tuples of the n×m codes with weights w (nil: wsum = cnt).
 func distinct(codes []uint32, n, m int, levels []int, w []float64, h hasher) *tuples {
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = h.hash(codes[i*m : (i+1)*m])
+	}
+	return distinctIndexed(keys, codes, n, m, levels, w, h, useDense(h, n))
+}
+
+// distinctIndexed returns the distinct tuples of n records with hashes keys under h and
+// weights w (nil: wsum = cnt). codes are the records' n×m codes; they may be nil if h is
+// exact (the codes of a tuple are then read off its hash).
+//
+// If dense (which needs h.exact), the hash of a tuple is its mixed-radix number and indexes an
+// array directly (no probing, no growth); otherwise an open-addressing table is grown as tuples
+// appear. Both number the tuples identically.
+func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []float64, h hasher, dense bool) *tuples {
 	ts := &tuples{m: m, of: make([]int32, n), levels: levels}
+	// At most min(n, span) tuples: reserve that (capped) to avoid regrowing the slices.
+	c := n
+	if h.exact && h.span < uint64(c) {
+		c = int(h.span)
+	}
+	c = min(c, 1<<20)
+	ts.codes = make([]uint32, 0, c*m)
+	ts.hash = make([]uint64, 0, c)
+	ts.cnt = make([]float64, 0, c)
+	ts.wsum = make([]float64, 0, c)
+	add := func(i int, key uint64) int32 {
+		if codes != nil {
+			return ts.add(codes[i*m:(i+1)*m], key)
+		}
+		return ts.addExact(key, h)
+	}
+	if dense {
+		ts.dense = make([]int32, h.span)
+		for i, key := range keys {
+			t := ts.dense[key] - 1
+			if t < 0 {
+				t = add(i, key)
+				ts.dense[key] = t + 1
+			}
+			ts.of[i] = t
+			ts.cnt[t]++
+			if w != nil {
+				ts.wsum[t] += w[i]
+			} else {
+				ts.wsum[t]++
+			}
+		}
+		return ts
+	}
 	var tb table
-	tb.reset(min(n/8, 1<<16)) // grown as tuples appear
+	tb.reset(min(c, 1<<16)) // grown as tuples appear
 	var rec []uint32
 	var same func(e int32) bool
 	if !h.exact {
 		same = func(e int32) bool { return slices.Equal(ts.tuple(e), rec) }
 	}
-	for i := 0; i < n; i++ {
-		rec = codes[i*m : (i+1)*m]
-		key := h.hash(rec)
+	for i, key := range keys {
+		if !h.exact {
+			rec = codes[i*m : (i+1)*m]
+		}
 		t, slot := tb.find(key, same)
 		if t < 0 {
-			t = int32(len(ts.cnt))
-			ts.codes = append(ts.codes, rec...)
-			ts.hash = append(ts.hash, key)
-			ts.cnt = append(ts.cnt, 0)
-			ts.wsum = append(ts.wsum, 0)
+			t = add(i, key)
 			if 2*len(ts.cnt) > len(tb.keys) {
 				tb = grow(ts, tb)
 			} else {
@@ -51,6 +120,33 @@ func distinct(codes []uint32, n, m int, levels []int, w []float64, h hasher) *tu
 	}
 	ts.index = tb
 	return ts
+}
+
+// addExact appends a new tuple with hash key under the exact hasher h, its codes read off key
+// (the mixed-radix digits), and returns its number.
+func (ts *tuples) addExact(key uint64, h hasher) int32 {
+	t := int32(len(ts.cnt))
+	for k, L := range ts.levels {
+		r := uint64(L) + 1
+		if k+1 < len(h.mult) {
+			r = h.mult[k+1] / h.mult[k]
+		}
+		ts.codes = append(ts.codes, uint32(key/h.mult[k]%r))
+	}
+	ts.hash = append(ts.hash, key)
+	ts.cnt = append(ts.cnt, 0)
+	ts.wsum = append(ts.wsum, 0)
+	return t
+}
+
+// add appends a new tuple with codes rec and hash key and returns its number.
+func (ts *tuples) add(rec []uint32, key uint64) int32 {
+	t := int32(len(ts.cnt))
+	ts.codes = append(ts.codes, rec...)
+	ts.hash = append(ts.hash, key)
+	ts.cnt = append(ts.cnt, 0)
+	ts.wsum = append(ts.wsum, 0)
+	return t
 }
 
 // grow returns a table twice the size of tb holding every tuple of ts.
@@ -223,7 +319,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 			key += h.mult[k]
 		}
 		for {
-			if s, _ := ts.index.find(key, same); s >= 0 {
+			if s := ts.lookup(key, same); s >= 0 {
 				j.pair(t, s)
 			}
 			// next combination of codes on the free keys (odometer)

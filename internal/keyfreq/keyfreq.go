@@ -49,9 +49,16 @@ func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	if n == 0 {
 		return f, F
 	}
-	codes, levels := codeColumns(d, n, p, cols)
-	h := newHasher(levels)
-	ts := distinct(codes, n, len(cols), levels, w, h)
+	var ts *tuples
+	var h hasher
+	if keys, levels, ok := codeKeys(d, n, p, cols); ok {
+		h = newHasher(levels)
+		ts = distinctIndexed(keys, nil, n, len(cols), levels, w, h, useDense(h, n))
+	} else {
+		codes, levels := codeColumns(d, n, p, cols)
+		h = newHasher(levels)
+		ts = distinct(codes, n, len(cols), levels, w, h)
+	}
 	tf, tF := count(ts, h, w != nil)
 	for i, t := range ts.of {
 		f[i], F[i] = tf[t], tF[t]
