@@ -166,12 +166,21 @@ func sameOutside(a, b []uint32, mask []int) bool {
 }
 
 // table is an open-addressing hash table from 64-bit hashes to entry numbers (linear probing;
-// several slots may hold one hash when the hasher is not exact).
+// several slots may hold one hash when the hasher is not exact). A slot holds its hash and its
+// entry side by side, so a probe touches one cache line.
 type table struct {
-	keys  []uint64
-	vals  []int32 // entry + 1; 0 marks an empty slot
+	slots []slot
 	shift uint
 }
+
+// A slot of a table: a hash and its entry + 1 (0 marks an empty slot).
+type slot struct {
+	key uint64
+	val int32
+}
+
+// size returns the number of slots of t.
+func (t *table) size() int { return len(t.slots) }
 
 // reset empties t and sizes it for up to n entries (load ≤ 1/2).
 func (t *table) reset(n int) {
@@ -179,11 +188,11 @@ func (t *table) reset(n int) {
 	for size < 2*n {
 		size *= 2
 	}
-	if cap(t.keys) >= size {
-		t.keys, t.vals = t.keys[:size], t.vals[:size]
-		clear(t.vals)
+	if cap(t.slots) >= size {
+		t.slots = t.slots[:size]
+		clear(t.slots)
 	} else {
-		t.keys, t.vals = make([]uint64, size), make([]int32, size)
+		t.slots = make([]slot, size)
 	}
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 }
@@ -191,21 +200,21 @@ func (t *table) reset(n int) {
 // find returns the entry with hash key for which same(entry) holds (same nil: any), or −1 and
 // the empty slot where it would go.
 func (t *table) find(key uint64, same func(e int32) bool) (e int32, slot int) {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	i := int((key * 0x9e3779b97f4a7c15) >> t.shift)
 	for {
-		v := t.vals[i]
-		if v == 0 {
+		s := &t.slots[i]
+		if s.val == 0 {
 			return -1, i
 		}
-		if t.keys[i] == key && (same == nil || same(v-1)) {
-			return v - 1, i
+		if s.key == key && (same == nil || same(s.val-1)) {
+			return s.val - 1, i
 		}
 		i = (i + 1) & mask
 	}
 }
 
 // put stores entry e with hash key in the empty slot returned by find.
-func (t *table) put(slot int, key uint64, e int32) {
-	t.keys[slot], t.vals[slot] = key, e+1
+func (t *table) put(i int, key uint64, e int32) {
+	t.slots[i] = slot{key, e + 1}
 }

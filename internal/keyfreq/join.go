@@ -104,7 +104,7 @@ func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []
 		t, slot := tb.find(key, same)
 		if t < 0 {
 			t = add(i, key)
-			if 2*len(ts.cnt) > len(tb.keys) {
+			if 2*len(ts.cnt) > tb.size() {
 				tb = grow(ts, tb)
 			} else {
 				tb.put(slot, key, t)
@@ -152,7 +152,7 @@ func (ts *tuples) add(rec []uint32, key uint64) int32 {
 // grow returns a table twice the size of tb holding every tuple of ts.
 func grow(ts *tuples, tb table) table {
 	var nt table
-	nt.reset(len(tb.keys))
+	nt.reset(tb.size())
 	for t, key := range ts.hash {
 		_, slot := nt.find(key, func(int32) bool { return false })
 		nt.put(slot, key, int32(t))
