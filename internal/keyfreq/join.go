@@ -70,7 +70,7 @@ func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []
 		if codes != nil {
 			return ts.add(codes[i*m:(i+1)*m], key)
 		}
-		return ts.addExact(key, h)
+		return ts.addExact(key)
 	}
 	if dense {
 		ts.dense = make([]int32, h.span)
@@ -122,16 +122,15 @@ func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []
 	return ts
 }
 
-// addExact appends a new tuple with hash key under the exact hasher h, its codes read off key
-// (the mixed-radix digits), and returns its number.
-func (ts *tuples) addExact(key uint64, h hasher) int32 {
+// addExact appends a new tuple with hash key under the exact hasher of ts.levels, its codes
+// read off key (the mixed-radix digits), and returns its number.
+func (ts *tuples) addExact(key uint64) int32 {
 	t := int32(len(ts.cnt))
-	for k, L := range ts.levels {
+	rest := key
+	for _, L := range ts.levels {
 		r := uint64(L) + 1
-		if k+1 < len(h.mult) {
-			r = h.mult[k+1] / h.mult[k]
-		}
-		ts.codes = append(ts.codes, uint32(key/h.mult[k]%r))
+		ts.codes = append(ts.codes, uint32(rest%r))
+		rest /= r
 	}
 	ts.hash = append(ts.hash, key)
 	ts.cnt = append(ts.cnt, 0)
@@ -170,7 +169,8 @@ type pattern struct {
 func patterns(ts *tuples) []pattern {
 	var pats []pattern
 	patOf := map[string]int{}
-	pb := make([]byte, ts.m)
+	pb, prev := make([]byte, ts.m), make([]byte, ts.m)
+	q := -1 // the pattern of prev
 	for t := range int32(len(ts.cnt)) {
 		for k, v := range ts.tuple(t) {
 			pb[k] = 0
@@ -178,7 +178,13 @@ func patterns(ts *tuples) []pattern {
 				pb[k] = 1
 			}
 		}
-		q, ok := patOf[string(pb)]
+		if q >= 0 && string(pb) == string(prev) { // runs of one pattern (all, without missing values)
+			pats[q].tuples = append(pats[q].tuples, t)
+			continue
+		}
+		copy(prev, pb)
+		var ok bool
+		q, ok = patOf[string(pb)]
 		if !ok {
 			q = len(pats)
 			patOf[string(pb)] = q
