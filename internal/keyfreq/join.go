@@ -1,6 +1,9 @@
 package keyfreq
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // tuples are the distinct key tuples of a table, numbered in order of first appearance.
 type tuples struct {
@@ -9,9 +12,10 @@ type tuples struct {
 	hash      []uint64  // full hash of each tuple
 	cnt, wsum []float64 // records of each tuple and the sum of their weights (row order)
 	of        []int32   // tuple of each record
-	index     table     // the tuples by hash, if dense is nil
-	dense     []int32   // tuple + 1 (0: none) of each exact hash, if the code space is small
-	levels    []int     // codes of key k range over 1..levels[k] (and 0)
+	index     table     // the tuples by hash, if dense is nil (built on first lookup if indexed is false)
+	indexed   bool
+	dense     []int32 // tuple + 1 (0: none) of each exact hash, if the code space is small
+	levels    []int   // codes of key k range over 1..levels[k] (and 0)
 }
 
 func (ts *tuples) tuple(t int32) []uint32 { return ts.codes[int(t)*ts.m : (int(t)+1)*ts.m] }
@@ -21,8 +25,23 @@ func (ts *tuples) lookup(key uint64, same func(e int32) bool) int32 {
 	if ts.dense != nil {
 		return ts.dense[key] - 1
 	}
+	if !ts.indexed {
+		ts.index = indexOf(ts)
+		ts.indexed = true
+	}
 	t, _ := ts.index.find(key, same)
 	return t
+}
+
+// indexOf returns a table of the tuples of ts by hash.
+func indexOf(ts *tuples) table {
+	var tb table
+	tb.reset(len(ts.hash))
+	for t, key := range ts.hash {
+		_, slot := tb.find(key, func(int32) bool { return false })
+		tb.put(slot, key, int32(t))
+	}
+	return tb
 }
 
 // maxDense is the largest code space (product of the code ranges of an exact hasher) indexed by
@@ -32,6 +51,70 @@ const (
 	maxDense  = 1 << 26
 	denseRows = 8
 )
+
+// radixBits is the digit width of distinctSorted's radix sort.
+const radixBits = 11
+
+// distinctSorted is distinctIndexed for an exact hasher h whose hashes fit in 32 bits, with
+// the records grouped by sorting (key, record) pairs on the key (least-significant-digit radix
+// sort) instead of probing a hash table at random for each record; the tuples are then
+// numbered in order of first appearance by one pass over the records, as distinctIndexed does,
+// and indexed by hash only if a lookup needs it.
+func distinctSorted(keys []uint64, n, m int, levels []int, w []float64, h hasher) *tuples {
+	ts := &tuples{m: m, of: make([]int32, n), levels: levels}
+	a, b := make([]uint64, n), make([]uint64, n)
+	for i, k := range keys {
+		a[i] = k<<32 | uint64(i)
+	}
+	var cnt [1 << radixBits]int
+	for shift := 32; shift < 32+bits.Len64(h.span-1); shift += radixBits {
+		clear(cnt[:])
+		for _, v := range a {
+			cnt[(v>>shift)&(1<<radixBits-1)]++
+		}
+		s := 0
+		for d, c := range cnt {
+			cnt[d], s = s, s+c
+		}
+		for _, v := range a {
+			d := (v >> shift) & (1<<radixBits - 1)
+			b[cnt[d]] = v
+			cnt[d]++
+		}
+		a, b = b, a
+	}
+	// Group of each record (groups in key order), the key of each group.
+	grp := make([]int32, n)
+	gkey := b[:0] // b is free now
+	for _, v := range a {
+		k := v >> 32
+		if len(gkey) == 0 || gkey[len(gkey)-1] != k {
+			gkey = append(gkey, k)
+		}
+		grp[uint32(v)] = int32(len(gkey) - 1)
+	}
+	c := len(gkey)
+	ts.codes = make([]uint32, 0, c*m)
+	ts.hash = make([]uint64, 0, c)
+	ts.cnt = make([]float64, 0, c)
+	ts.wsum = make([]float64, 0, c)
+	num := make([]int32, c) // tuple + 1 of each group, 0 until it appears
+	for i, g := range grp {
+		t := num[g] - 1
+		if t < 0 {
+			t = ts.addExact(gkey[g])
+			num[g] = t + 1
+		}
+		ts.of[i] = t
+		ts.cnt[t]++
+		if w != nil {
+			ts.wsum[t] += w[i]
+		} else {
+			ts.wsum[t]++
+		}
+	}
+	return ts
+}
 
 // useDense reports whether distinct indexes the tuples of n records by a direct array under h.
 func useDense(h hasher, n int) bool {
@@ -45,6 +128,19 @@ func distinct(codes []uint32, n, m int, levels []int, w []float64, h hasher) *tu
 		keys[i] = h.hash(codes[i*m : (i+1)*m])
 	}
 	return distinctIndexed(keys, codes, n, m, levels, w, h, useDense(h, n))
+}
+
+// distinctKeys returns the distinct tuples of n records with hashes keys under the exact
+// hasher h and weights w, through the direct array if the code space is small (useDense),
+// else by sorting if the hashes fit in 32 bits, else through a hash table.
+func distinctKeys(keys []uint64, n, m int, levels []int, w []float64, h hasher) *tuples {
+	switch {
+	case useDense(h, n):
+		return distinctIndexed(keys, nil, n, m, levels, w, h, true)
+	case h.span <= 1<<32:
+		return distinctSorted(keys, n, m, levels, w, h)
+	}
+	return distinctIndexed(keys, nil, n, m, levels, w, h, false)
 }
 
 // distinctIndexed returns the distinct tuples of n records with hashes keys under h and
@@ -118,7 +214,7 @@ func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []
 			ts.wsum[t]++
 		}
 	}
-	ts.index = tb
+	ts.index, ts.indexed = tb, true
 	return ts
 }
 

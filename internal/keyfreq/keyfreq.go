@@ -53,7 +53,7 @@ func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	var h hasher
 	if keys, levels, ok := codeKeys(d, n, p, cols); ok {
 		h = newHasher(levels)
-		ts = distinctIndexed(keys, nil, n, len(cols), levels, w, h, useDense(h, n))
+		ts = distinctKeys(keys, n, len(cols), levels, w, h)
 	} else {
 		codes, levels := codeColumns(d, n, p, cols)
 		h = newHasher(levels)

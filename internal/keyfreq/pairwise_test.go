@@ -211,7 +211,8 @@ func bitsEqual(a, b []float64) bool {
 
 // TestDistinctIndexes: on random tables with and without missing values, the tuples found
 // through the direct array and through the hash table, from the row-major codes and from the
-// column-by-column mixed-radix keys (codeKeys, codes read off the keys), are the same tuples
+// column-by-column mixed-radix keys (codeKeys, codes read off the keys), and by radix sorting
+// the keys (distinctSorted), are the same tuples
 // in the same order with the same counts and weight sums, and Count over every index kind
 // gives f and F bit for bit equal to the pairwise reference.
 func TestDistinctIndexes(t *testing.T) {
@@ -250,8 +251,11 @@ func TestDistinctIndexes(t *testing.T) {
 				name  string
 				codes []uint32
 				dense bool
-			}{{"table/keys", nil, false}, {"dense/codes", codes, true}, {"dense/keys", nil, true}} {
+			}{{"table/keys", nil, false}, {"dense/codes", codes, true}, {"dense/keys", nil, true}, {"sorted", nil, false}} {
 				ts := distinctIndexed(keys, kind.codes, n, len(cols), lv, ww, h, kind.dense)
+				if kind.name == "sorted" {
+					ts = distinctSorted(keys, n, len(cols), lv, ww, h)
+				}
 				if !slices.Equal(ts.codes, ref.codes) || !slices.Equal(ts.hash, ref.hash) || !slices.Equal(ts.of, ref.of) ||
 					!slices.Equal(ts.cnt, ref.cnt) || !bitsEqual(ts.wsum, ref.wsum) {
 					t.Fatalf("trial %d %s weighted=%v: tuples differ from the hash table's on the codes", trial, kind.name, ww != nil)
