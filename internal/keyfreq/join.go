@@ -222,11 +222,20 @@ func distinctIndexed(keys []uint64, codes []uint32, n, m int, levels []int, w []
 // read off key (the mixed-radix digits), and returns its number.
 func (ts *tuples) addExact(key uint64) int32 {
 	t := int32(len(ts.cnt))
-	rest := key
-	for _, L := range ts.levels {
-		r := uint64(L) + 1
-		ts.codes = append(ts.codes, uint32(rest%r))
-		rest /= r
+	if key>>32 == 0 { // 32-bit division is the cheaper
+		rest := uint32(key)
+		for _, L := range ts.levels {
+			r := uint32(L) + 1
+			ts.codes = append(ts.codes, rest%r)
+			rest /= r
+		}
+	} else {
+		rest := key
+		for _, L := range ts.levels {
+			r := uint64(L) + 1
+			ts.codes = append(ts.codes, uint32(rest%r))
+			rest /= r
+		}
 	}
 	ts.hash = append(ts.hash, key)
 	ts.cnt = append(ts.cnt, 0)
