@@ -27,32 +27,17 @@ func codeColumns(d []float64, n, p int, cols []int) (codes []uint32, levels []in
 
 // codeKeys returns, for each record of the n×p table d, the mixed-radix number of its codes on
 // the key columns cols (codeColumns): Σ_k c_k·Π_{j<k}(levels[j]+1), the hash of the exact
-// hasher of levels, without the row-major codes. ok is false (and keys nil) when that number
-// could exceed 64 bits.
-//
-// The table is read once, row by row (reading it column by column would stream the whole table
-// once per key), into one array of codes per key; the numbers are then summed column by column.
+// hasher of levels, computed column by column without the row-major codes. ok is false (and
+// keys nil) when that number could exceed 64 bits.
 func codeKeys(d []float64, n, p int, cols []int) (keys []uint64, levels []int, ok bool) {
-	m := len(cols)
-	ccs := make([]columnCoder, m)
-	codes := make([][]uint32, m)
-	for k := range ccs {
-		ccs[k].small = make([]uint32, smallCodes)
-		ccs[k].next = 1
-		codes[k] = make([]uint32, n)
-	}
-	for i := 0; i < n; i++ {
-		row := d[i*p : (i+1)*p]
-		for k, l := range cols {
-			codes[k][i] = ccs[k].codeOf(row[l])
-		}
-	}
 	keys = make([]uint64, n)
-	levels = make([]int, m)
+	levels = make([]int, len(cols))
+	var cc columnCoder
+	col := make([]uint32, n)
 	r := uint64(1)
-	for k := range cols {
-		levels[k] = int(ccs[k].next - 1)
-		for i, c := range codes[k] {
+	for k, l := range cols {
+		levels[k] = cc.code(col, d, p, l)
+		for i, c := range col {
 			keys[i] += uint64(c) * r
 		}
 		hi, lo := bits.Mul64(r, uint64(levels[k])+1)
@@ -66,43 +51,8 @@ func codeKeys(d []float64, n, p int, cols []int) (keys []uint64, levels []int, o
 
 // A columnCoder numbers the values of one column (codeColumns), reusing its scratch space.
 type columnCoder struct {
-	small []uint32 // code of each small whole value, 0 if not seen
+	small []uint32
 	other map[uint64]uint32
-	next  uint32 // the next code
-}
-
-// codeOf returns the code of value v, numbering it if it is new (cc.small allocated, cc.next ≥ 1).
-// The common case, a small whole value already seen, is inlined.
-func (cc *columnCoder) codeOf(v float64) uint32 {
-	if v >= 0 && v < smallCodes && v == float64(int(v)) {
-		if c := cc.small[int(v)]; c != 0 {
-			return c
-		}
-	}
-	return cc.codeNew(v)
-}
-
-// codeNew is codeOf for a missing value, a new small whole value or any other value.
-func (cc *columnCoder) codeNew(v float64) uint32 {
-	switch {
-	case v != v:
-		return 0 // missing
-	case v >= 0 && v < smallCodes && v == float64(int(v)):
-		c := cc.next
-		cc.small[int(v)] = c
-		cc.next++
-		return c
-	}
-	if cc.other == nil {
-		cc.other = map[uint64]uint32{}
-	}
-	b := Bits(v)
-	c := cc.other[b]
-	if c == 0 {
-		c, cc.other[b] = cc.next, cc.next
-		cc.next++
-	}
-	return c
 }
 
 // code writes the code of column l of each of the len(out) rows of the p-column table d to out
@@ -114,11 +64,32 @@ func (cc *columnCoder) code(out []uint32, d []float64, p, l int) int {
 		clear(cc.small)
 	}
 	clear(cc.other)
-	cc.next = 1
+	small := cc.small
+	next := uint32(1)
 	for i := range out {
-		out[i] = cc.codeOf(d[i*p+l])
+		v := d[i*p+l]
+		var c uint32
+		switch {
+		case v != v:
+			// missing: code 0
+		case v >= 0 && v < smallCodes && v == float64(int(v)):
+			if c = small[int(v)]; c == 0 {
+				c, small[int(v)] = next, next
+				next++
+			}
+		default:
+			if cc.other == nil {
+				cc.other = map[uint64]uint32{}
+			}
+			b := Bits(v)
+			if c = cc.other[b]; c == 0 {
+				c, cc.other[b] = next, next
+				next++
+			}
+		}
+		out[i] = c
 	}
-	return int(cc.next - 1)
+	return int(next - 1)
 }
 
 // A hasher maps a row of codes, with some keys treated as missing (code 0), to a 64-bit
