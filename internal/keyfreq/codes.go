@@ -14,37 +14,82 @@ func codeColumns(d []float64, n, p int, cols []int) (codes []uint32, levels []in
 	m := len(cols)
 	codes = make([]uint32, n*m)
 	levels = make([]int, m)
-	small := make([]uint32, smallCodes)
+	var cc columnCoder
+	col := make([]uint32, n)
 	for k, l := range cols {
-		clear(small)
-		var other map[uint64]uint32
-		next := uint32(1)
-		for i := 0; i < n; i++ {
-			v := d[i*p+l]
-			var c uint32
-			switch {
-			case v != v:
-				// missing: code 0
-			case v >= 0 && v < smallCodes && v == float64(int(v)):
-				if c = small[int(v)]; c == 0 {
-					c, small[int(v)] = next, next
-					next++
-				}
-			default:
-				if other == nil {
-					other = map[uint64]uint32{}
-				}
-				b := Bits(v)
-				if c = other[b]; c == 0 {
-					c, other[b] = next, next
-					next++
-				}
-			}
+		levels[k] = cc.code(col, d, p, l)
+		for i, c := range col {
 			codes[i*m+k] = c
 		}
-		levels[k] = int(next - 1)
 	}
 	return codes, levels
+}
+
+// codeKeys returns, for each record of the n×p table d, the mixed-radix number of its codes on
+// the key columns cols (codeColumns): Σ_k c_k·Π_{j<k}(levels[j]+1), the hash of the exact
+// hasher of levels, computed column by column without the row-major codes. ok is false (and
+// keys nil) when that number could exceed 64 bits.
+func codeKeys(d []float64, n, p int, cols []int) (keys []uint64, levels []int, ok bool) {
+	keys = make([]uint64, n)
+	levels = make([]int, len(cols))
+	var cc columnCoder
+	col := make([]uint32, n)
+	r := uint64(1)
+	for k, l := range cols {
+		levels[k] = cc.code(col, d, p, l)
+		for i, c := range col {
+			keys[i] += uint64(c) * r
+		}
+		hi, lo := bits.Mul64(r, uint64(levels[k])+1)
+		if hi != 0 {
+			return nil, nil, false
+		}
+		r = lo
+	}
+	return keys, levels, true
+}
+
+// A columnCoder numbers the values of one column (codeColumns), reusing its scratch space.
+type columnCoder struct {
+	small []uint32
+	other map[uint64]uint32
+}
+
+// code writes the code of column l of each of the len(out) rows of the p-column table d to out
+// and returns the number of distinct non-missing values.
+func (cc *columnCoder) code(out []uint32, d []float64, p, l int) int {
+	if cc.small == nil {
+		cc.small = make([]uint32, smallCodes)
+	} else {
+		clear(cc.small)
+	}
+	clear(cc.other)
+	small := cc.small
+	next := uint32(1)
+	for i := range out {
+		v := d[i*p+l]
+		var c uint32
+		switch {
+		case v != v:
+			// missing: code 0
+		case v >= 0 && v < smallCodes && v == float64(int(v)):
+			if c = small[int(v)]; c == 0 {
+				c, small[int(v)] = next, next
+				next++
+			}
+		default:
+			if cc.other == nil {
+				cc.other = map[uint64]uint32{}
+			}
+			b := Bits(v)
+			if c = cc.other[b]; c == 0 {
+				c, cc.other[b] = next, next
+				next++
+			}
+		}
+		out[i] = c
+	}
+	return int(next - 1)
 }
 
 // A hasher maps a row of codes, with some keys treated as missing (code 0), to a 64-bit
@@ -55,6 +100,7 @@ func codeColumns(d []float64, n, p int, cols []int) (codes []uint32, levels []in
 type hasher struct {
 	mult  []uint64
 	exact bool
+	span  uint64 // if exact, the product of the code ranges: every hash is below it
 }
 
 // newHasher returns the exact hasher for code ranges 0..levels[k] if the product of the ranges
@@ -70,7 +116,7 @@ func newHasher(levels []int) hasher {
 		}
 		r = lo
 	}
-	return hasher{mult: mult, exact: true}
+	return hasher{mult: mult, exact: true, span: r}
 }
 
 // mixHasher returns a verified hasher for m keys (fixed odd constants from splitmix64).
@@ -120,12 +166,21 @@ func sameOutside(a, b []uint32, mask []int) bool {
 }
 
 // table is an open-addressing hash table from 64-bit hashes to entry numbers (linear probing;
-// several slots may hold one hash when the hasher is not exact).
+// several slots may hold one hash when the hasher is not exact). A slot holds its hash and its
+// entry side by side, so a probe touches one cache line.
 type table struct {
-	keys  []uint64
-	vals  []int32 // entry + 1; 0 marks an empty slot
+	slots []slot
 	shift uint
 }
+
+// A slot of a table: a hash and its entry + 1 (0 marks an empty slot).
+type slot struct {
+	key uint64
+	val int32
+}
+
+// size returns the number of slots of t.
+func (t *table) size() int { return len(t.slots) }
 
 // reset empties t and sizes it for up to n entries (load ≤ 1/2).
 func (t *table) reset(n int) {
@@ -133,11 +188,11 @@ func (t *table) reset(n int) {
 	for size < 2*n {
 		size *= 2
 	}
-	if cap(t.keys) >= size {
-		t.keys, t.vals = t.keys[:size], t.vals[:size]
-		clear(t.vals)
+	if cap(t.slots) >= size {
+		t.slots = t.slots[:size]
+		clear(t.slots)
 	} else {
-		t.keys, t.vals = make([]uint64, size), make([]int32, size)
+		t.slots = make([]slot, size)
 	}
 	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
 }
@@ -145,21 +200,21 @@ func (t *table) reset(n int) {
 // find returns the entry with hash key for which same(entry) holds (same nil: any), or −1 and
 // the empty slot where it would go.
 func (t *table) find(key uint64, same func(e int32) bool) (e int32, slot int) {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	i := int((key * 0x9e3779b97f4a7c15) >> t.shift)
 	for {
-		v := t.vals[i]
-		if v == 0 {
+		s := &t.slots[i]
+		if s.val == 0 {
 			return -1, i
 		}
-		if t.keys[i] == key && (same == nil || same(v-1)) {
-			return v - 1, i
+		if s.key == key && (same == nil || same(s.val-1)) {
+			return s.val - 1, i
 		}
 		i = (i + 1) & mask
 	}
 }
 
 // put stores entry e with hash key in the empty slot returned by find.
-func (t *table) put(slot int, key uint64, e int32) {
-	t.keys[slot], t.vals[slot] = key, e+1
+func (t *table) put(i int, key uint64, e int32) {
+	t.slots[i] = slot{key, e + 1}
 }

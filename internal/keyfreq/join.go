@@ -2,68 +2,6 @@ package keyfreq
 
 import "slices"
 
-// tuples are the distinct key tuples of a table, numbered in order of first appearance.
-type tuples struct {
-	m         int
-	codes     []uint32  // codes of tuple t: codes[t*m : (t+1)*m] (0 missing)
-	hash      []uint64  // full hash of each tuple
-	cnt, wsum []float64 // records of each tuple and the sum of their weights (row order)
-	of        []int32   // tuple of each record
-	index     table     // the tuples by hash
-	levels    []int     // codes of key k range over 1..levels[k] (and 0)
-}
-
-func (ts *tuples) tuple(t int32) []uint32 { return ts.codes[int(t)*ts.m : (int(t)+1)*ts.m] }
-
-// distinct returns the distinct tuples of the n×m codes with weights w (nil: wsum = cnt).
-func distinct(codes []uint32, n, m int, levels []int, w []float64, h hasher) *tuples {
-	ts := &tuples{m: m, of: make([]int32, n), levels: levels}
-	var tb table
-	tb.reset(min(n/8, 1<<16)) // grown as tuples appear
-	var rec []uint32
-	var same func(e int32) bool
-	if !h.exact {
-		same = func(e int32) bool { return slices.Equal(ts.tuple(e), rec) }
-	}
-	for i := 0; i < n; i++ {
-		rec = codes[i*m : (i+1)*m]
-		key := h.hash(rec)
-		t, slot := tb.find(key, same)
-		if t < 0 {
-			t = int32(len(ts.cnt))
-			ts.codes = append(ts.codes, rec...)
-			ts.hash = append(ts.hash, key)
-			ts.cnt = append(ts.cnt, 0)
-			ts.wsum = append(ts.wsum, 0)
-			if 2*len(ts.cnt) > len(tb.keys) {
-				tb = grow(ts, tb)
-			} else {
-				tb.put(slot, key, t)
-			}
-		}
-		ts.of[i] = t
-		ts.cnt[t]++
-		if w != nil {
-			ts.wsum[t] += w[i]
-		} else {
-			ts.wsum[t]++
-		}
-	}
-	ts.index = tb
-	return ts
-}
-
-// grow returns a table twice the size of tb holding every tuple of ts.
-func grow(ts *tuples, tb table) table {
-	var nt table
-	nt.reset(len(tb.keys))
-	for t, key := range ts.hash {
-		_, slot := nt.find(key, func(int32) bool { return false })
-		nt.put(slot, key, int32(t))
-	}
-	return nt
-}
-
 // pattern is a missingness pattern: the keys missing in its tuples, and its tuples (ascending).
 type pattern struct {
 	miss   []bool
@@ -74,7 +12,8 @@ type pattern struct {
 func patterns(ts *tuples) []pattern {
 	var pats []pattern
 	patOf := map[string]int{}
-	pb := make([]byte, ts.m)
+	pb, prev := make([]byte, ts.m), make([]byte, ts.m)
+	q := -1 // the pattern of prev
 	for t := range int32(len(ts.cnt)) {
 		for k, v := range ts.tuple(t) {
 			pb[k] = 0
@@ -82,7 +21,13 @@ func patterns(ts *tuples) []pattern {
 				pb[k] = 1
 			}
 		}
-		q, ok := patOf[string(pb)]
+		if q >= 0 && string(pb) == string(prev) { // runs of one pattern (all, without missing values)
+			pats[q].tuples = append(pats[q].tuples, t)
+			continue
+		}
+		copy(prev, pb)
+		var ok bool
+		q, ok = patOf[string(pb)]
 		if !ok {
 			q = len(pats)
 			patOf[string(pb)] = q
@@ -223,7 +168,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 			key += h.mult[k]
 		}
 		for {
-			if s, _ := ts.index.find(key, same); s >= 0 {
+			if s := ts.lookup(key, same); s >= 0 {
 				j.pair(t, s)
 			}
 			// next combination of codes on the free keys (odometer)

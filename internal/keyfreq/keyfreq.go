@@ -36,8 +36,12 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // order. (This is the order of the pairwise definition, so the sums are bit for bit those of
 // comparing every pair of tuples.)
 //
-// Cost: the distinct tuples are grouped by their missingness pattern (the set of keys that
-// are missing); tuples of patterns P and Q are compatible iff they agree on the keys outside
+// Cost: each record's key tuple is coded column by column into one mixed-radix number (when
+// the product of the code ranges fits in 64 bits) and the distinct tuples are found through a
+// direct array over those numbers when the code space is at most 8 entries a record and 2^26,
+// by radix-sorting the numbers when they fit in 32 bits, and through a hash table otherwise
+// (docs/scaling.md). The distinct tuples are then grouped by their missingness pattern (the
+// set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on the keys outside
 // P ∪ Q, so each pair of patterns is one hash join of the smaller group against the larger.
 // That is O(n·m + π·c·m) for m keys, c distinct tuples and π patterns present (π = 1 without
 // missing values, π ≤ 2^m), plus, with weights, sorting the compatible pairs of tuples of
@@ -49,9 +53,16 @@ func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	if n == 0 {
 		return f, F
 	}
-	codes, levels := codeColumns(d, n, p, cols)
-	h := newHasher(levels)
-	ts := distinct(codes, n, len(cols), levels, w, h)
+	var ts *tuples
+	var h hasher
+	if keys, levels, ok := codeKeys(d, n, p, cols); ok {
+		h = newHasher(levels)
+		ts = distinctKeys(keys, n, len(cols), levels, w, h)
+	} else {
+		codes, levels := codeColumns(d, n, p, cols)
+		h = newHasher(levels)
+		ts = distinct(codes, n, len(cols), levels, w, h)
+	}
 	tf, tF := count(ts, h, w != nil)
 	for i, t := range ts.of {
 		f[i], F[i] = tf[t], tF[t]
