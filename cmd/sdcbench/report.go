@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ func runReport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("report", "want at least one results folder")
 	}
 	for _, dir := range fs.Args() {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("report: %s is not a results folder (%v)", dir, cmp.Or(err, errors.New("not a directory")))
+		}
 		name, err := studies.Write(dir)
 		noStudy := errors.Is(err, studies.ErrNoReporter)
 		if err != nil && !noStudy {

@@ -117,4 +117,8 @@ func TestReportWithoutStudyReport(t *testing.T) {
 	if code == 0 || !strings.Contains(e, "no study report") {
 		t.Fatalf("report on a folder with neither: exit %d, %q", code, e)
 	}
+	_, e, code = sdcbench(t, filepath.Dir(dir), "report", "no-such-folder")
+	if code == 0 || !strings.Contains(e, "no-such-folder is not a results folder") {
+		t.Fatalf("report on a missing folder: exit %d, %q", code, e)
+	}
 }
