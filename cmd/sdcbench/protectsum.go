@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/sdcbench/sdcbench/datasets"
+	"github.com/sdcbench/sdcbench/experiments/releasereport"
 	"github.com/sdcbench/sdcbench/methods"
 	"github.com/sdcbench/sdcbench/metrics"
 )
@@ -202,27 +203,12 @@ func fmtNum(v float64) string {
 
 // changedCells counts the cells of the protected columns whose value (a category's label for a
 // categorical column) differs between orig and masked, and among them the suppressed ones:
-// present in orig, missing in masked.
+// present in orig, missing in masked — the release report's per-column counts
+// (releasereport.Changes) summed.
 func changedCells(orig, masked *datasets.Dataset) (changed, suppressed, cells int) {
-	for j := 0; j < orig.P; j++ {
-		cat := orig.IsCategorical(j) || masked.IsCategorical(j)
-		for i := 0; i < orig.N; i++ {
-			cells++
-			a, b := orig.Data[i*orig.P+j], masked.Data[i*masked.P+j]
-			oMiss, mMiss := math.IsNaN(a), math.IsNaN(b)
-			if cat {
-				la, lb := orig.Label(i, j), masked.Label(i, j)
-				oMiss, mMiss = la == "NA", lb == "NA"
-				if la != lb {
-					changed++
-				}
-			} else if a != b && !(oMiss && mMiss) {
-				changed++
-			}
-			if !oMiss && mMiss {
-				suppressed++
-			}
-		}
+	for _, ch := range releasereport.Changes(orig, masked) {
+		changed += ch.Changed
+		suppressed += ch.Suppressed
 	}
-	return changed, suppressed, cells
+	return changed, suppressed, orig.N * orig.P
 }

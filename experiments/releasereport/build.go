@@ -112,7 +112,7 @@ func Build(ctx context.Context, c Config) (*Report, error) {
 		return nil, err
 	}
 	r.Loss, r.Notes = append(r.Loss, cat...), append(r.Notes, notes...)
-	r.Changes = changes(pr.Protected, c.Release.Masked)
+	r.Changes = Changes(pr.Protected, c.Release.Masked)
 	if p := c.Release.Diag.PRAM; p != nil {
 		r.PRAM = pramSection(p)
 	}
@@ -190,9 +190,10 @@ func missing(d *datasets.Dataset, j int) int {
 	return n
 }
 
-// changes counts, per protected column, the cells whose value (a category's label) differs
-// between orig and masked, and the suppressed ones: present in orig, missing in masked.
-func changes(orig, masked *datasets.Dataset) []Change {
+// Changes counts, per protected column (orig and masked have the same columns), the cells whose
+// value (a category's label) differs between orig and masked, and the suppressed ones: present
+// in orig, missing in masked. protect's summary sums them.
+func Changes(orig, masked *datasets.Dataset) []Change {
 	var out []Change
 	for j := 0; j < orig.P; j++ {
 		ch := Change{Column: orig.Names[j]}
