@@ -108,6 +108,10 @@ func (d *Dataset) Clone() *Dataset {
 	}
 }
 
+// CloneLevels returns a copy of d's category labels (nil for a table without categories),
+// for a table built from some of d's rows: the labels without a copy of the values.
+func (d *Dataset) CloneLevels() [][]string { return cloneLevels(d.Levels) }
+
 func cloneLevels(lv [][]string) [][]string {
 	if lv == nil {
 		return nil

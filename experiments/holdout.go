@@ -115,7 +115,7 @@ func splitRows(d *datasets.Dataset, h float64, seed uint64) (train, control *dat
 	train = datasets.New(d.Name, d.Names, d.N-m, d.P, tr)
 	control = datasets.New(d.Name+" (control)", d.Names, m, d.P, ct)
 	if d.Levels != nil {
-		train.Levels = d.Clone().Levels
+		train.Levels = d.CloneLevels()
 		control.Levels = train.Levels
 	}
 	return train, control

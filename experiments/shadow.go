@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -19,8 +20,13 @@ func (s *Spec) shadowFunc(full *methods.Prepared, sel methods.Selection, r Run, 
 	if s.Holdout <= 0 {
 		return nil
 	}
+	// The rows of metrics.Input.Control, split once for all the run's shadow releases.
+	heldOut := sync.OnceValue(func() *datasets.Dataset {
+		_, control := splitRows(full.Full, s.Holdout, r.Seed)
+		return control
+	})
 	return func(ctx context.Context, rows []int, seed uint64) (*datasets.Dataset, error) {
-		_, control := splitRows(full.Full, s.Holdout, r.Seed) // the rows of metrics.Input.Control
+		control := heldOut()
 		if control == nil {
 			return nil, fmt.Errorf("shadow: no held-out rows")
 		}
@@ -55,7 +61,7 @@ func rowsOf(d *datasets.Dataset, rows []int) (*datasets.Dataset, error) {
 	}
 	out := datasets.New(d.Name+" (shadow)", d.Names, len(rows), d.P, data)
 	if d.Levels != nil {
-		out.Levels = d.Clone().Levels
+		out.Levels = d.CloneLevels()
 	}
 	return out, nil
 }
