@@ -250,13 +250,13 @@ func RiskyObs(in *Input) Result {
 	}
 	r := slices.Clone(c.r)
 	slices.Sort(r)
-	med := quantile7(r, 0.5)
+	med := Quantile7(r, 0.5)
 	dev := make([]float64, len(r))
 	for i, v := range r {
 		dev[i] = math.Abs(v - med)
 	}
 	slices.Sort(dev)
-	mad := quantile7(dev, 0.5)
+	mad := Quantile7(dev, 0.5)
 	if in.Opt.RiskyMAD != "raw" {
 		mad *= 1.4826
 	}

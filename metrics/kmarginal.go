@@ -82,7 +82,7 @@ func kmarginalBins(a, b *datasets.Dataset, j, bins int) (ca, cb []int) {
 	} else {
 		cuts := make([]float64, bins-1)
 		for q := range cuts {
-			cuts[q] = quantile7(obs, float64(q+1)/float64(bins))
+			cuts[q] = Quantile7(obs, float64(q+1)/float64(bins))
 		}
 		bin = func(v float64) int {
 			if v != v {

@@ -162,12 +162,12 @@ func pilQuantiles(a, b []float64, s2 float64, kde bool) float64 {
 	n := float64(len(a))
 	var bw float64
 	if kde {
-		iqr := quantile7(a, 0.75) - quantile7(a, 0.25)
+		iqr := Quantile7(a, 0.75) - Quantile7(a, 0.25)
 		bw = 0.9 * min(math.Sqrt(s2), iqr/1.34) * math.Pow(n, -0.2)
 	}
 	var sum float64
 	for _, alpha := range pilLevels {
-		qa, qb := quantile7(a, alpha), quantile7(b, alpha)
+		qa, qb := Quantile7(a, alpha), Quantile7(b, alpha)
 		var v float64
 		if kde && bw > 0 {
 			f := gaussKDE(a, qa, bw)
@@ -179,18 +179,6 @@ func pilQuantiles(a, b []float64, s2 float64, kde bool) float64 {
 		sum += pilTerm(qa, qb, v)
 	}
 	return sum
-}
-
-// quantile7 returns R's type-7 quantile of sorted x: with h = (n−1)α + 1,
-// Q = x_(⌊h⌋) + (h − ⌊h⌋)(x_(⌊h⌋+1) − x_(⌊h⌋)) (1-based order statistics).
-func quantile7(sorted []float64, alpha float64) float64 {
-	n := len(sorted)
-	h := float64(n-1) * alpha
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
 // gaussKDE returns the Gaussian kernel density estimate of x at t with bandwidth h.
