@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/gonum/stat/combin"
+
 	"github.com/sdcbench/sdcbench/datasets"
 )
 
@@ -122,29 +124,14 @@ func meanMarginalScore(ca, cb [][]int, k int, stop func() error) (score, worst f
 	maxTVD := 0.0
 	sets := 0
 	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
-	}
-	for {
+	for g := combin.NewCombinationGenerator(p, k); g.Next(); { // lexicographic order
 		if stop() != nil {
 			return math.NaN(), math.NaN()
 		}
-		t := marginalTVD(ca, cb, idx)
+		t := marginalTVD(ca, cb, g.Combination(idx))
 		sum += t
 		maxTVD = max(maxTVD, t)
 		sets++
-		// next combination in lexicographic order
-		i := k - 1
-		for i >= 0 && idx[i] == p-k+i {
-			i--
-		}
-		if i < 0 {
-			break
-		}
-		idx[i]++
-		for m := i + 1; m < k; m++ {
-			idx[m] = idx[m-1] + 1
-		}
 	}
 	return 1000 * (1 - sum/float64(sets)), 1000 * (1 - maxTVD)
 }
