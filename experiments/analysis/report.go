@@ -61,11 +61,15 @@ func (r *Result) report(w io.Writer) {
 		r.reportMeans(w)
 	}
 	fmt.Fprintf(w, "\n## Files\n\n")
+	page := "this report as one self-contained page: the answer first, sortable tables"
+	if len(r.Plots) > 0 {
+		page += ", plots inline"
+	}
 	for _, t := range []struct {
 		file, what string
 		on         bool
 	}{
-		{HTMLFile, "this report as one self-contained page: the answer first, sortable tables, plots inline", true},
+		{HTMLFile, page, true},
 		{"summary.csv", "per configuration and metric: n, mean, sd, median, min, max, quartiles", true},
 		{"wilcoxon.csv", "pairwise Wilcoxon tests with raw, Holm and BH p-values, Hodges–Lehmann shift, 95 % interval and A12", true},
 		{"best.csv", "configurations ranked by median, with the test against the best and the risk beside the loss", true},
