@@ -169,6 +169,7 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	reserveHeap(*in) // hugepages.go
 	info := m.Info()
 	p, err := info.Resolve(params)
 	if err != nil {
@@ -280,6 +281,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		ms[i] = m
 	}
+	reserveHeap(*orig, *masked, *control) // hugepages.go
 	d, in, err := loadInput(ctx, "eval", *dataset, *orig, "orig", sf.na.na)
 	if err != nil {
 		return err
