@@ -15,7 +15,7 @@ const (
 	heapPerInputByte = 6
 	// heapMinInput is the input size below which nothing is reserved: the faults of a small
 	// heap cost less than the reservation's collection.
-	heapMinInput = 8 << 20
+	heapMinInput = 1 << 20
 	// heapMaxReserve caps the reservation.
 	heapMaxReserve = 16 << 30
 )
