@@ -29,8 +29,9 @@ type Result struct {
 // Reserve marks about n bytes of fresh heap address space for transparent huge pages (see the
 // package comment). It does nothing, and says why in Result.Reason, when the environment
 // variable SDCBENCH_HUGEPAGES is "0" or "off", when n is below one huge page, when the kernel's
-// transparent huge pages are "never" (nothing to gain) or "always" (already), or on systems
-// other than Linux. The range is only reserved address space: pages the program never touches
+// transparent huge pages are "never" (nothing to gain) or "always" (already), when the kernel
+// accounts memory strictly (vm.overcommit_memory = 2), when GODEBUG has madvdontneed=0, or on
+// systems other than Linux. n is capped at half the physical memory. The range is only reserved address space: pages the program never touches
 // cost no memory. An error means the madvise call failed; the heap is usable either way.
 func Reserve(n int) (Result, error) {
 	if v := os.Getenv(EnvVar); v == "0" || v == "off" {

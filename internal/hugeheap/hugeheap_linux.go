@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -17,6 +18,7 @@ import (
 const (
 	thpEnabled  = "/sys/kernel/mm/transparent_hugepage/enabled"
 	thpPageSize = "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	overcommit  = "/proc/sys/vm/overcommit_memory"
 )
 
 func reserve(n int) (Result, error) {
@@ -26,6 +28,20 @@ func reserve(n int) (Result, error) {
 	}
 	if mode != "madvise" {
 		return Result{Reason: "transparent huge pages are " + mode}, nil
+	}
+	if b, err := os.ReadFile(overcommit); err == nil && string(bytes.TrimSpace(b)) == "2" {
+		// Strict accounting: reserved address space counts against the commit limit, and a
+		// refused allocation is fatal in Go.
+		return Result{Reason: "strict overcommit accounting"}, nil
+	}
+	if godebugMadvDontNeedOff(os.Getenv("GODEBUG")) {
+		// Returned memory is then not known to be zero: the allocation would be cleared,
+		// touching every page before the mark.
+		return Result{Reason: "GODEBUG madvdontneed=0"}, nil
+	}
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err == nil {
+		n = min(n, int(uint64(si.Totalram)*uint64(si.Unit)/2))
 	}
 	page := hugePageSize(thpPageSize)
 	if n < 2*page {
@@ -91,4 +107,16 @@ func hugePageSize(path string) int {
 		return def
 	}
 	return v
+}
+
+// godebugMadvDontNeedOff reports whether a GODEBUG value sets madvdontneed=0 (the last setting
+// wins, as in the runtime).
+func godebugMadvDontNeedOff(godebug string) bool {
+	off := false
+	for _, kv := range strings.Split(godebug, ",") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && k == "madvdontneed" {
+			off = v == "0"
+		}
+	}
+	return off
 }

@@ -103,3 +103,21 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 		t.Errorf("filling 64 MiB after Reserve took %d page faults (%d pages of 4 KiB): the heap did not get huge pages", f, pages)
 	}
 }
+
+func TestGodebugMadvDontNeedOff(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"", false},
+		{"madvdontneed=0", true},
+		{"madvdontneed=1", false},
+		{"gctrace=1,madvdontneed=0", true},
+		{"madvdontneed=0,madvdontneed=1", false},
+		{"xmadvdontneed=0", false},
+	} {
+		if got := godebugMadvDontNeedOff(c.in); got != c.want {
+			t.Errorf("godebugMadvDontNeedOff(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
