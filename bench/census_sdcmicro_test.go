@@ -76,22 +76,11 @@ func TestSdcMicroCensus(t *testing.T) {
 			t.Fatalf("SDCBENCH_SDCMICRO_TIMEOUT=%q: %v", s, err)
 		}
 	}
-	sizes := []int{100_000}
-	if s := os.Getenv("SDCBENCH_CENSUS_SDC_N"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 10 {
-				t.Fatalf("SDCBENCH_CENSUS_SDC_N=%q: want record counts ≥ 10", s)
-			}
-			sizes = append(sizes, n)
-		}
-	}
 	kanon := "yes"
 	if os.Getenv("SDCBENCH_CENSUS_KANON") == "no" {
 		kanon = "no"
 	}
-	for _, n := range sizes {
+	for _, n := range censusSizes(t) {
 		path := filepath.Join(t.TempDir(), "census.csv")
 		writeCensusCSV(t, n, path)
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -108,6 +97,24 @@ func TestSdcMicroCensus(t *testing.T) {
 		t.Logf("n=%d: sdcMicro 5.8.1 (step,cpu_s,elapsed_s,value):\n%s", n, out)
 		compareCensus(t, n, string(out))
 	}
+}
+
+// censusSizes returns the record counts of SDCBENCH_CENSUS_SDC_N (comma separated), or 10^5.
+func censusSizes(t *testing.T) []int {
+	t.Helper()
+	s := os.Getenv("SDCBENCH_CENSUS_SDC_N")
+	if s == "" {
+		return []int{100_000}
+	}
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 10 {
+			t.Fatalf("SDCBENCH_CENSUS_SDC_N=%q: want record counts ≥ 10", s)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
 }
 
 // compareCensus runs censusSteps at n and compares each step's check value with sdcMicro's
