@@ -95,12 +95,24 @@ func TestCensusFresh(t *testing.T) {
 			t.Fatalf("SDCBENCH_CENSUS_REPS=%q: want a count ≥ 1", s)
 		}
 	}
+	t.Logf("transparent huge pages: %s", transparentHugePages())
 	for _, n := range censusSizes(t) {
 		for r := 0; r < reps; r++ {
-			for _, name := range []string{"frequency", "ind_risk_mean", "global_risk_er"} {
+			for _, name := range censusStepNames[:3] {
 				cpu, faults, v := freshCensusStep(t, n, name)
 				t.Logf("n=%d %s: %.3f CPU-s, %d minor faults, value %.10g", n, name, cpu, faults, v)
 			}
 		}
+	}
+}
+
+// TestCensusStepNames checks that censusStepNames names censusSteps in order.
+func TestCensusStepNames(t *testing.T) {
+	var got []string
+	for _, st := range censusSteps(censusTable(10)) {
+		got = append(got, st.name)
+	}
+	if strings.Join(got, ",") != strings.Join(censusStepNames, ",") {
+		t.Errorf("censusSteps are %v, censusStepNames %v", got, censusStepNames)
 	}
 }
