@@ -189,13 +189,13 @@ func compareCensus(t *testing.T, n int, seq, fresh string) {
 		if !ok {
 			continue
 		}
-		c0 := cpuSeconds()
+		c0, f0 := cpuSeconds(), minorFaults()
 		v, err := st.run()
 		if err != nil {
 			t.Fatal(err)
 		}
-		cpu := cpuSeconds() - c0
-		t.Logf("n=%d %s in sequence: sdcMicro %.3g CPU-s, sdcbench %.3g CPU-s (%.0f×); values %.10g and %.10g", n, st.name, ref[0], cpu, ref[0]/cpu, ref[1], v)
+		cpu, faults := cpuSeconds()-c0, minorFaults()-f0
+		t.Logf("n=%d %s in sequence: sdcMicro %.3g CPU-s, sdcbench %.3g CPU-s (%.0f×, %d minor page faults); values %.10g and %.10g", n, st.name, ref[0], cpu, ref[0]/cpu, faults, ref[1], v)
 		check(st.name, v, ref[1])
 	}
 	if fresh == "" {
