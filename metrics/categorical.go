@@ -77,12 +77,12 @@ type catRisk struct {
 // compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
 // sdcMicro freqCalc; keyfreq.Count): i is compatible with j iff on every key x_ik = x_jk or
 // one of them is missing (NaN). With Opt.Weight "" F = f (the same slice). r(j) is 1/f(j), or
-// bfRisk(f(j), F(j)) with a weight.
+// bfRisk(f(j), F(j)) with a weight. The slices are shared (cached per Input): read-only.
 //
-// The first call in a process pays for every page of fresh memory it writes (docs/datapath.md
-// "Census scale against sdcMicro"), so the risks are written over memory the call has already
-// touched and no longer needs: the copy of the weight column that keyfreq.Count was given, or
-// without weights the second output of keyfreq.Count (equal to f).
+// The risks take no memory of their own (n floats less per call; fresh memory is dear here,
+// docs/datapath.md "Census scale against sdcMicro"): they are written over memory the call no
+// longer needs, the copy of the weight column once keyfreq.Count has summed it, or without
+// weights the second output of keyfreq.Count (equal to f).
 func frequencies(in *Input) *catRisk {
 	t := in.keyTable()
 	d, n, p := t.Data, t.N, t.P
