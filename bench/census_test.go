@@ -80,6 +80,9 @@ type censusStep struct {
 	run  func() (float64, error)
 }
 
+// censusStepNames are the names of censusSteps, in their order.
+var censusStepNames = []string{"frequency", "ind_risk_mean", "global_risk_er", "kanon_k3"}
+
 // censusSteps returns the computations of BenchmarkCensus on d (censusTable): the weighted
 // frequencies fk and Fk (keyfreq.Count; value: sample uniques), the individual risk
 // (ind_risk_mean, weighted, from a fresh metrics.Input so the frequencies are recomputed), the
@@ -133,7 +136,9 @@ func censusSteps(d *datasets.Dataset) []censusStep {
 // BenchmarkCensus times censusSteps on the generated census table (5·10^6 records × 7 keys
 // and a weight; issue 26's census scale, goal ≤ 60 s each on 2 cores). Each reports the CPU
 // seconds of the process per operation (cpu-s/op), steadier than wall time on a shared
-// machine, and the step's check value. Run with -bench Census -benchtime 1x;
+// machine, the minor page faults per operation (faults/op: fresh memory, which the first
+// operation of the first step pays for; TestCensusFresh times each step as a first call) and
+// the step's check value. Run with -bench Census -benchtime 1x;
 // SDCBENCH_CENSUS_N changes the size.
 func BenchmarkCensus(b *testing.B) {
 	n := censusN(b)
@@ -142,13 +147,14 @@ func BenchmarkCensus(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/n=%d", st.name, n), func(b *testing.B) {
 			var v float64
 			var err error
-			c0 := cpuSeconds()
+			c0, f0 := cpuSeconds(), minorFaults()
 			for b.Loop() {
 				if v, err = st.run(); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(minorFaults()-f0)/float64(b.N), "faults/op")
 			b.ReportMetric(v, "value")
 		})
 	}

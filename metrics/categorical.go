@@ -76,9 +76,16 @@ type catRisk struct {
 // frequencies returns, for each record j of the release, f(j), the number of records
 // compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
 // sdcMicro freqCalc; keyfreq.Count): i is compatible with j iff on every key x_ik = x_jk or
-// one of them is missing (NaN). With Opt.Weight "" F = f.
+// one of them is missing (NaN). With Opt.Weight "" F = f (the same slice). r(j) is 1/f(j), or
+// bfRisk(f(j), F(j)) with a weight. The slices are shared (cached per Input): read-only.
+//
+// The risks take no memory of their own (n floats less per call; fresh memory is dear here,
+// docs/datapath.md "Census scale against sdcMicro"): they are written over memory the call no
+// longer needs, the copy of the weight column once keyfreq.Count has summed it, or without
+// weights the second output of keyfreq.Count (equal to f).
 func frequencies(in *Input) *catRisk {
-	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
+	t := in.keyTable()
+	d, n, p := t.Data, t.N, t.P
 	cols, note := keyColumns(in)
 	if note != "" || len(cols) == 0 || n == 0 {
 		if note == "" {
@@ -88,25 +95,35 @@ func frequencies(in *Input) *catRisk {
 	}
 	var w []float64
 	if in.Opt.Weight != "" {
-		wc := colIndex(in.keyTable().Names, in.Opt.Weight)
+		wc := colIndex(t.Names, in.Opt.Weight)
 		if wc < 0 {
 			return &catRisk{note: "weight column " + in.Opt.Weight + " not found"}
 		}
-		w = in.keyTable().Col(wc)
-		if hasNaN(w) {
-			return &catRisk{note: "missing weights"}
+		w = make([]float64, n)
+		for i := range w {
+			v := d[i*p+wc]
+			if v != v {
+				return &catRisk{note: "missing weights"}
+			}
+			w[i] = v
 		}
 	}
 	f, F := keyfreq.Count(d, n, p, cols, w)
-	c := &catRisk{f: f, F: F, r: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		if w == nil {
-			c.r[i] = 1 / f[i]
-		} else {
-			c.r[i] = bfRisk(f[i], F[i])
+	if w == nil {
+		r := F // F = f: its memory becomes r's, unless it is f's
+		if &r[0] == &f[0] {
+			r = make([]float64, n)
 		}
+		for i, fi := range f {
+			r[i] = 1 / fi
+		}
+		return &catRisk{f: f, F: f, r: r}
 	}
-	return c
+	r := w // the weights are summed into F: their memory becomes r's
+	for i, fi := range f {
+		r[i] = bfRisk(fi, F[i])
+	}
+	return &catRisk{f: f, F: F, r: r}
 }
 
 // bfRisk returns the Benedetti–Franconi individual risk of a record with sample frequency f
