@@ -9,10 +9,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sdcbench/sdcbench/internal/hugeheap"
 )
 
-// censusChildEnv names the census step a child process of freshCensusStep runs, as "n:step".
+// censusChildEnv names the census step a child process of freshCensusStep runs, as "n:step"
+// ("n:step:huge" to reserve a huge-page heap first, as `sdcbench eval` does).
 const censusChildEnv = "SDCBENCH_CENSUS_CHILD"
+
+// censusCSVBytes is about the size of the census table as a CSV file per record (33 MB at
+// 10^6): what `sdcbench eval` sizes its huge-page heap reservation from.
+const censusCSVBytes = 33
+
+// censusReserve reserves the huge-page heap `sdcbench eval` would reserve for one census file
+// of n records (cmd/sdcbench/hugepages.go: 6 bytes a byte of input; eval, given two files,
+// reserves twice that) and returns what hugeheap.Reserve did.
+func censusReserve(n int) (hugeheap.Result, error) {
+	return hugeheap.Reserve(6 * censusCSVBytes * n)
+}
 
 // freshCensusStep runs the census step name (censusSteps) on censusTable(n) once in a new
 // process — this test binary again, running only TestCensusFreshChild — and returns that call's
@@ -21,10 +35,18 @@ const censusChildEnv = "SDCBENCH_CENSUS_CHILD"
 // generation (the counterpart of sdcMicro's read.csv) is outside the timing. A step timed
 // after other steps in one process reuses their memory and costs less (docs/datapath.md
 // "Census scale against sdcMicro").
-func freshCensusStep(t *testing.T, n int, name string) (cpu float64, faults int64, value float64) {
+//
+// With huge, the child first reserves the huge-page heap that `sdcbench eval` reserves before it
+// reads its files (censusReserve; docs/datapath.md "Fresh memory: huge pages"), so the call is
+// timed as the command line runs it on Linux.
+func freshCensusStep(t *testing.T, n int, name string, huge bool) (cpu float64, faults int64, value float64) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestCensusFreshChild$", "-test.count", "1")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d:%s", censusChildEnv, n, name))
+	spec := fmt.Sprintf("%d:%s", n, name)
+	if huge {
+		spec += ":huge"
+	}
+	cmd.Env = append(os.Environ(), censusChildEnv+"="+spec)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("census step %s at n=%d in a new process: %v\n%s", name, n, err, out)
@@ -59,7 +81,12 @@ func TestCensusFreshChild(t *testing.T) {
 	ns, name, ok := strings.Cut(spec, ":")
 	n, err := strconv.Atoi(ns)
 	if !ok || err != nil || n < 1 {
-		t.Fatalf("%s=%q: want n:step", censusChildEnv, spec)
+		t.Fatalf("%s=%q: want n:step or n:step:huge", censusChildEnv, spec)
+	}
+	if name, ok = strings.CutSuffix(name, ":huge"); ok {
+		if _, err := censusReserve(n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, st := range censusSteps(censusTable(n)) {
 		if st.name != name {
@@ -99,11 +126,21 @@ func TestCensusFresh(t *testing.T) {
 	for _, n := range censusSizes(t) {
 		for r := 0; r < reps; r++ {
 			for _, name := range censusStepNames[:3] {
-				cpu, faults, v := freshCensusStep(t, n, name)
-				t.Logf("n=%d %s: %.3f CPU-s, %d minor faults, value %.10g", n, name, cpu, faults, v)
+				for _, huge := range []bool{false, true} {
+					cpu, faults, v := freshCensusStep(t, n, name, huge)
+					t.Logf("n=%d %s%s: %.3f CPU-s, %d minor faults, value %.10g", n, name, hugeLabel(huge), cpu, faults, v)
+				}
 			}
 		}
 	}
+}
+
+// hugeLabel names the heap of a fresh census step in the logs.
+func hugeLabel(huge bool) string {
+	if huge {
+		return " (huge-page heap, as eval)"
+	}
+	return ""
 }
 
 // TestCensusStepNames checks that censusStepNames names censusSteps in order.

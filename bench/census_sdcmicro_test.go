@@ -207,9 +207,11 @@ func compareCensus(t *testing.T, n int, seq, fresh string) {
 		if !ok {
 			continue
 		}
-		cpu, faults, v := freshCensusStep(t, n, name)
-		t.Logf("n=%d %s, first call in a fresh process: sdcMicro %.3g CPU-s, sdcbench %.3g CPU-s (%.0f×, %d minor page faults)", n, name, ref[0], cpu, ref[0]/cpu, faults)
-		check(name, v, ref[1])
+		for _, huge := range []bool{false, true} {
+			cpu, faults, v := freshCensusStep(t, n, name, huge)
+			t.Logf("n=%d %s, first call in a fresh process%s: sdcMicro %.3g CPU-s, sdcbench %.3g CPU-s (%.0f×, %d minor page faults)", n, name, hugeLabel(huge), ref[0], cpu, ref[0]/cpu, faults)
+			check(name, v, ref[1])
+		}
 	}
 }
 
