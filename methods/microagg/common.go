@@ -3,6 +3,7 @@ package microagg
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -29,23 +30,41 @@ func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) err
 // true (mdav and ma_mdav, by MDAVMissing): then a table with a missing value is checked for
 // k, its size and its column kinds only.
 func validateKMissing(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) error {
-	k := p.Int("k")
-	if k < minK {
-		return fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
-	}
-	if d.N < 2*k {
-		return fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
-	}
-	if missing && HasMissing(d) {
-		return methods.CheckNumericNA(name, d)
-	}
-	if err := methods.RefuseMissing(name, d, methods.AltMicroagg); err != nil {
+	na, err := validateShape(name, d, p, minK, missing)
+	if err != nil || na {
 		return err
 	}
 	if p.String("standardize") == "zscore" {
-		if _, _, err := datasets.ZScore(d); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
+		return checkZScore(name, d)
+	}
+	return nil
+}
+
+// validateShape is validateKMissing without the check that the table can be z-scored (which
+// space repeats); na reports that the table has a missing value that the method accepts, so
+// that it was checked for k, its size and its column kinds only.
+func validateShape(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) (na bool, err error) {
+	k := p.Int("k")
+	if k < minK {
+		return false, fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
+	}
+	if d.N < 2*k {
+		return false, fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
+	}
+	if missing && HasMissing(d) {
+		return true, methods.CheckNumericNA(name, d)
+	}
+	return false, methods.RefuseMissing(name, d, methods.AltMicroagg)
+}
+
+// checkZScore returns datasets.ZScore's error for d (fewer than 2 rows, a constant column),
+// wrapped with the method's name, without computing the z-scores of a table that has none.
+func checkZScore(name string, d *datasets.Dataset) error {
+	if d.N >= 2 && !slices.ContainsFunc(datasets.ScalingOf(d).SD, func(sd float64) bool { return sd == 0 }) {
+		return nil
+	}
+	if _, _, err := datasets.ZScore(d); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

@@ -94,6 +94,9 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 	workers = parallel.Workers(workers)
 	s := newMdavState(z, n, d, k, workers, !indexed)
 	s.selectK = selectK && !indexed
+	if s.selectK {
+		s.parRows = max(parallelRows, selectParallelRows)
+	}
 	defer s.close()
 	var ix *mdavindex.Index
 	var posOf []int32 // record → buffer row, while indexed
@@ -187,19 +190,38 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 // Canonical renumbers labels so that groups are numbered in the order of their smallest
 // member (record 0 is in group 0). Negative labels are kept as they are.
 func Canonical(labels []int32) []int32 {
-	m := map[int32]int32{}
 	out := make([]int32, len(labels))
+	// seen[l] is 1 + the canonical number of label l (0: not seen yet) for the labels below
+	// len(labels), as MDAV's are (0..G−1); a map holds any others
+	top := int32(-1)
+	for _, l := range labels {
+		top = max(top, l)
+	}
+	seen := make([]int32, min(int(top)+1, len(labels)))
+	next := int32(0)
+	var m map[int32]int32
 	for i, l := range labels {
-		if l < 0 {
+		switch {
+		case l < 0:
 			out[i] = l
-			continue
+		case int(l) < len(seen):
+			if seen[l] == 0 {
+				next++
+				seen[l] = next
+			}
+			out[i] = seen[l] - 1
+		default:
+			if m == nil {
+				m = map[int32]int32{}
+			}
+			c, ok := m[l]
+			if !ok {
+				c = next
+				next++
+				m[l] = c
+			}
+			out[i] = c
 		}
-		c, ok := m[l]
-		if !ok {
-			c = int32(len(m))
-			m[l] = c
-		}
-		out[i] = c
 	}
 	return out
 }

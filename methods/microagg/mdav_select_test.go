@@ -3,9 +3,13 @@ package microagg
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
 )
 
@@ -13,8 +17,11 @@ import (
 // live distances (selectNearest, large k) gives the labels of the scan with per-block heaps,
 // the implementation before it, on random, clustered, integer-grid (exact distance ties
 // everywhere) and duplicated data, with k from 1 to larger than a pass block and 1 and 2
-// workers; SDCBENCH_LONG=1 adds 100,000 rows.
+// workers (the selecting scan's passes split over the workers from selectParallelRows rows,
+// lowered here to parallelRows); SDCBENCH_LONG=1 adds 100,000 rows.
 func TestSelectMDAVSameLabels(t *testing.T) {
+	defer func(r int) { selectParallelRows = r }(selectParallelRows)
+	selectParallelRows = parallelRows
 	type cs struct{ n, d, k int }
 	cases := []cs{{7, 2, 1}, {50, 2, 3}, {500, 2, 3}, {3000, 10, 3}, {3000, 3, 17}, {4000, 5, 60},
 		{2000, 4, 250}, {5000, 5, 1000}, {9000, 2, 1500}, {3000, 16, 100}, {2000, 1, 64}, {2500, 3, 800}}
@@ -38,6 +45,90 @@ func TestSelectMDAVSameLabels(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestCanonicalMatchesMap compares Canonical with its definition, a map from each label to
+// the number of labels seen before it, on random labels: small (as MDAV's), negative, and
+// larger than the number of records.
+func TestCanonicalMatchesMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 3))
+	for trial := 0; trial < 200; trial++ {
+		n := r.IntN(300)
+		labels := make([]int32, n)
+		span := int32(1 + r.IntN(2*n+2))
+		for i := range labels {
+			labels[i] = r.Int32N(span) - int32(r.IntN(2))*r.Int32N(3)
+			if r.IntN(20) == 0 {
+				labels[i] = math.MaxInt32 - r.Int32N(3)
+			}
+		}
+		want := make([]int32, n)
+		m := map[int32]int32{}
+		for i, l := range labels {
+			if l < 0 {
+				want[i] = l
+				continue
+			}
+			c, ok := m[l]
+			if !ok {
+				c = int32(len(m))
+				m[l] = c
+			}
+			want[i] = c
+		}
+		if got := Canonical(labels); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: Canonical(%v) = %v, want %v", trial, labels, got, want)
+		}
+	}
+}
+
+// TestSumLaneRowsBitIdentical compares sumLaneRows with the loop it replaces (each live row
+// added into sum in ascending order, starting from zero) bit for bit, for 1 to 20 columns, on
+// values of mixed magnitudes and signs with −0, and blocks with no, some and only dead rows.
+func TestSumLaneRowsBitIdentical(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 4))
+	for d := 1; d <= 20; d++ {
+		const n = 256
+		rows := make([]float64, n*d)
+		for i := range rows {
+			switch r.IntN(6) {
+			case 0:
+				rows[i] = math.Copysign(0, -1)
+			case 1:
+				rows[i] = r.NormFloat64() * 1e12
+			default:
+				rows[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
+			}
+		}
+		dead := make([]bool, n)
+		for trial := 0; trial < 50; trial++ {
+			frac := r.Float64()
+			for i := range dead {
+				dead[i] = r.Float64() < frac
+			}
+			lo := r.IntN(n)
+			hi := lo + r.IntN(n-lo+1)
+			want := make([]float64, d)
+			for t := lo; t < hi; t++ {
+				if dead[t] {
+					continue
+				}
+				for j := range want {
+					want[j] += rows[mdavindex.LaneOffset(t, j, d)]
+				}
+			}
+			got := make([]float64, d)
+			for j := range got {
+				got[j] = math.NaN() // must be overwritten
+			}
+			sumLaneRows(got, rows, dead, lo, hi, d)
+			for j := range want {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("d=%d rows %d..%d column %d: %v, want %v", d, lo, hi, j, got[j], want[j])
+				}
+			}
 		}
 	}
 }

@@ -37,10 +37,13 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := m.Validate(d, p); err != nil {
+	// Validate's checks; the z-scores' own (no constant column) is space's, which returns the
+	// same error
+	na, err := validateShape("mdav", d, p, 2, true)
+	if err != nil {
 		return nil, err
 	}
-	if HasMissing(d) {
+	if na {
 		return protectMissing(ctx, "mdav", d, p)
 	}
 	z, err := space(d, p)

@@ -1,0 +1,123 @@
+package microagg
+
+import "github.com/sdcbench/sdcbench/internal/mdavindex"
+
+// The scan MDAV's selection of the k nearest rows for large k (selectK, k ≥ selectMinK), and
+// the block sums of the centroid from the lane buffer (docs/scaling.md, "MDAV at large k").
+
+// selectSample is about the number of live rows whose distances estimate selectNearest's τ.
+const selectSample = 1024
+
+// selectParallelRows is the number of buffer rows from which the passes of the selecting scan
+// (selectK) are split over the workers. Below it a pass (a few hundred microseconds) is short
+// against the serial work of each step (the selection, the centroid's block sums), during
+// which the idle workers spin and then park: on 10^5 × 5 rows at k = 1,000 two workers took
+// 0.10–0.11 CPU-s against 0.064–0.067 for one, and no less wall time on a loaded machine. It
+// is a variable only so that tests reach the parallel passes with small tables.
+var selectParallelRows = 1 << 18
+
+// selectNearest is nearest from every live row's distance instead of per-block heaps, for
+// large k (selectK). The candidates are the live rows within τ, a distance estimated from a
+// sample of the live rows to exceed the k-th smallest (all live rows if fewer than k fall
+// within it); T, the k-th smallest candidate distance, is then the k-th smallest of all, and
+// the result is the rows below T and, in ascending position, the first rows at T. These are
+// the k rows the heaps give when no distance is NaN: (distance, position) is a total order and
+// both take its k smallest. The result is in ascending position, not sorted by distance: MDAV
+// only emits the group and tests membership in it (farthestExcluding), so the order does not
+// matter. Cost O(m) plus O(k) expected.
+func (s *mdavState) selectNearest() []int {
+	k, m := s.k, s.m
+	dist, dead := s.dist[:m], s.dead[:m]
+	cand := s.candBuf[:0]
+	if s.alive > 4*k {
+		// τ: a sample order statistic at about twice the rank of the k-th nearest
+		smp := s.selBuf[:0]
+		step := max(1, m/selectSample)
+		for t := 0; t < m; t += step {
+			if !dead[t] {
+				smp = append(smp, dist[t])
+			}
+		}
+		s.selBuf = smp
+		if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
+			tau := selectKth(smp, r)
+			for t, v := range dist {
+				if v <= tau && !dead[t] {
+					cand = append(cand, t)
+				}
+			}
+		}
+	}
+	if len(cand) < k {
+		cand = cand[:0]
+		for t, x := range dead {
+			if !x {
+				cand = append(cand, t)
+			}
+		}
+	}
+	s.candBuf = cand
+	if len(cand) <= k {
+		s.groupBuf = append(s.groupBuf[:0], cand...)
+		return s.groupBuf
+	}
+	vals := s.selBuf[:0]
+	for _, t := range cand {
+		vals = append(vals, dist[t])
+	}
+	s.selBuf = vals
+	T := selectKth(vals, k-1)
+	below := 0
+	for _, v := range vals {
+		if v < T {
+			below++
+		}
+	}
+	atT := k - below // rows at T to take, lowest positions first
+	g := s.groupBuf[:0]
+	for _, t := range cand {
+		switch v := dist[t]; {
+		case v < T:
+			g = append(g, t)
+		case v == T && atT > 0:
+			g = append(g, t)
+			atT--
+		}
+	}
+	s.groupBuf = g
+	return g
+}
+
+// sumLaneRows sets sum[j] (len d) to the sum of column j over the rows lo..hi−1 of the lane
+// buffer rows (layout mdavindex.LaneOffset) that are not dead, added in ascending row order
+// starting from zero: the same additions, in the same order, as a loop adding each live row
+// into sum, so the same bits. Up to eight columns are summed at a time in registers (each
+// column's additions form one dependency chain; eight chains keep the adder busy).
+func sumLaneRows(sum, rows []float64, dead []bool, lo, hi, d int) {
+	for j0 := 0; j0 < d; j0 += 8 {
+		// columns j0..j0+7, those past d reading column d−1 into accumulators not stored
+		var o [8]int
+		for i := range o {
+			o[i] = 4 * min(j0+i, d-1)
+		}
+		o0, o1, o2, o3, o4, o5, o6, o7 := o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]
+		var a0, a1, a2, a3, a4, a5, a6, a7 float64
+		for t := lo; t < hi; t++ {
+			if dead[t] {
+				continue
+			}
+			base := mdavindex.LaneOffset(t, 0, d)
+			r := rows[base : base+4*(d-1)+1]
+			a0 += r[o0]
+			a1 += r[o1]
+			a2 += r[o2]
+			a3 += r[o3]
+			a4 += r[o4]
+			a5 += r[o5]
+			a6 += r[o6]
+			a7 += r[o7]
+		}
+		acc := [8]float64{a0, a1, a2, a3, a4, a5, a6, a7}
+		copy(sum[j0:min(j0+8, d)], acc[:])
+	}
+}
