@@ -84,6 +84,14 @@ func space(d *datasets.Dataset, p methods.Params) ([]float64, error) {
 // group in raw units. Each group mean is computed once (members in ascending order) and copied
 // to every member, so members' rows are bit-identical. labels must be canonical (0..G−1).
 func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
+	return aggregateInto(nil, d, labels)
+}
+
+// aggregateInto is Aggregate writing the released values into dst when it has d.N·d.P
+// elements (a buffer the caller owns and no longer needs, such as the distance-space table
+// after partitioning: this saves the fresh memory of a second table) and into a new slice
+// otherwise.
+func aggregateInto(dst []float64, d *datasets.Dataset, labels []int32) *datasets.Dataset {
 	G := 0
 	for _, l := range labels {
 		G = max(G, int(l)+1)
@@ -109,7 +117,10 @@ func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
 	if overflow {
 		rescaledMeans(d, labels, sum, cnt)
 	}
-	out := make([]float64, d.N*p)
+	out := dst
+	if len(out) != d.N*p {
+		out = make([]float64, d.N*p)
+	}
 	for i, l := range labels {
 		copy(out[i*p:(i+1)*p], sum[int(l)*p:(int(l)+1)*p])
 	}

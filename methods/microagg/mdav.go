@@ -184,13 +184,17 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		}
 		emit(rest)
 	}
-	return Canonical(labels), nil
+	return canonicalize(labels, labels), nil
 }
 
 // Canonical renumbers labels so that groups are numbered in the order of their smallest
 // member (record 0 is in group 0). Negative labels are kept as they are.
 func Canonical(labels []int32) []int32 {
-	out := make([]int32, len(labels))
+	return canonicalize(make([]int32, len(labels)), labels)
+}
+
+// canonicalize is Canonical writing into out (len(labels)), which may be labels itself.
+func canonicalize(out, labels []int32) []int32 {
 	// seen[l] is 1 + the canonical number of label l (0: not seen yet) for the labels below
 	// len(labels), as MDAV's are (0..G−1); a map holds any others
 	top := int32(-1)

@@ -49,7 +49,7 @@ func TestSelectMDAVSameLabels(t *testing.T) {
 	}
 }
 
-// TestCanonicalMatchesMap compares Canonical with its definition, a map from each label to
+// TestCanonicalMatchesMap compares Canonical, and canonicalize in place, with its definition, a map from each label to
 // the number of labels seen before it, on random labels: small (as MDAV's), negative, and
 // larger than the number of records.
 func TestCanonicalMatchesMap(t *testing.T) {
@@ -80,6 +80,9 @@ func TestCanonicalMatchesMap(t *testing.T) {
 		}
 		if got := Canonical(labels); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: Canonical(%v) = %v, want %v", trial, labels, got, want)
+		}
+		if got := slices.Clone(labels); !slices.Equal(canonicalize(got, got), want) {
+			t.Fatalf("trial %d: canonicalize in place of %v = %v, want %v", trial, labels, got, want)
 		}
 	}
 }

@@ -60,7 +60,8 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	if err := checkPartition(labels, d.N, k); err != nil {
 		return nil, fmt.Errorf("%s: internal error: %w", name, err)
 	}
-	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Diag: partitionDiag(labels), Info: info}, nil
+	// z is this call's own table, no longer needed: the release takes its memory
+	return &methods.Release{Masked: aggregateInto(z, d, labels), Labels: labels, Diag: partitionDiag(labels), Info: info}, nil
 }
 
 // partitionDiag returns the typed diagnostics of a released partition: its number of groups.

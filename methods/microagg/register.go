@@ -55,7 +55,7 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 		return nil, fmt.Errorf("mdav: %w", err)
 	}
 	return &methods.Release{
-		Masked: Aggregate(d, labels),
+		Masked: aggregateInto(z, d, labels), // z is this call's own table, no longer needed
 		Labels: labels,
 		Diag:   partitionDiag(labels),
 	}, nil
