@@ -1,6 +1,10 @@
 package microagg
 
-import "github.com/sdcbench/sdcbench/internal/mdavindex"
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
+)
 
 // The scan MDAV's selection of the k nearest rows for large k (selectK, k ≥ selectMinK), and
 // the block sums of the centroid from the lane buffer (docs/scaling.md, "MDAV at large k").
@@ -16,41 +20,86 @@ const selectSample = 1024
 // is a variable only so that tests reach the parallel passes with small tables.
 var selectParallelRows = 1 << 18
 
+// selectTau sets s.tau, the distance within which the next pass (selectBlock) collects the
+// candidates of selectNearest, for the point in s.pt: the order statistic at about twice the
+// rank of the k-th nearest among the distances of a sample of about selectSample live rows,
+// or +Inf (every live row) when at most 4k rows are live or the sample is too small. Any τ
+// gives the same group (selectNearest); a good one gives about 2k candidates. The sample's
+// distances are computed here, by the scalar column-order loop.
+func (s *mdavState) selectTau() {
+	k, m, d := s.k, s.m, s.d
+	if s.cands == nil {
+		s.cands = make([][]int, len(s.blockArg)) // before the pass: its blocks fill their own
+	}
+	s.tau = math.Inf(1)
+	if s.alive <= 4*k {
+		return
+	}
+	smp := s.selBuf[:0]
+	step := max(1, m/selectSample)
+	for t := 0; t < m; t += step {
+		if s.dead[t] {
+			continue
+		}
+		base := mdavindex.LaneOffset(t, 0, d)
+		var v float64
+		for j, q := range s.pt {
+			x := s.rows[base+4*j] - q
+			v += x * x
+		}
+		smp = append(smp, v)
+	}
+	s.selBuf = smp
+	if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
+		s.tau = selectKth(smp, r)
+	}
+}
+
+// selectBlock is the distTo work of pass block b over buffer rows [lo, hi) with selectK: the
+// distances, the block's farthest live row (lowest position on ties) and its live rows within
+// s.tau, in ascending position.
+func (s *mdavState) selectBlock(b, lo, hi int) {
+	s.distBlock(lo, hi)
+	tau := s.tau
+	best, bi := -1.0, -1
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	cand := s.cands[b][:0]
+	for i, v := range dist {
+		if dead[i] {
+			continue
+		}
+		if v > best {
+			best, bi = v, lo+i
+		}
+		if v <= tau {
+			cand = append(cand, lo+i)
+		}
+	}
+	s.blockArg[b] = bi
+	s.cands[b] = cand
+}
+
 // selectNearest is nearest from every live row's distance instead of per-block heaps, for
-// large k (selectK). The candidates are the live rows within τ, a distance estimated from a
-// sample of the live rows to exceed the k-th smallest (all live rows if fewer than k fall
-// within it); T, the k-th smallest candidate distance, is then the k-th smallest of all, and
-// the result is the rows below T and, in ascending position, the first rows at T. These are
-// the k rows the heaps give when no distance is NaN: (distance, position) is a total order and
-// both take its k smallest. The result is in ascending position, not sorted by distance: MDAV
-// only emits the group and tests membership in it (farthestExcluding), so the order does not
-// matter. Cost O(m) plus O(k) expected.
+// large k (selectK). The candidates are the live rows within τ (selectTau), which the pass
+// collected block by block (selectBlock), or all live rows if fewer than k fall within it;
+// T, the k-th smallest candidate distance, is then the k-th smallest of all, and the result
+// is the rows below T and, in ascending position, the first rows at T. These are the k rows
+// the heaps give when no distance is NaN: (distance, position) is a total order and both take
+// its k smallest. The result is in ascending position, not sorted by distance: MDAV only
+// emits the group and tests membership in it (farthestExcluding), so the order does not
+// matter. Cost O(k) expected after the pass, against the heaps' O(m log k) pushes when k is
+// large.
 func (s *mdavState) selectNearest() []int {
-	k, m := s.k, s.m
-	dist, dead := s.dist[:m], s.dead[:m]
+	k := s.k
+	dist := s.dist
 	cand := s.candBuf[:0]
-	if s.alive > 4*k {
-		// τ: a sample order statistic at about twice the rank of the k-th nearest
-		smp := s.selBuf[:0]
-		step := max(1, m/selectSample)
-		for t := 0; t < m; t += step {
-			if !dead[t] {
-				smp = append(smp, dist[t])
-			}
-		}
-		s.selBuf = smp
-		if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
-			tau := selectKth(smp, r)
-			for t, v := range dist {
-				if v <= tau && !dead[t] {
-					cand = append(cand, t)
-				}
-			}
-		}
+	for _, c := range s.cands[:(s.m+blockRows-1)/blockRows] {
+		cand = append(cand, c...)
 	}
 	if len(cand) < k {
 		cand = cand[:0]
-		for t, x := range dead {
+		for t, x := range s.dead[:s.m] {
 			if !x {
 				cand = append(cand, t)
 			}

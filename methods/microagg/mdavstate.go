@@ -48,6 +48,8 @@ type mdavState struct {
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
 	candBuf []int
+	tau     float64 // selectNearest's threshold for the current distTo point
+	cands   [][]int // per pass block, its live rows within tau
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 }
@@ -201,8 +203,9 @@ func (s *mdavState) maintain() {
 			continue
 		}
 		if s.rows != nil {
-			for j := 0; j < d; j++ {
-				s.rows[mdavindex.LaneOffset(w, j, d)] = s.rows[mdavindex.LaneOffset(t, j, d)]
+			dst, src := mdavindex.LaneOffset(w, 0, d), mdavindex.LaneOffset(t, 0, d)
+			for j := 0; j < 4*d; j += 4 { // column j/4 of each row: every fourth value
+				s.rows[dst+j] = s.rows[src+j]
 			}
 		}
 		s.act[w] = s.act[t]
@@ -264,13 +267,17 @@ func (s *mdavState) mergeArg() int {
 }
 
 // distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
-// pass block, the k nearest live rows and the farthest live row.
+// pass block, the k nearest live rows (with selectK: the live rows within selectNearest's τ)
+// and the farthest live row.
 func (s *mdavState) distTo(r int) {
 	for j := range s.pt {
 		s.pt[j] = s.rows[mdavindex.LaneOffset(r, j, s.d)]
 	}
 	mdavindex.BroadcastQuery(s.qb, s.pt)
-	if !s.selectK && s.heaps == nil {
+	switch {
+	case s.selectK:
+		s.selectTau()
+	case s.heaps == nil:
 		nb := (len(s.act) + blockRows - 1) / blockRows
 		s.heaps = make([]topK, nb)
 		for b := range s.heaps {
@@ -284,7 +291,7 @@ func (s *mdavState) distTo(r int) {
 // nearestBlock is the distTo work of pass block b over buffer rows [lo, hi).
 func (s *mdavState) nearestBlock(b, lo, hi int) {
 	if s.selectK {
-		s.farthestBlock(b, lo, hi) // the distances and the block's argmax only
+		s.selectBlock(b, lo, hi)
 		return
 	}
 	h := &s.heaps[b]
