@@ -51,7 +51,8 @@ var indexOptions mdavindex.Options
 //
 // For k ≥ selectMinK the scan selects each group's k nearest rows from all live distances
 // (selectNearest) instead of merging per-block heaps; with n ≤ selectMaxSteps·k it is then
-// cheaper than the indexes and used instead (docs/scaling.md, "MDAV at large k").
+// cheaper than the indexes and used instead, its passes split over the workers only from
+// selectParallelRows live records (docs/scaling.md, "MDAV at large k").
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
 	sel := k >= selectMinK && allFinite(z)
 	indexed := n >= indexMinRows && d <= indexMaxDims && !(sel && n <= selectMaxSteps*k)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
 )
 
@@ -83,55 +82,6 @@ func TestCanonicalMatchesMap(t *testing.T) {
 		}
 		if got := slices.Clone(labels); !slices.Equal(canonicalize(got, got), want) {
 			t.Fatalf("trial %d: canonicalize in place of %v = %v, want %v", trial, labels, got, want)
-		}
-	}
-}
-
-// TestSumLaneRowsBitIdentical compares sumLaneRows with the loop it replaces (each live row
-// added into sum in ascending order, starting from zero) bit for bit, for 1 to 20 columns, on
-// values of mixed magnitudes and signs with −0, and blocks with no, some and only dead rows.
-func TestSumLaneRowsBitIdentical(t *testing.T) {
-	r := rand.New(rand.NewPCG(30, 4))
-	for d := 1; d <= 20; d++ {
-		const n = 256
-		rows := make([]float64, n*d)
-		for i := range rows {
-			switch r.IntN(6) {
-			case 0:
-				rows[i] = math.Copysign(0, -1)
-			case 1:
-				rows[i] = r.NormFloat64() * 1e12
-			default:
-				rows[i] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
-			}
-		}
-		dead := make([]bool, n)
-		for trial := 0; trial < 50; trial++ {
-			frac := r.Float64()
-			for i := range dead {
-				dead[i] = r.Float64() < frac
-			}
-			lo := r.IntN(n)
-			hi := lo + r.IntN(n-lo+1)
-			want := make([]float64, d)
-			for t := lo; t < hi; t++ {
-				if dead[t] {
-					continue
-				}
-				for j := range want {
-					want[j] += rows[mdavindex.LaneOffset(t, j, d)]
-				}
-			}
-			got := make([]float64, d)
-			for j := range got {
-				got[j] = math.NaN() // must be overwritten
-			}
-			sumLaneRows(got, rows, dead, lo, hi, d)
-			for j := range want {
-				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
-					t.Fatalf("d=%d rows %d..%d column %d: %v, want %v", d, lo, hi, j, got[j], want[j])
-				}
-			}
 		}
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
 
-// The scan MDAV's selection of the k nearest rows for large k (selectK, k ≥ selectMinK), and
-// the block sums of the centroid from the lane buffer (docs/scaling.md, "MDAV at large k").
+// The scan MDAV's selection of the k nearest rows for large k (selectK, k ≥ selectMinK;
+// docs/scaling.md, "MDAV at large k").
 
 // selectSample is about the number of live rows whose distances estimate selectNearest's τ.
 const selectSample = 1024
@@ -135,38 +135,4 @@ func (s *mdavState) selectNearest() []int {
 	}
 	s.groupBuf = g
 	return g
-}
-
-// sumLaneRows sets sum[j] (len d) to the sum of column j over the rows lo..hi−1 of the lane
-// buffer rows (layout mdavindex.LaneOffset) that are not dead, added in ascending row order
-// starting from zero: the same additions, in the same order, as a loop adding each live row
-// into sum, so the same bits. Up to eight columns are summed at a time in registers (each
-// column's additions form one dependency chain; eight chains keep the adder busy).
-func sumLaneRows(sum, rows []float64, dead []bool, lo, hi, d int) {
-	for j0 := 0; j0 < d; j0 += 8 {
-		// columns j0..j0+7, those past d reading column d−1 into accumulators not stored
-		var o [8]int
-		for i := range o {
-			o[i] = 4 * min(j0+i, d-1)
-		}
-		o0, o1, o2, o3, o4, o5, o6, o7 := o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7]
-		var a0, a1, a2, a3, a4, a5, a6, a7 float64
-		for t := lo; t < hi; t++ {
-			if dead[t] {
-				continue
-			}
-			base := mdavindex.LaneOffset(t, 0, d)
-			r := rows[base : base+4*(d-1)+1]
-			a0 += r[o0]
-			a1 += r[o1]
-			a2 += r[o2]
-			a3 += r[o3]
-			a4 += r[o4]
-			a5 += r[o5]
-			a6 += r[o6]
-			a7 += r[o7]
-		}
-		acc := [8]float64{a0, a1, a2, a3, a4, a5, a6, a7}
-		copy(sum[j0:min(j0+8, d)], acc[:])
-	}
 }

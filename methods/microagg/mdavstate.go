@@ -139,21 +139,24 @@ func (s *mdavState) block(b int) {
 func (s *mdavState) sumBlock(b int) {
 	d := s.d
 	sum := s.bsum[b*d : (b+1)*d : (b+1)*d]
-	s.bdirty[b] = false
-	if s.rows != nil {
-		sumLaneRows(sum, s.rows, s.dead, b*sumRows, min((b+1)*sumRows, s.m), d)
-		return
-	}
 	clear(sum)
 	for t := b * sumRows; t < min((b+1)*sumRows, s.m); t++ {
 		if s.dead[t] {
 			continue
 		}
-		i := int(s.act[t])
-		for j, v := range s.z[i*d : i*d+d] {
-			sum[j] += v
+		if s.rows == nil {
+			i := int(s.act[t])
+			for j, v := range s.z[i*d : i*d+d] {
+				sum[j] += v
+			}
+			continue
+		}
+		base := mdavindex.LaneOffset(t, 0, d)
+		for j := range sum {
+			sum[j] += s.rows[base+4*j]
 		}
 	}
+	s.bdirty[b] = false
 }
 
 // resum recomputes every block sum (after a compaction).
@@ -203,9 +206,8 @@ func (s *mdavState) maintain() {
 			continue
 		}
 		if s.rows != nil {
-			dst, src := mdavindex.LaneOffset(w, 0, d), mdavindex.LaneOffset(t, 0, d)
-			for j := 0; j < 4*d; j += 4 { // column j/4 of each row: every fourth value
-				s.rows[dst+j] = s.rows[src+j]
+			for j := 0; j < d; j++ {
+				s.rows[mdavindex.LaneOffset(w, j, d)] = s.rows[mdavindex.LaneOffset(t, j, d)]
 			}
 		}
 		s.act[w] = s.act[t]
