@@ -93,6 +93,9 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		panic("microagg: MDAV: bad shape or k")
 	}
 	workers = parallel.Workers(workers)
+	if selectK && !indexed && n < selectParallelRows {
+		workers = 1 // no pool: the selecting scan's passes run on one goroutine below that size
+	}
 	s := newMdavState(z, n, d, k, workers, !indexed)
 	s.selectK = selectK && !indexed
 	if s.selectK {
