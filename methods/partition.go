@@ -32,13 +32,9 @@ func CheckPartition(in Info, p Params, n int, labels []int32) error {
 		return nil
 	}
 	k := p.Int("k")
-	size := map[int32]int{}
-	for _, l := range labels {
-		size[l]++
-	}
-	groups := slices.Sorted(maps.Keys(size))
-	for _, g := range groups {
-		s := size[g]
+	groups, sizes := groupSizes(labels)
+	for i, g := range groups {
+		s := sizes[i]
 		if s < k {
 			return fmt.Errorf("%s: %w: group %d has %d records, fewer than k = %d", in.Name, ErrPartition, g, s, k)
 		}
@@ -47,4 +43,35 @@ func CheckPartition(in Info, p Params, n int, labels []int32) error {
 		}
 	}
 	return nil
+}
+
+// groupSizes returns the distinct labels in ascending order and the number of records of each:
+// counted in a slice indexed by label when every label is in [0, len(labels)) (canonical
+// labels are), in a map otherwise.
+func groupSizes(labels []int32) (groups []int32, sizes []int) {
+	lo, hi := int32(0), int32(-1)
+	for _, l := range labels {
+		lo, hi = min(lo, l), max(hi, l)
+	}
+	if lo >= 0 && int(hi) < len(labels) {
+		count := make([]int, int(hi)+1)
+		for _, l := range labels {
+			count[l]++
+		}
+		for g, c := range count {
+			if c > 0 {
+				groups, sizes = append(groups, int32(g)), append(sizes, c)
+			}
+		}
+		return groups, sizes
+	}
+	size := map[int32]int{}
+	for _, l := range labels {
+		size[l]++
+	}
+	groups = slices.Sorted(maps.Keys(size))
+	for _, g := range groups {
+		sizes = append(sizes, size[g])
+	}
+	return groups, sizes
 }

@@ -3,6 +3,7 @@ package microagg
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -29,23 +30,41 @@ func validateK(name string, d *datasets.Dataset, p methods.Params, minK int) err
 // true (mdav and ma_mdav, by MDAVMissing): then a table with a missing value is checked for
 // k, its size and its column kinds only.
 func validateKMissing(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) error {
-	k := p.Int("k")
-	if k < minK {
-		return fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
-	}
-	if d.N < 2*k {
-		return fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
-	}
-	if missing && HasMissing(d) {
-		return methods.CheckNumericNA(name, d)
-	}
-	if err := methods.RefuseMissing(name, d, methods.AltMicroagg); err != nil {
+	na, err := validateShape(name, d, p, minK, missing)
+	if err != nil || na {
 		return err
 	}
 	if p.String("standardize") == "zscore" {
-		if _, _, err := datasets.ZScore(d); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
+		return checkZScore(name, d)
+	}
+	return nil
+}
+
+// validateShape is validateKMissing without the check that the table can be z-scored (which
+// space repeats); na reports that the table has a missing value that the method accepts, so
+// that it was checked for k, its size and its column kinds only.
+func validateShape(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) (na bool, err error) {
+	k := p.Int("k")
+	if k < minK {
+		return false, fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
+	}
+	if d.N < 2*k {
+		return false, fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
+	}
+	if missing && HasMissing(d) {
+		return true, methods.CheckNumericNA(name, d)
+	}
+	return false, methods.RefuseMissing(name, d, methods.AltMicroagg)
+}
+
+// checkZScore returns datasets.ZScore's error for d (fewer than 2 rows, a constant column),
+// wrapped with the method's name, without computing the z-scores of a table that has none.
+func checkZScore(name string, d *datasets.Dataset) error {
+	if d.N >= 2 && !slices.ContainsFunc(datasets.ScalingOf(d).SD, func(sd float64) bool { return sd == 0 }) {
+		return nil
+	}
+	if _, _, err := datasets.ZScore(d); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
@@ -65,6 +84,14 @@ func space(d *datasets.Dataset, p methods.Params) ([]float64, error) {
 // group in raw units. Each group mean is computed once (members in ascending order) and copied
 // to every member, so members' rows are bit-identical. labels must be canonical (0..G−1).
 func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
+	return aggregateInto(nil, d, labels)
+}
+
+// aggregateInto is Aggregate writing the released values into dst when it has d.N·d.P
+// elements (a buffer the caller owns and no longer needs, such as the distance-space table
+// after partitioning: this saves the fresh memory of a second table) and into a new slice
+// otherwise.
+func aggregateInto(dst []float64, d *datasets.Dataset, labels []int32) *datasets.Dataset {
 	G := 0
 	for _, l := range labels {
 		G = max(G, int(l)+1)
@@ -90,7 +117,10 @@ func Aggregate(d *datasets.Dataset, labels []int32) *datasets.Dataset {
 	if overflow {
 		rescaledMeans(d, labels, sum, cnt)
 	}
-	out := make([]float64, d.N*p)
+	out := dst
+	if len(out) != d.N*p {
+		out = make([]float64, d.N*p)
+	}
 	for i, l := range labels {
 		copy(out[i*p:(i+1)*p], sum[int(l)*p:(int(l)+1)*p])
 	}

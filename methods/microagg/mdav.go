@@ -51,7 +51,8 @@ var indexOptions mdavindex.Options
 //
 // For k ≥ selectMinK the scan selects each group's k nearest rows from all live distances
 // (selectNearest) instead of merging per-block heaps; with n ≤ selectMaxSteps·k it is then
-// cheaper than the indexes and used instead (docs/scaling.md, "MDAV at large k").
+// cheaper than the indexes and used instead, its passes split over the workers only from
+// selectParallelRows live records (docs/scaling.md, "MDAV at large k").
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
 	sel := k >= selectMinK && allFinite(z)
 	indexed := n >= indexMinRows && d <= indexMaxDims && !(sel && n <= selectMaxSteps*k)
@@ -92,8 +93,14 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		panic("microagg: MDAV: bad shape or k")
 	}
 	workers = parallel.Workers(workers)
+	if selectK && !indexed && n < selectParallelRows {
+		workers = 1 // no pool: the selecting scan's passes run on one goroutine below that size
+	}
 	s := newMdavState(z, n, d, k, workers, !indexed)
 	s.selectK = selectK && !indexed
+	if s.selectK {
+		s.parRows = max(parallelRows, selectParallelRows)
+	}
 	defer s.close()
 	var ix *mdavindex.Index
 	var posOf []int32 // record → buffer row, while indexed
@@ -181,25 +188,48 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		}
 		emit(rest)
 	}
-	return Canonical(labels), nil
+	return canonicalize(labels, labels), nil
 }
 
 // Canonical renumbers labels so that groups are numbered in the order of their smallest
 // member (record 0 is in group 0). Negative labels are kept as they are.
 func Canonical(labels []int32) []int32 {
-	m := map[int32]int32{}
-	out := make([]int32, len(labels))
+	return canonicalize(make([]int32, len(labels)), labels)
+}
+
+// canonicalize is Canonical writing into out (len(labels)), which may be labels itself.
+func canonicalize(out, labels []int32) []int32 {
+	// seen[l] is 1 + the canonical number of label l (0: not seen yet) for the labels below
+	// len(labels), as MDAV's are (0..G−1); a map holds any others
+	top := int32(-1)
+	for _, l := range labels {
+		top = max(top, l)
+	}
+	seen := make([]int32, min(int(top)+1, len(labels)))
+	next := int32(0)
+	var m map[int32]int32
 	for i, l := range labels {
-		if l < 0 {
+		switch {
+		case l < 0:
 			out[i] = l
-			continue
+		case int(l) < len(seen):
+			if seen[l] == 0 {
+				next++
+				seen[l] = next
+			}
+			out[i] = seen[l] - 1
+		default:
+			if m == nil {
+				m = map[int32]int32{}
+			}
+			c, ok := m[l]
+			if !ok {
+				c = next
+				next++
+				m[l] = c
+			}
+			out[i] = c
 		}
-		c, ok := m[l]
-		if !ok {
-			c = int32(len(m))
-			m[l] = c
-		}
-		out[i] = c
 	}
 	return out
 }

@@ -39,6 +39,7 @@ type mdavState struct {
 	blockArg []int
 	heaps    []topK
 	pool     *pool
+	parRows  int       // buffer rows from which forBlocks uses the pool
 	pass     int       // what forBlocks runs: passFarthest or passNearest
 	blockFn  func(int) // s.block, bound once
 	groupBuf []int     // reused result of nearest
@@ -47,6 +48,8 @@ type mdavState struct {
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
 	candBuf []int
+	tau     float64 // selectNearest's threshold for the current distTo point
+	cands   [][]int // per pass block, its live rows within tau
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 }
@@ -70,7 +73,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		bsum:     make([]float64, ns*d),
 		bdirty:   make([]bool, ns),
 		blockArg: make([]int, nb),
-		heaps:    make([]topK, nb),
+		parRows:  parallelRows,
 	}
 	s.blockFn = s.block
 	s.groupBuf = make([]int, 0, k)
@@ -82,9 +85,6 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 	}
 	if rows {
 		s.materialize()
-	}
-	for b := range s.heaps {
-		s.heaps[b] = topK{pos: make([]int, 0, k), dist: s.dist}
 	}
 	s.resum()
 	return s
@@ -111,7 +111,7 @@ func (s *mdavState) kill(t int) {
 // own slots, which are merged in block order afterwards.
 func (s *mdavState) forBlocks() {
 	nb := (s.m + blockRows - 1) / blockRows
-	if s.pool == nil || s.m < parallelRows {
+	if s.pool == nil || s.m < s.parRows {
 		for b := 0; b < nb; b++ {
 			s.block(b)
 		}
@@ -200,8 +200,7 @@ func (s *mdavState) maintain() {
 		return
 	}
 	d := s.d
-	slices.Sort(s.deadPos)
-	w := s.deadPos[0]
+	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
 	for t := w; t < s.m; t++ { // stable, in place: w ≤ t
 		if s.dead[t] {
 			continue
@@ -270,25 +269,36 @@ func (s *mdavState) mergeArg() int {
 }
 
 // distTo fills s.dist with squared distances of the buffer rows to buffer row r and keeps, per
-// pass block, the k nearest live rows and the farthest live row.
+// pass block, the k nearest live rows (with selectK: the live rows within selectNearest's τ)
+// and the farthest live row.
 func (s *mdavState) distTo(r int) {
 	for j := range s.pt {
 		s.pt[j] = s.rows[mdavindex.LaneOffset(r, j, s.d)]
 	}
 	mdavindex.BroadcastQuery(s.qb, s.pt)
+	switch {
+	case s.selectK:
+		s.selectTau()
+	case s.heaps == nil:
+		nb := (len(s.act) + blockRows - 1) / blockRows
+		s.heaps = make([]topK, nb)
+		for b := range s.heaps {
+			s.heaps[b] = topK{pos: make([]int, 0, s.k), dist: s.dist}
+		}
+	}
 	s.pass = passNearest
 	s.forBlocks()
 }
 
 // nearestBlock is the distTo work of pass block b over buffer rows [lo, hi).
 func (s *mdavState) nearestBlock(b, lo, hi int) {
+	if s.selectK {
+		s.selectBlock(b, lo, hi)
+		return
+	}
 	h := &s.heaps[b]
 	h.reset(s.k)
 	s.distBlock(lo, hi)
-	if s.selectK {
-		s.farthestBlock(b, lo, hi) // the distances and the block's argmax only
-		return
-	}
 	thr := math.Inf(1) // admit anything until the heap is full
 	best, bi := -1.0, -1
 	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
@@ -307,8 +317,9 @@ func (s *mdavState) nearestBlock(b, lo, hi int) {
 	s.blockArg[b] = bi
 }
 
-// nearest returns the positions of the k active rows nearest to the last distTo point,
-// ordered by (distance, position), from the per-block top-k lists merged in block order.
+// nearest returns the positions of the k active rows nearest to the last distTo point:
+// ordered by (distance, position), from the per-block top-k lists merged in block order, or
+// with selectK in ascending position (selectNearest).
 func (s *mdavState) nearest() []int {
 	if s.selectK {
 		return s.selectNearest()
@@ -324,89 +335,6 @@ func (s *mdavState) nearest() []int {
 	sortByDist(s.groupBuf, s.dist)
 	return s.groupBuf
 }
-
-// selectNearest is nearest from every live row's distance instead of per-block heaps, for
-// large k (selectK). The candidates are the live rows within τ, a distance estimated from a
-// sample of the live rows to exceed the k-th smallest (all live rows if fewer than k fall
-// within it); T, the k-th smallest candidate distance, is then the k-th smallest of all, and
-// the result is the rows below T and, in ascending position, the first rows at T, sorted by
-// (distance, position). That is the same k rows in the same order as the heaps give when no
-// distance is NaN: (distance, position) is a total order and both take its k smallest. Cost
-// O(m) plus O(k log k), against the heaps' O(m log k) pushes when k is large.
-func (s *mdavState) selectNearest() []int {
-	k := s.k
-	cand := s.candBuf[:0]
-	if s.alive > 4*k {
-		// τ: a sample order statistic at about twice the rank of the k-th nearest
-		smp := s.selBuf[:0]
-		step := max(1, s.m/selectSample)
-		for t := 0; t < s.m; t += step {
-			if !s.dead[t] {
-				smp = append(smp, s.dist[t])
-			}
-		}
-		s.selBuf = smp
-		if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
-			tau := selectKth(smp, r)
-			for t := 0; t < s.m; t++ {
-				if s.dist[t] <= tau && !s.dead[t] {
-					cand = append(cand, t)
-				}
-			}
-		}
-	}
-	if len(cand) < k {
-		cand = cand[:0]
-		for t := 0; t < s.m; t++ {
-			if !s.dead[t] {
-				cand = append(cand, t)
-			}
-		}
-	}
-	s.candBuf = cand
-	g := s.groupBuf[:0]
-	if len(cand) <= k {
-		g = append(g, cand...)
-	} else {
-		vals := s.selBuf[:0]
-		for _, t := range cand {
-			vals = append(vals, s.dist[t])
-		}
-		s.selBuf = vals
-		T := selectKth(vals, k-1)
-		below := 0
-		for _, v := range vals {
-			if v < T {
-				below++
-			}
-		}
-		atT := k - below // rows at T to take, lowest positions first
-		for _, t := range cand {
-			switch v := s.dist[t]; {
-			case v < T:
-				g = append(g, t)
-			case v == T && atT > 0:
-				g = append(g, t)
-				atT--
-			}
-		}
-	}
-	dist := s.dist
-	slices.SortFunc(g, func(a, b int) int {
-		switch {
-		case dist[a] < dist[b]:
-			return -1
-		case dist[a] > dist[b]:
-			return 1
-		}
-		return a - b
-	})
-	s.groupBuf = g
-	return g
-}
-
-// selectSample is about the number of live rows whose distances estimate selectNearest's τ.
-const selectSample = 1024
 
 // farthestExcluding returns the active row farthest from the last distTo point among the rows
 // not in g (lowest index on ties). The per-block argmax is used unless it falls in g, which

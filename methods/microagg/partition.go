@@ -40,15 +40,17 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := m.Validate(d, p); err != nil {
+	// Validate's checks; the z-scores' own (no constant column) is space's, which returns the
+	// same error
+	if _, err := validateShape(name, d, p, 2, false); err != nil {
 		return nil, err
-	}
-	if m.info.Randomized && rng == nil {
-		return nil, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
 	z, err := space(d, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if m.info.Randomized && rng == nil {
+		return nil, fmt.Errorf("%s: nil *rand.Rand", name)
 	}
 	k := p.Int("k")
 	labels, info, err := m.part(ctx, z, d.N, d.P, k, p, rng)
@@ -58,7 +60,8 @@ func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p met
 	if err := checkPartition(labels, d.N, k); err != nil {
 		return nil, fmt.Errorf("%s: internal error: %w", name, err)
 	}
-	return &methods.Release{Masked: Aggregate(d, labels), Labels: labels, Diag: partitionDiag(labels), Info: info}, nil
+	// z is this call's own table, no longer needed: the release takes its memory
+	return &methods.Release{Masked: aggregateInto(z, d, labels), Labels: labels, Diag: partitionDiag(labels), Info: info}, nil
 }
 
 // partitionDiag returns the typed diagnostics of a released partition: its number of groups.

@@ -37,10 +37,13 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := m.Validate(d, p); err != nil {
+	// Validate's checks; the z-scores' own (no constant column) is space's, which returns the
+	// same error
+	na, err := validateShape("mdav", d, p, 2, true)
+	if err != nil {
 		return nil, err
 	}
-	if HasMissing(d) {
+	if na {
 		return protectMissing(ctx, "mdav", d, p)
 	}
 	z, err := space(d, p)
@@ -52,7 +55,7 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 		return nil, fmt.Errorf("mdav: %w", err)
 	}
 	return &methods.Release{
-		Masked: Aggregate(d, labels),
+		Masked: aggregateInto(z, d, labels), // z is this call's own table, no longer needed
 		Labels: labels,
 		Diag:   partitionDiag(labels),
 	}, nil

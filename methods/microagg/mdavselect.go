@@ -1,0 +1,138 @@
+package microagg
+
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
+)
+
+// The scan MDAV's selection of the k nearest rows for large k (selectK, k ≥ selectMinK;
+// docs/scaling.md, "MDAV at large k").
+
+// selectSample is about the number of live rows whose distances estimate selectNearest's τ.
+const selectSample = 1024
+
+// selectParallelRows is the number of buffer rows from which the passes of the selecting scan
+// (selectK) are split over the workers. Below it a pass (a few hundred microseconds) is short
+// against the serial work of each step (the selection, the centroid's block sums), during
+// which the idle workers spin and then park: on 10^5 × 5 rows at k = 1,000 two workers took
+// 0.10–0.11 CPU-s against 0.064–0.067 for one, and no less wall time on a loaded machine. It
+// is a variable only so that tests reach the parallel passes with small tables.
+var selectParallelRows = 1 << 18
+
+// selectTau sets s.tau, the distance within which the next pass (selectBlock) collects the
+// candidates of selectNearest, for the point in s.pt: the order statistic at about twice the
+// rank of the k-th nearest among the distances of a sample of about selectSample live rows,
+// or +Inf (every live row) when at most 4k rows are live or the sample is too small. Any τ
+// gives the same group (selectNearest); a good one gives about 2k candidates. The sample's
+// distances are computed here, by the scalar column-order loop.
+func (s *mdavState) selectTau() {
+	k, m, d := s.k, s.m, s.d
+	if s.cands == nil {
+		s.cands = make([][]int, len(s.blockArg)) // before the pass: its blocks fill their own
+	}
+	s.tau = math.Inf(1)
+	if s.alive <= 4*k {
+		return
+	}
+	smp := s.selBuf[:0]
+	step := max(1, m/selectSample)
+	for t := 0; t < m; t += step {
+		if s.dead[t] {
+			continue
+		}
+		base := mdavindex.LaneOffset(t, 0, d)
+		var v float64
+		for j, q := range s.pt {
+			x := s.rows[base+4*j] - q
+			v += x * x
+		}
+		smp = append(smp, v)
+	}
+	s.selBuf = smp
+	if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
+		s.tau = selectKth(smp, r)
+	}
+}
+
+// selectBlock is the distTo work of pass block b over buffer rows [lo, hi) with selectK: the
+// distances, the block's farthest live row (lowest position on ties) and its live rows within
+// s.tau, in ascending position.
+func (s *mdavState) selectBlock(b, lo, hi int) {
+	s.distBlock(lo, hi)
+	tau := s.tau
+	best, bi := -1.0, -1
+	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
+	dead = dead[:len(dist)]
+	cand := s.cands[b][:0]
+	for i, v := range dist {
+		if dead[i] {
+			continue
+		}
+		if v > best {
+			best, bi = v, lo+i
+		}
+		if v <= tau {
+			cand = append(cand, lo+i)
+		}
+	}
+	s.blockArg[b] = bi
+	s.cands[b] = cand
+}
+
+// selectNearest is nearest from every live row's distance instead of per-block heaps, for
+// large k (selectK). The candidates are the live rows within τ (selectTau), which the pass
+// collected block by block (selectBlock), or all live rows if fewer than k fall within it;
+// T, the k-th smallest candidate distance, is then the k-th smallest of all, and the result
+// is the rows below T and, in ascending position, the first rows at T. These are the k rows
+// the heaps give when no distance is NaN: (distance, position) is a total order and both take
+// its k smallest. The result is in ascending position, not sorted by distance: MDAV only
+// emits the group and tests membership in it (farthestExcluding), so the order does not
+// matter. Cost O(k) expected after the pass, against the heaps' O(m log k) pushes when k is
+// large.
+func (s *mdavState) selectNearest() []int {
+	k := s.k
+	dist := s.dist
+	cand := s.candBuf[:0]
+	for _, c := range s.cands[:(s.m+blockRows-1)/blockRows] {
+		cand = append(cand, c...)
+	}
+	if len(cand) < k {
+		cand = cand[:0]
+		for t, x := range s.dead[:s.m] {
+			if !x {
+				cand = append(cand, t)
+			}
+		}
+	}
+	s.candBuf = cand
+	if len(cand) <= k {
+		s.groupBuf = append(s.groupBuf[:0], cand...)
+		return s.groupBuf
+	}
+	vals := s.selBuf[:0]
+	for _, t := range cand {
+		vals = append(vals, dist[t])
+	}
+	s.selBuf = vals
+	T := selectKth(vals, k-1)
+	below := 0
+	for _, v := range vals {
+		if v < T {
+			below++
+		}
+	}
+	atT := k - below // rows at T to take, lowest positions first
+	g := s.groupBuf[:0]
+	for _, t := range cand {
+		switch v := dist[t]; {
+		case v < T:
+			g = append(g, t)
+		case v == T && atT > 0:
+			g = append(g, t)
+			atT--
+		}
+	}
+	s.groupBuf = g
+	return g
+}
