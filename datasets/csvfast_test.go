@@ -244,7 +244,11 @@ func TestParseFloat(t *testing.T) {
 		"9007199254740993", "900719925474099.3", "1e22", "1e23", "1e-22", "1e-23", "123456789e-22", "4.9e-324",
 		"1.7976931348623157e308", "1e400", "1e-400", "0e999", "1E5", "1e+05", "1e-05", "1e", "1e+", "e5", ".", "-",
 		"", "+", "1..2", "1.2.3", "0x1p3", "1_000", "Inf", "-inf", "NaN", "nan", "00012.3400", "3.141592653589793",
-		"47.739038352168954", "0.1", "0.2", "0.3", "123456789012345678", "1 ", " 1"}
+		"47.739038352168954", "0.1", "0.2", "0.3", "123456789012345678", "1 ", " 1",
+		// runs of eight digits read as one word (eightDigits), leading zeros, 19 and 20 digits
+		"1234567890123456789", "12345678901234567890", "-9999999999999999999", "00000000123456789012",
+		"0.000000001234567890123456789", "00000000.0000000012345678", "12345678.12345678", "1234567.812345678",
+		"1234567/", "1234567:", "12345678/9", "1.2345678:9", "1234567812345678e-8", "99999999999999999999e-300"}
 	rng := rand.New(rand.NewPCG(30, 1))
 	for range 20000 {
 		v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
@@ -271,6 +275,87 @@ func TestParseFloat(t *testing.T) {
 		want, werr := strconv.ParseFloat(s, 64)
 		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) || (gerr == nil) != (werr == nil) {
 			t.Errorf("parseFloat(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestParseDecimalPrefix checks that the reader's prefix parse of a field followed by more
+// bytes (a comma and another field, a quote, a space, digits of the next field beyond the
+// field's slice) gives the field's value and length exactly when parseDecimal takes the field.
+func TestParseDecimalPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 5))
+	for range 50000 {
+		var f string
+		switch rng.IntN(4) {
+		case 0:
+			f = strconv.Itoa(rng.IntN(1000))
+		case 1:
+			f = strconv.FormatFloat(5+15*rng.ExpFloat64(), 'g', -1, 64)
+		case 2:
+			f = strconv.FormatFloat(math.Float64frombits(rng.Uint64()), 'g', -1, 64)
+		default:
+			f = strconv.FormatFloat(rng.NormFloat64(), 'f', rng.IntN(25), 64)
+		}
+		want, wok := parseDecimal([]byte(f))
+		for _, tail := range []string{"", ",", ",12345678", "\"", " ", "x"} {
+			line := []byte(f + tail)
+			v, n, ok := parseDecimalPrefix(line)
+			if wok && (!ok || n != len(f) || math.Float64bits(v) != math.Float64bits(want)) {
+				t.Fatalf("parseDecimalPrefix(%q) = %v, %d, %v; parseDecimal(%q) = %v", line, v, n, ok, f, want)
+			}
+			if !wok && ok && n == len(f) {
+				t.Fatalf("parseDecimalPrefix(%q) took %q, which parseDecimal declines", line, f)
+			}
+			// the field's slice ends before more digits
+			if v, n, ok := parseDecimalPrefix([]byte(f + "12345678")[:len(f)]); ok != wok || (ok && (n != len(f) || math.Float64bits(v) != math.Float64bits(want))) {
+				t.Fatalf("parseDecimalPrefix(%q with digits beyond it) = %v, %d, %v; parseDecimal %v, %v", f, v, n, ok, want, wok)
+			}
+		}
+	}
+}
+
+// TestEightDigits checks the word-at-a-time digit test and value against the byte-by-byte
+// ones: on every byte value at every position among digits, and on random digit strings.
+func TestEightDigits(t *testing.T) {
+	word := func(b []byte) uint64 {
+		var w uint64
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		return w
+	}
+	rng := rand.New(rand.NewPCG(30, 6))
+	for trial := range 8*256 + 2000 {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		if trial < 8*256 {
+			b[trial/256] = byte(trial % 256)
+		}
+		want := true
+		for _, c := range b {
+			want = want && c >= '0' && c <= '9'
+		}
+		if got := isEightDigits(word(b)); got != want {
+			t.Fatalf("isEightDigits(%q) = %v", b, got)
+		}
+		if want {
+			v, _ := strconv.ParseUint(string(b), 10, 64)
+			if got := eightDigits(word(b)); got != v {
+				t.Fatalf("eightDigits(%q) = %d", b, got)
+			}
+		}
+	}
+	for range 100000 {
+		w := rng.Uint64()
+		want := true
+		for i := range 8 {
+			c := byte(w >> (8 * i))
+			want = want && c >= '0' && c <= '9'
+		}
+		if isEightDigits(w) != want {
+			t.Fatalf("isEightDigits(%#x) = %v", w, !want)
 		}
 	}
 }

@@ -1,17 +1,26 @@
 package datasets
 
+import "encoding/binary"
+
 // textColumn collects the labels of a categorical column in the order first seen; cells hold
 // the label's index into labels until finish sorts them. The label of the previous cell is
 // checked first (keys repeat: a sorted file, a dominant category); then labels of at most 8
 // bytes — codes, short names — are looked up in an open-addressing table keyed by their
-// bytes packed into a word, longer ones in a map.
+// bytes packed into a word (no string is made but for a new label), longer ones in a map.
 type textColumn struct {
 	labels []string
 	last   int // index of the previous cell's label, −1 before the first
-	long   map[string]int
-	short  []shortSlot // len a power of two, at most half full
-	nshort int
+	// lastKey and lastN are the previous cell's packed label and length when it was short;
+	// lastN is longLabel when it was not
+	lastKey uint64
+	lastN   uint8
+	long    map[string]int
+	short   []shortSlot // len a power of two, at most half full
+	nshort  int
 }
+
+// longLabel marks textColumn.lastN for a label of more than 8 bytes.
+const longLabel = 0xff
 
 // shortSlot is an entry of textColumn.short: a label of n ≤ 8 bytes packed into key, and its
 // index + 1 (0: empty slot).
@@ -25,21 +34,26 @@ func newTextColumn() *textColumn {
 	return &textColumn{long: map[string]int{}, last: -1, short: make([]shortSlot, 64)}
 }
 
+// id returns the index of label s, adding it if it is new.
 func (t *textColumn) id(s []byte) int {
-	if t.last >= 0 && t.labels[t.last] == bytesString(s) {
+	if len(s) <= 8 {
+		key, n := packLabel(s), uint8(len(s))
+		if t.last >= 0 && key == t.lastKey && n == t.lastN {
+			return t.last
+		}
+		k := t.shortID(s, key, n)
+		t.last, t.lastKey, t.lastN = k, key, n
+		return k
+	}
+	if t.last >= 0 && t.lastN == longLabel && t.labels[t.last] == bytesString(s) {
 		return t.last
 	}
-	var k int
-	if len(s) <= 8 {
-		k = t.shortID(s)
-	} else {
-		var ok bool
-		if k, ok = t.long[bytesString(s)]; !ok {
-			k = t.add(s)
-			t.long[t.labels[k]] = k
-		}
+	k, ok := t.long[bytesString(s)]
+	if !ok {
+		k = t.add(s)
+		t.long[t.labels[k]] = k
 	}
-	t.last = k
+	t.last, t.lastN = k, longLabel
 	return k
 }
 
@@ -48,7 +62,12 @@ func (t *textColumn) add(s []byte) int {
 	return len(t.labels) - 1
 }
 
+// packLabel packs a label of at most 8 bytes into a word, its first byte lowest. When s's
+// capacity allows, the word is loaded at once and the bytes after s are masked off.
 func packLabel(s []byte) uint64 {
+	if cap(s) >= 8 {
+		return binary.LittleEndian.Uint64(s[:8]) & (1<<(8*uint(len(s))) - 1)
+	}
 	var key uint64
 	for i, c := range s {
 		key |= uint64(c) << (8 * i)
@@ -67,8 +86,8 @@ func (t *textColumn) slot(key uint64, n uint8) int {
 	}
 }
 
-func (t *textColumn) shortID(s []byte) int {
-	key, n := packLabel(s), uint8(len(s))
+// shortID is id for a label s of at most 8 bytes, packed into key, of length n.
+func (t *textColumn) shortID(s []byte, key uint64, n uint8) int {
 	i := t.slot(key, n)
 	if t.short[i].id != 0 {
 		return int(t.short[i].id) - 1
