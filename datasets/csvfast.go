@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -198,14 +197,6 @@ func bytesString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
-}
-
-// trimSpace is strings.TrimSpace on bytes, with a quick exit for a field without spaces.
-func trimSpace(b []byte) []byte {
-	if len(b) == 0 || (b[0] > ' ' && b[0] < utf8.RuneSelf && b[len(b)-1] > ' ' && b[len(b)-1] < utf8.RuneSelf) {
-		return b
-	}
-	return bytes.TrimSpace(b)
 }
 
 // readFast parses the input as readCSVStd does and reports false when it cannot (see above).

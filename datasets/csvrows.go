@@ -1,10 +1,12 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // missingSet tells whether a trimmed cell is missing (NA.missing: a token of the set, or
@@ -32,17 +34,14 @@ func newMissingSet(na NA) missingSet {
 // is reports whether the trimmed cell s is missing.
 func (m *missingSet) is(s []byte) bool {
 	if m.def {
-		switch len(s) {
-		case 0:
-			return true
-		case 2:
-			return s[0] == 'N' && s[1] == 'A'
-		case 3:
-			return s[0] == 'N' && s[1] == 'a' && s[2] == 'N'
-		}
-		return false
+		return defaultMissing(s)
 	}
 	return len(s) <= m.longest && m.na.missing(bytesString(s))
+}
+
+// defaultMissing is missingSet.is for the default set (which readRows tests inline).
+func defaultMissing(s []byte) bool {
+	return len(s) == 0 || len(s) <= 3 && (string(s) == "NA" || string(s) == "NaN")
 }
 
 // readRows parses the data rows after the header (src is positioned after it) with the
@@ -98,7 +97,20 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 		for j := 0; j < nh; j++ {
 			c := col[j]
 			if c >= 0 && cols[c] == nil && !text[c] && pos < len(line) {
-				// the usual numeric field: parsed as it is scanned
+				// the usual numeric field: parsed as it is scanned; first a code, a short
+				// integer: exactly float64(m), as parseDecimal makes it
+				k := pos
+				var m uint64
+				for k < len(line) && k-pos < 15 && line[k]-'0' < 10 {
+					m = m*10 + uint64(line[k]-'0')
+					k++
+				}
+				if k > pos && (k == len(line) || line[k] == ',') && !(miss.numeric && k-pos <= miss.longest) {
+					row[c] = float64(m)
+					sawNumber[c] = true
+					pos = k
+					goto next
+				}
 				if v, k, ok := parseDecimalPrefix(line[pos:]); ok && (pos+k == len(line) || line[pos+k] == ',') &&
 					!(miss.numeric && k <= miss.longest) {
 					row[c] = v
@@ -132,10 +144,13 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 				if c < 0 {
 					goto next
 				}
-				s := trimSpace(f)
+				s := f // trimSpace, its quick exit inlined
+				if len(s) > 0 && (s[0] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] <= ' ' || s[len(s)-1] >= utf8.RuneSelf) {
+					s = bytes.TrimSpace(s)
+				}
 				if mixed {
 					if tc := cols[c]; tc != nil {
-						if miss.is(s) {
+						if miss.def && defaultMissing(s) || !miss.def && miss.is(s) {
 							row[c] = math.NaN()
 						} else {
 							row[c] = float64(tc.id(s))
@@ -146,7 +161,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 						row[c] = 0
 						goto next
 					}
-					if miss.is(s) {
+					if miss.def && defaultMissing(s) || !miss.def && miss.is(s) {
 						row[c] = math.NaN()
 						goto next
 					}
