@@ -119,6 +119,25 @@ func (s *lineSource) next() ([]byte, bool) {
 	}
 }
 
+// rowsLeft estimates how many lines an input of size bytes (0 if unknown) has from the line
+// just returned, of length n, on: the lines of a whole input in memory are counted; a streamed
+// input's are estimated from the lines in its buffer (a chunk: thousands of lines), with a
+// margin of 1/16, or, when the buffer holds no other line, from n with a margin of 3/10. A
+// table allocated at this size is neither copied to grow it nor cleared or faulted in much
+// beyond its rows (the runtime clears a large allocation of reused memory whole).
+func (s *lineSource) rowsLeft(size int64, n int) int64 {
+	rest := s.buf[s.pos:s.end]
+	lines := int64(bytes.Count(rest, []byte{'\n'}))
+	switch {
+	case s.r == nil: // the whole input
+		return 2 + lines
+	case lines > 0:
+		left := size - s.consumed
+		return 2 + left*lines/int64(len(rest))*17/16
+	}
+	return 1 + 13*(size-s.consumed)/(10*int64(n+1))
+}
+
 // fill moves the partial line to the front of buf (growing it when the line fills it) and
 // reads once.
 func (s *lineSource) fill() {

@@ -106,28 +106,44 @@ func (t *textColumn) shortID(s []byte, key uint64, n uint8) int {
 	return k
 }
 
-// finish sorts the labels as setCategorical does and turns column c's label indices into codes.
-func (t *textColumn) finish(d *Dataset, c int) {
-	sorted := append([]string(nil), t.labels...)
-	sortLevels(sorted)
-	code := make(map[string]int, len(sorted))
-	for k, l := range sorted {
-		code[l] = k
+// finishText sorts the labels of d's text columns (cols[c] non-nil) as setCategorical does
+// and turns their label indices into codes, in one pass over the rows.
+func finishText(d *Dataset, cols []*textColumn) {
+	var text []int
+	var remaps [][]float64
+	for c, t := range cols {
+		if t == nil {
+			continue
+		}
+		sorted := append([]string(nil), t.labels...)
+		sortLevels(sorted)
+		code := make(map[string]int, len(sorted))
+		for k, l := range sorted {
+			code[l] = k
+		}
+		remap := make([]float64, len(t.labels))
+		for k, l := range t.labels {
+			remap[k] = float64(code[l])
+		}
+		if d.Levels == nil {
+			d.Levels = make([][]string, d.P)
+		}
+		if sorted == nil {
+			sorted = []string{}
+		}
+		d.Levels[c] = sorted
+		text = append(text, c)
+		remaps = append(remaps, remap)
 	}
-	remap := make([]float64, len(t.labels))
-	for k, l := range t.labels {
-		remap[k] = float64(code[l])
+	if len(text) == 0 {
+		return
 	}
-	if d.Levels == nil {
-		d.Levels = make([][]string, d.P)
-	}
-	if sorted == nil {
-		sorted = []string{}
-	}
-	d.Levels[c] = sorted
 	for i := 0; i < d.N; i++ {
-		if v := d.Data[i*d.P+c]; v == v {
-			d.Data[i*d.P+c] = remap[int(v)]
+		row := d.Data[i*d.P : (i+1)*d.P]
+		for k, c := range text {
+			if v := row[c]; v == v {
+				row[c] = remaps[k][int(v)]
+			}
 		}
 	}
 }

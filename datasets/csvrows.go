@@ -83,8 +83,8 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 		if !more {
 			break
 		}
-		if data == nil { // room for the rows the input's size suggests (memory not written is not paid for)
-			rows := 1 + 13*(size-src.consumed)/(10*int64(len(line)+1))
+		if data == nil { // room for the rows the input's size suggests
+			rows := src.rowsLeft(size, len(line))
 			data = make([]float64, 0, int(max(1, min(rows, 1<<31/int64(p+1))))*p)
 		}
 		if nh > 1 && len(line) == 2 && line[0] == '"' && line[1] == '"' {
@@ -218,11 +218,10 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 	}
 	d = New(name, hs.names, n, p, data)
 	for c := 0; c < p; c++ {
-		if cols[c] != nil {
-			cols[c].finish(d, c)
-		} else if nonFinite[c] {
+		if cols[c] == nil && nonFinite[c] {
 			return nil, false, false
 		}
 	}
+	finishText(d, cols)
 	return d, false, true
 }
