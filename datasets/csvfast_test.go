@@ -416,3 +416,26 @@ func TestReadFastManyLabels(t *testing.T) {
 		t.Fatalf("levels %d and %d, error %v", len(d.Levels[0]), len(d.Levels[1]), err)
 	}
 }
+
+// TestReadFastGrows compares the two readers on inputs whose first chunk has long lines and
+// the rest short ones, so that the table sized from the first chunk must grow, and the
+// reverse (the table has room to spare).
+func TestReadFastGrows(t *testing.T) {
+	long := "123456.78901234567,\"a long label, with a comma\",-0.000012345678901234\n"
+	short := "1,b,2\n"
+	for _, parts := range [][2]string{{long, short}, {short, long}} {
+		var b strings.Builder
+		b.WriteString("x,y,z\n")
+		for b.Len() < 2*streamChunk {
+			b.WriteString(parts[0])
+		}
+		for range 3 * streamChunk / len(parts[1]) {
+			b.WriteString(parts[1])
+		}
+		sameRead(t, b.String(), ReadOptions{Mixed: true})
+		d, err := ReadCSV(strings.NewReader(b.String()), "in.csv", ReadOptions{Mixed: true})
+		if err != nil || d.N != strings.Count(b.String(), "\n")-1 {
+			t.Fatalf("read %v, error %v", d, err)
+		}
+	}
+}
