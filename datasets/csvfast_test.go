@@ -144,6 +144,14 @@ var fastSeeds = []string{
 	"a,b\n1,2\r\r\n",
 	"a,b\n1,\"2\"\r\n",
 	"a,b\n\"1\",\"\"\n",
+	// the row loop's numeric paths: codes with leading zeros and a sign, numbers of 8 to 20
+	// digits, a number ending in a space, a quote or text, a code equal to a missing token
+	"a,b\n007,-99\n+5,99\n0,-0\n",
+	"a,b\n123456789012345,1234567890123456\n12345678901234567890,0.1234567890123456789\n",
+	"a,b\n1 ,2\n3,4 \n5,\"6\"\n7,8x\n",
+	"a,b,c\n1,,2\n,3,\n4,5,6,\n",
+	"a,b\n1.5e3,2E-2\n1e,2\n",
+	"a,b\n\"L1\",\"L2\"\n\"L1\",\"L2\"\n\"a long label\",\"L2\"\n\"a long label\",x\n",
 }
 
 // TestReadFastMatchesStandard compares the two readers on fastSeeds under every option set.
