@@ -370,7 +370,8 @@ func TestEightDigits(t *testing.T) {
 
 // TestCategorizeMatchesCells compares Categorize with what it did before it formatted each
 // distinct value once: setCategorical on every cell's shortest formatting ("" for NaN), on
-// random columns of small codes, −0 and 0, negative, fractional and large values and NaN.
+// random columns of small codes, −0 and 0, negative, fractional and large values and NaN,
+// one column or two at once.
 func TestCategorizeMatchesCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2))
 	pool := []float64{0, math.Copysign(0, -1), 1, 2, 7, 1023, 1024, 5000, -1, -3, 0.5, 2.25, 1e300, math.NaN(), math.SmallestNonzeroFloat64}
@@ -381,20 +382,26 @@ func TestCategorizeMatchesCells(t *testing.T) {
 			data[i] = pool[rng.IntN(len(pool))]
 		}
 		d := New("t", []string{"a", "b"}, n, 2, data)
-		got, err := d.Categorize([]string{"b"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := d.Clone()
-		cells := make([]string, n)
-		for i := range cells {
-			if v := d.Data[i*2+1]; v == v {
-				cells[i] = formatFloat(v)
+		// one column, both (together, in two passes over the rows), a name repeated
+		for _, cols := range [][]string{{"b"}, {"b", "a"}, {"a", "b", "a"}} {
+			got, err := d.Categorize(cols)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		setCategorical(want, 1, cells, func(s string) bool { return s == "" })
-		if msg := diffDatasets(got, want); msg != "" {
-			t.Fatalf("trial %d: %s", trial, msg)
+			want := d.Clone()
+			for _, name := range cols {
+				j := d.ColIndex(name)
+				cells := make([]string, n)
+				for i := range cells {
+					if v := d.Data[i*2+j]; v == v {
+						cells[i] = formatFloat(v)
+					}
+				}
+				setCategorical(want, j, cells, func(s string) bool { return s == "" })
+			}
+			if msg := diffDatasets(got, want); msg != "" {
+				t.Fatalf("trial %d, %v: %s", trial, cols, msg)
+			}
 		}
 	}
 }
