@@ -80,103 +80,74 @@ func (d *Dataset) Categorize(cols []string) (*Dataset, error) {
 // costs more than the categorizing. On an error (an unknown name) the columns before it are
 // already categorical.
 func (d *Dataset) CategorizeInPlace(cols []string) error {
-	var js []int
-	var err error
 	for _, name := range cols {
 		j := d.ColIndex(name)
 		if j < 0 {
-			err = fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
-			break
+			return fmt.Errorf("datasets: %s: no column %q (have %s)", d.Name, name, strings.Join(d.Names, ", "))
 		}
-		if !d.IsCategorical(j) && !slices.Contains(js, j) {
-			js = append(js, j)
+		if d.IsCategorical(j) {
+			continue
 		}
+		categorizeColumn(d, j)
 	}
-	categorizeColumns(d, js)
-	return err
+	return nil
 }
 
-// categorizer collects the distinct values of a numeric column being categorized: small
-// non-negative integers, the usual codes, in a table instead of a map.
-type categorizer struct {
-	small [categorizeDense]int32 // small[k]: 1 + index in vals of the value k, 0 if not seen
-	other map[uint64]int32       // by bits, so −0 and 0 stay apart as their labels do
-	vals  []float64
-	remap []float64 // code of vals[k]
-}
-
-const categorizeDense = 1024
-
-// index returns the index of v (not NaN) in vals, adding it if it is new.
-func (c *categorizer) index(v float64) int32 {
-	if k := int(v); float64(k) == v && k >= 0 && k < categorizeDense && !math.Signbit(v) {
-		if c.small[k] == 0 {
-			c.vals = append(c.vals, v)
-			c.small[k] = int32(len(c.vals))
+// categorizeColumn makes numeric column j of d categorical in place, as setCategorical would
+// from the cells' shortest formatting, but formatting each distinct value once: distinct
+// values (by bits, so −0 and 0 stay apart as their labels do) have distinct labels. Small
+// non-negative integers, the usual codes, are counted in a table instead of a map.
+func categorizeColumn(d *Dataset, j int) {
+	const dense = 1024
+	var small [dense]int32 // small[k]: 1 + index in vals of the value k, 0 if not seen
+	other := map[uint64]int32{}
+	var vals []float64
+	index := func(v float64) int32 {
+		if k := int(v); float64(k) == v && k >= 0 && k < dense && !math.Signbit(v) {
+			if small[k] == 0 {
+				vals = append(vals, v)
+				small[k] = int32(len(vals))
+			}
+			return small[k] - 1
 		}
-		return c.small[k] - 1
-	}
-	b := math.Float64bits(v)
-	x, ok := c.other[b]
-	if !ok {
-		c.vals = append(c.vals, v)
-		x = int32(len(c.vals))
-		c.other[b] = x
-	}
-	return x - 1
-}
-
-// categorizeColumns makes the numeric columns js of d categorical in place, as setCategorical
-// would from the cells' shortest formatting, but formatting each distinct value once:
-// distinct values (by bits) have distinct labels. All columns are done in two passes over the
-// rows (one to collect the values, one to write the codes) rather than two per column: at a
-// million rows each pass over the table costs about as much as the work on its column.
-func categorizeColumns(d *Dataset, js []int) {
-	if len(js) == 0 {
-		return
-	}
-	cs := make([]*categorizer, len(js))
-	for k := range cs {
-		cs[k] = &categorizer{other: map[uint64]int32{}}
+		b := math.Float64bits(v)
+		x, ok := other[b]
+		if !ok {
+			vals = append(vals, v)
+			x = int32(len(vals))
+			other[b] = x
+		}
+		return x - 1
 	}
 	for i := 0; i < d.N; i++ {
-		row := d.Data[i*d.P : (i+1)*d.P]
-		for k, j := range js {
-			if v := row[j]; v == v {
-				cs[k].index(v)
-			}
+		if v := d.Data[i*d.P+j]; v == v {
+			index(v)
 		}
+	}
+	labels := make([]string, len(vals))
+	for k, v := range vals {
+		labels[k] = formatFloat(v)
+	}
+	sorted := append([]string(nil), labels...)
+	sortLevels(sorted)
+	code := make(map[string]int, len(sorted))
+	for k, l := range sorted {
+		code[l] = k
+	}
+	remap := make([]float64, len(vals))
+	for k, l := range labels {
+		remap[k] = float64(code[l])
 	}
 	if d.Levels == nil {
 		d.Levels = make([][]string, d.P)
 	}
-	for k, j := range js {
-		c := cs[k]
-		labels := make([]string, len(c.vals))
-		for x, v := range c.vals {
-			labels[x] = formatFloat(v)
-		}
-		sorted := append([]string(nil), labels...)
-		sortLevels(sorted)
-		code := make(map[string]int, len(sorted))
-		for x, l := range sorted {
-			code[l] = x
-		}
-		c.remap = make([]float64, len(c.vals))
-		for x, l := range labels {
-			c.remap[x] = float64(code[l])
-		}
-		if sorted == nil {
-			sorted = []string{}
-		}
-		d.Levels[j] = sorted
+	if sorted == nil {
+		sorted = []string{}
 	}
+	d.Levels[j] = sorted
 	for i := 0; i < d.N; i++ {
-		row := d.Data[i*d.P : (i+1)*d.P]
-		for k, j := range js {
-			if v := row[j]; v == v {
-				row[j] = cs[k].remap[cs[k].index(v)]
-			}
+		if v := d.Data[i*d.P+j]; v == v {
+			d.Data[i*d.P+j] = remap[index(v)]
 		}
 	}
 }
@@ -195,52 +166,37 @@ func (d *Dataset) AlignLevels(ref *Dataset) (*Dataset, error) {
 
 // AlignLevelsInPlace is AlignLevels changing d itself instead of a copy, for a caller that
 // owns d and shares its values and levels with no one (a release it has just read).
-//
-// The columns to categorize are categorized together, and the codes of all aligned columns
-// are rewritten in one pass over the rows (categorizeColumns says why).
 func (d *Dataset) AlignLevelsInPlace(ref *Dataset) error {
 	out := d
-	var js, cat []int // columns to align; those among them to categorize first
 	for j, name := range out.Names {
-		if r := ref.ColIndex(name); r >= 0 && ref.IsCategorical(r) {
-			js = append(js, j)
-			if !out.IsCategorical(j) {
-				cat = append(cat, j)
-			}
+		r := ref.ColIndex(name)
+		if r < 0 || !ref.IsCategorical(r) {
+			continue
 		}
-	}
-	categorizeColumns(out, cat)
-	remaps := make([][]float64, len(js))
-	for k, j := range js {
-		r := ref.ColIndex(out.Names[j])
+		if !out.IsCategorical(j) {
+			categorizeColumn(out, j)
+		}
 		levels := append([]string{}, ref.Levels[r]...)
 		code := make(map[string]int, len(levels))
-		for x, l := range levels {
-			code[l] = x
+		for k, l := range levels {
+			code[l] = k
 		}
 		remap := make([]float64, len(out.Levels[j]))
-		for x, l := range out.Levels[j] {
+		for k, l := range out.Levels[j] {
 			c, ok := code[l]
 			if !ok {
 				c = len(levels)
 				code[l] = c
 				levels = append(levels, l)
 			}
-			remap[x] = float64(c)
+			remap[k] = float64(c)
 		}
-		remaps[k] = remap
-		out.Levels[j] = levels
-	}
-	if len(js) == 0 {
-		return nil
-	}
-	for i := 0; i < out.N; i++ {
-		row := out.Data[i*out.P : (i+1)*out.P]
-		for k, j := range js {
-			if v := row[j]; v == v {
-				row[j] = remaps[k][int(v)]
+		for i := 0; i < out.N; i++ {
+			if v := out.Data[i*out.P+j]; v == v {
+				out.Data[i*out.P+j] = remap[int(v)]
 			}
 		}
+		out.Levels[j] = levels
 	}
 	return nil
 }
