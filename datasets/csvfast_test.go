@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/big"
@@ -353,6 +354,23 @@ func TestEightDigits(t *testing.T) {
 			if got := eightDigits(word(b)); got != v {
 				t.Fatalf("eightDigits(%q) = %d", b, got)
 			}
+		}
+	}
+	for x := range 1 << 16 { // the four-digit versions: every digit string, every byte at every position
+		b := []byte(fmt.Sprintf("%04d", x%10000))
+		if x >= 10000 {
+			b[(x>>8)%4] = byte(x)
+		}
+		want := true
+		for _, c := range b {
+			want = want && c >= '0' && c <= '9'
+		}
+		w := uint32(word(b))
+		if got := isFourDigits(w); got != want {
+			t.Fatalf("isFourDigits(%q) = %v", b, got)
+		}
+		if v, _ := strconv.ParseUint(string(b), 10, 32); want && fourDigits(w) != uint32(v) {
+			t.Fatalf("fourDigits(%q) = %d", b, fourDigits(w))
 		}
 	}
 	for range 100000 {

@@ -81,6 +81,16 @@ func parseDecimalPrefix(s []byte) (v float64, n int, ok bool) {
 					continue
 				}
 			}
+			if m != 0 && len(s)-i >= 4 { // the rest of a long fraction: four at a time
+				if w := binary.LittleEndian.Uint32(s[i:]); isFourDigits(w) {
+					m = m*1e4 + uint64(fourDigits(w))
+					digits += 4
+					sig += 4
+					e -= 4
+					i += 4
+					continue
+				}
+			}
 			m = m*10 + uint64(s[i]-'0')
 			digits++
 			if m != 0 {
@@ -149,6 +159,18 @@ func eightDigits(w uint64) uint64 {
 	w -= 0x3030303030303030
 	w = w*10 + w>>8
 	return ((w&mask)*mul1 + ((w>>16)&mask)*mul2) >> 32
+}
+
+// isFourDigits is isEightDigits for the four bytes of w.
+func isFourDigits(w uint32) bool {
+	return (w&0xF0F0F0F0)|(((w+0x06060606)&0xF0F0F0F0)>>4) == 0x33333333
+}
+
+// fourDigits is eightDigits for the four ASCII digits of w: pairs, then the two pairs.
+func fourDigits(w uint32) uint32 {
+	w -= 0x30303030
+	w = w*10 + w>>8
+	return ((w & 0x00FF00FF) * (1 + 100<<16)) >> 16
 }
 
 // eiselMin and eiselMax bound the powers of ten eiselLemire handles.
