@@ -3,24 +3,19 @@ package datasets
 import "encoding/binary"
 
 // textColumn collects the labels of a categorical column in the order first seen; cells hold
-// the label's index into labels until finish sorts them. The label of the previous cell is
-// checked first (keys repeat: a sorted file, a dominant category); then labels of at most 8
-// bytes — codes, short names — are looked up in an open-addressing table keyed by their
-// bytes packed into a word (no string is made but for a new label), longer ones in a map.
+// the label's index into labels until finishText sorts them. Labels of at most 8 bytes — codes,
+// short names — are looked up in an open-addressing table keyed by their bytes packed into a
+// word (no string is made but for a new label); longer ones in a map, after a comparison with
+// the last long label found (keys repeat: a sorted file, a dominant category). Short labels
+// are not compared with the previous cell's first: with keys in random order that branch is
+// mispredicted so often that it cost more than the lookup it saves (docs/datapath.md).
 type textColumn struct {
 	labels []string
-	last   int // index of the previous cell's label, −1 before the first
-	// lastKey and lastN are the previous cell's packed label and length when it was short;
-	// lastN is longLabel when it was not
-	lastKey uint64
-	lastN   uint8
-	long    map[string]int
-	short   []shortSlot // len a power of two, at most half full
-	nshort  int
+	last   int // index of the last long label looked up, −1 before the first
+	long   map[string]int
+	short  []shortSlot // len a power of two, at most half full
+	nshort int
 }
-
-// longLabel marks textColumn.lastN for a label of more than 8 bytes.
-const longLabel = 0xff
 
 // shortSlot is an entry of textColumn.short: a label of n ≤ 8 bytes packed into key, and its
 // index + 1 (0: empty slot).
@@ -37,15 +32,9 @@ func newTextColumn() *textColumn {
 // id returns the index of label s, adding it if it is new.
 func (t *textColumn) id(s []byte) int {
 	if len(s) <= 8 {
-		key, n := packLabel(s), uint8(len(s))
-		if t.last >= 0 && key == t.lastKey && n == t.lastN {
-			return t.last
-		}
-		k := t.shortID(s, key, n)
-		t.last, t.lastKey, t.lastN = k, key, n
-		return k
+		return t.shortID(s, packLabel(s), uint8(len(s)))
 	}
-	if t.last >= 0 && t.lastN == longLabel && t.labels[t.last] == bytesString(s) {
+	if t.last >= 0 && t.labels[t.last] == bytesString(s) {
 		return t.last
 	}
 	k, ok := t.long[bytesString(s)]
@@ -53,7 +42,7 @@ func (t *textColumn) id(s []byte) int {
 		k = t.add(s)
 		t.long[t.labels[k]] = k
 	}
-	t.last, t.lastN = k, longLabel
+	t.last = k
 	return k
 }
 

@@ -153,13 +153,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 						if miss.def && defaultMissing(s) || !miss.def && miss.is(s) {
 							row[c] = math.NaN()
 						} else if len(s) <= 8 { // textColumn.id, its first step inlined
-							key, n := packLabel(s), uint8(len(s))
-							k := tc.last
-							if k < 0 || key != tc.lastKey || n != tc.lastN {
-								k = tc.shortID(s, key, n)
-								tc.last, tc.lastKey, tc.lastN = k, key, n
-							}
-							row[c] = float64(k)
+							row[c] = float64(tc.shortID(s, packLabel(s), uint8(len(s))))
 						} else {
 							row[c] = float64(tc.id(s))
 						}
