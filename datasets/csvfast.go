@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math"
-	"strconv"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -122,6 +119,25 @@ func (s *lineSource) next() ([]byte, bool) {
 	}
 }
 
+// rowsLeft estimates how many lines an input of size bytes (0 if unknown) has from the line
+// just returned, of length n, on: the lines of a whole input in memory are counted; a streamed
+// input's are estimated from the lines in its buffer (a chunk: thousands of lines), with a
+// margin of 1/16, or, when the buffer holds no other line, from n with a margin of 3/10. A
+// table allocated at this size is neither copied to grow it nor cleared or faulted in much
+// beyond its rows (the runtime clears a large allocation of reused memory whole).
+func (s *lineSource) rowsLeft(size int64, n int) int64 {
+	rest := s.buf[s.pos:s.end]
+	lines := int64(bytes.Count(rest, []byte{'\n'}))
+	switch {
+	case s.r == nil: // the whole input
+		return 2 + lines
+	case lines > 0:
+		left := size - s.consumed
+		return 2 + left*lines/int64(len(rest))*17/16
+	}
+	return 1 + 13*(size-s.consumed)/(10*int64(n+1))
+}
+
 // fill moves the partial line to the front of buf (growing it when the line fills it) and
 // reads once.
 func (s *lineSource) fill() {
@@ -202,14 +218,6 @@ func bytesString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// trimSpace is strings.TrimSpace on bytes, with a quick exit for a field without spaces.
-func trimSpace(b []byte) []byte {
-	if len(b) == 0 || (b[0] > ' ' && b[0] < utf8.RuneSelf && b[len(b)-1] > ' ' && b[len(b)-1] < utf8.RuneSelf) {
-		return b
-	}
-	return bytes.TrimSpace(b)
-}
-
 // readFast parses the input as readCSVStd does and reports false when it cannot (see above).
 // open returns a fresh source of the whole input: called once, or twice when a column turns
 // out to hold text after numbers. size is the input's length in bytes if known (else 0), used
@@ -264,119 +272,4 @@ func readHeader(src *lineSource, name string, opt ReadOptions) (*headerSpec, boo
 	}
 	hs, err := parseHeader(raw, name, opt)
 	return hs, err == nil
-}
-
-// readRows parses the data rows after the header (sc is positioned after it) with the
-// columns marked in text read as categories. A non-forced column whose cell is not a number
-// is marked in text; again reports that one of them had a number before, so the rows must be
-// read again.
-func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool) (d *Dataset, again, ok bool) {
-	na := opt.NA
-	// isMissing is na.missing with a quick exit for a cell longer than every token
-	longest := len("NaN")
-	for _, t := range na.Tokens() {
-		longest = max(longest, len(t))
-	}
-	isMissing := func(s string) bool { return len(s) <= longest && na.missing(s) }
-	p := len(hs.keep)
-	var data []float64
-	cols := make([]*textColumn, p)
-	for c := range cols {
-		if text[c] {
-			cols[c] = newTextColumn()
-		}
-	}
-	sawNumber := make([]bool, p) // a real number was read (so the text of the column is lost)
-	nonFinite := make([]bool, p) // NaN or ±Inf parsed from a number (an error unless the column turns text)
-	nh := len(hs.header)
-	fields := make([][]byte, 0, nh)
-	n := 0
-	for {
-		line, more := src.next()
-		if !more {
-			break
-		}
-		if data == nil { // room for the rows the input's size suggests (memory not written is not paid for)
-			rows := 1 + 13*(size-src.consumed)/(10*int64(len(line)+1))
-			data = make([]float64, 0, int(max(1, min(rows, 1<<31/int64(p+1))))*p)
-		}
-		var ok bool
-		if fields, ok = splitFields(fields[:0], line); !ok {
-			return nil, false, false
-		}
-		if len(fields) == 1 && len(fields[0]) == 0 && nh > 1 {
-			continue // a line `""`
-		}
-		if len(fields) != nh {
-			return nil, false, false
-		}
-		for c, j := range hs.keep {
-			s := trimSpace(fields[j])
-			if mixed {
-				if tc := cols[c]; tc != nil {
-					if isMissing(bytesString(s)) {
-						data = append(data, math.NaN())
-					} else {
-						data = append(data, float64(tc.id(s)))
-					}
-					continue
-				}
-				if text[c] { // turned text in this pass, after a number: read again
-					data = append(data, 0)
-					continue
-				}
-				if isMissing(bytesString(s)) {
-					data = append(data, math.NaN())
-					continue
-				}
-			} else if opt.AllowNonFinite && opt.NA.Contains(bytesString(s)) {
-				data = append(data, math.NaN())
-				continue
-			}
-			v, perr := parseFloat(s)
-			if perr != nil {
-				if errors.Is(perr, strconv.ErrRange) && math.IsInf(v, 0) {
-					return nil, false, false
-				}
-				if !mixed {
-					return nil, false, false
-				}
-				text[c] = true
-				if !sawNumber[c] { // only missing cells so far: read as text from here
-					cols[c] = newTextColumn()
-					data = append(data, float64(cols[c].id(s)))
-				} else {
-					again = true
-					data = append(data, 0)
-				}
-				continue
-			}
-			if v != v || math.IsInf(v, 0) {
-				if !opt.AllowNonFinite {
-					if !mixed {
-						return nil, false, false
-					}
-					nonFinite[c] = true
-				}
-			}
-			sawNumber[c] = true
-			data = append(data, v)
-		}
-		n++
-	}
-	if n == 0 || src.err != nil {
-		return nil, false, false
-	}
-	if again {
-		return nil, true, true
-	}
-	d = New(name, hs.names, n, p, data)
-	for c := 0; c < p; c++ {
-		if cols[c] != nil {
-			cols[c].finish(d, c)
-		} else if nonFinite[c] {
-			return nil, false, false
-		}
-	}
-	return d, false, true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/big"
@@ -144,6 +145,14 @@ var fastSeeds = []string{
 	"a,b\n1,2\r\r\n",
 	"a,b\n1,\"2\"\r\n",
 	"a,b\n\"1\",\"\"\n",
+	// the row loop's numeric paths: codes with leading zeros and a sign, numbers of 8 to 20
+	// digits, a number ending in a space, a quote or text, a code equal to a missing token
+	"a,b\n007,-99\n+5,99\n0,-0\n",
+	"a,b\n123456789012345,1234567890123456\n12345678901234567890,0.1234567890123456789\n",
+	"a,b\n1 ,2\n3,4 \n5,\"6\"\n7,8x\n",
+	"a,b,c\n1,,2\n,3,\n4,5,6,\n",
+	"a,b\n1.5e3,2E-2\n1e,2\n",
+	"a,b\n\"L1\",\"L2\"\n\"L1\",\"L2\"\n\"a long label\",\"L2\"\n\"a long label\",x\n",
 }
 
 // TestReadFastMatchesStandard compares the two readers on fastSeeds under every option set.
@@ -244,7 +253,11 @@ func TestParseFloat(t *testing.T) {
 		"9007199254740993", "900719925474099.3", "1e22", "1e23", "1e-22", "1e-23", "123456789e-22", "4.9e-324",
 		"1.7976931348623157e308", "1e400", "1e-400", "0e999", "1E5", "1e+05", "1e-05", "1e", "1e+", "e5", ".", "-",
 		"", "+", "1..2", "1.2.3", "0x1p3", "1_000", "Inf", "-inf", "NaN", "nan", "00012.3400", "3.141592653589793",
-		"47.739038352168954", "0.1", "0.2", "0.3", "123456789012345678", "1 ", " 1"}
+		"47.739038352168954", "0.1", "0.2", "0.3", "123456789012345678", "1 ", " 1",
+		// runs of eight digits read as one word (eightDigits), leading zeros, 19 and 20 digits
+		"1234567890123456789", "12345678901234567890", "-9999999999999999999", "00000000123456789012",
+		"0.000000001234567890123456789", "00000000.0000000012345678", "12345678.12345678", "1234567.812345678",
+		"1234567/", "1234567:", "12345678/9", "1.2345678:9", "1234567812345678e-8", "99999999999999999999e-300"}
 	rng := rand.New(rand.NewPCG(30, 1))
 	for range 20000 {
 		v := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
@@ -275,9 +288,108 @@ func TestParseFloat(t *testing.T) {
 	}
 }
 
+// TestParseDecimalPrefix checks that the reader's prefix parse of a field followed by more
+// bytes (a comma and another field, a quote, a space, digits of the next field beyond the
+// field's slice) gives the field's value and length exactly when parseDecimal takes the field.
+func TestParseDecimalPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 5))
+	for range 50000 {
+		var f string
+		switch rng.IntN(4) {
+		case 0:
+			f = strconv.Itoa(rng.IntN(1000))
+		case 1:
+			f = strconv.FormatFloat(5+15*rng.ExpFloat64(), 'g', -1, 64)
+		case 2:
+			f = strconv.FormatFloat(math.Float64frombits(rng.Uint64()), 'g', -1, 64)
+		default:
+			f = strconv.FormatFloat(rng.NormFloat64(), 'f', rng.IntN(25), 64)
+		}
+		want, wok := parseDecimal([]byte(f))
+		for _, tail := range []string{"", ",", ",12345678", "\"", " ", "x"} {
+			line := []byte(f + tail)
+			v, n, ok := parseDecimalPrefix(line)
+			if wok && (!ok || n != len(f) || math.Float64bits(v) != math.Float64bits(want)) {
+				t.Fatalf("parseDecimalPrefix(%q) = %v, %d, %v; parseDecimal(%q) = %v", line, v, n, ok, f, want)
+			}
+			if !wok && ok && n == len(f) {
+				t.Fatalf("parseDecimalPrefix(%q) took %q, which parseDecimal declines", line, f)
+			}
+			// the field's slice ends before more digits
+			if v, n, ok := parseDecimalPrefix([]byte(f + "12345678")[:len(f)]); ok != wok || (ok && (n != len(f) || math.Float64bits(v) != math.Float64bits(want))) {
+				t.Fatalf("parseDecimalPrefix(%q with digits beyond it) = %v, %d, %v; parseDecimal %v, %v", f, v, n, ok, want, wok)
+			}
+		}
+	}
+}
+
+// TestEightDigits checks the word-at-a-time digit test and value against the byte-by-byte
+// ones: on every byte value at every position among digits, and on random digit strings.
+func TestEightDigits(t *testing.T) {
+	word := func(b []byte) uint64 {
+		var w uint64
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		return w
+	}
+	rng := rand.New(rand.NewPCG(30, 6))
+	for trial := range 8*256 + 2000 {
+		b := make([]byte, 8)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		if trial < 8*256 {
+			b[trial/256] = byte(trial % 256)
+		}
+		want := true
+		for _, c := range b {
+			want = want && c >= '0' && c <= '9'
+		}
+		if got := isEightDigits(word(b)); got != want {
+			t.Fatalf("isEightDigits(%q) = %v", b, got)
+		}
+		if want {
+			v, _ := strconv.ParseUint(string(b), 10, 64)
+			if got := eightDigits(word(b)); got != v {
+				t.Fatalf("eightDigits(%q) = %d", b, got)
+			}
+		}
+	}
+	for x := range 1 << 16 { // the four-digit versions: every digit string, every byte at every position
+		b := []byte(fmt.Sprintf("%04d", x%10000))
+		if x >= 10000 {
+			b[(x>>8)%4] = byte(x)
+		}
+		want := true
+		for _, c := range b {
+			want = want && c >= '0' && c <= '9'
+		}
+		w := uint32(word(b))
+		if got := isFourDigits(w); got != want {
+			t.Fatalf("isFourDigits(%q) = %v", b, got)
+		}
+		if v, _ := strconv.ParseUint(string(b), 10, 32); want && fourDigits(w) != uint32(v) {
+			t.Fatalf("fourDigits(%q) = %d", b, fourDigits(w))
+		}
+	}
+	for range 100000 {
+		w := rng.Uint64()
+		want := true
+		for i := range 8 {
+			c := byte(w >> (8 * i))
+			want = want && c >= '0' && c <= '9'
+		}
+		if isEightDigits(w) != want {
+			t.Fatalf("isEightDigits(%#x) = %v", w, !want)
+		}
+	}
+}
+
 // TestCategorizeMatchesCells compares Categorize with what it did before it formatted each
 // distinct value once: setCategorical on every cell's shortest formatting ("" for NaN), on
-// random columns of small codes, −0 and 0, negative, fractional and large values and NaN.
+// random columns of small codes, −0 and 0, negative, fractional and large values and NaN,
+// one column or two at once.
 func TestCategorizeMatchesCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 2))
 	pool := []float64{0, math.Copysign(0, -1), 1, 2, 7, 1023, 1024, 5000, -1, -3, 0.5, 2.25, 1e300, math.NaN(), math.SmallestNonzeroFloat64}
@@ -288,20 +400,26 @@ func TestCategorizeMatchesCells(t *testing.T) {
 			data[i] = pool[rng.IntN(len(pool))]
 		}
 		d := New("t", []string{"a", "b"}, n, 2, data)
-		got, err := d.Categorize([]string{"b"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := d.Clone()
-		cells := make([]string, n)
-		for i := range cells {
-			if v := d.Data[i*2+1]; v == v {
-				cells[i] = formatFloat(v)
+		// one column, both (together, in two passes over the rows), a name repeated
+		for _, cols := range [][]string{{"b"}, {"b", "a"}, {"a", "b", "a"}} {
+			got, err := d.Categorize(cols)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		setCategorical(want, 1, cells, func(s string) bool { return s == "" })
-		if msg := diffDatasets(got, want); msg != "" {
-			t.Fatalf("trial %d: %s", trial, msg)
+			want := d.Clone()
+			for _, name := range cols {
+				j := d.ColIndex(name)
+				cells := make([]string, n)
+				for i := range cells {
+					if v := d.Data[i*2+j]; v == v {
+						cells[i] = formatFloat(v)
+					}
+				}
+				setCategorical(want, j, cells, func(s string) bool { return s == "" })
+			}
+			if msg := diffDatasets(got, want); msg != "" {
+				t.Fatalf("trial %d, %v: %s", trial, cols, msg)
+			}
 		}
 	}
 }
@@ -329,5 +447,28 @@ func TestReadFastManyLabels(t *testing.T) {
 	d, err := ReadCSV(strings.NewReader(b.String()), "in.csv", ReadOptions{Mixed: true})
 	if err != nil || len(d.Levels[0]) < 4000 || len(d.Levels[1]) < 10000 {
 		t.Fatalf("levels %d and %d, error %v", len(d.Levels[0]), len(d.Levels[1]), err)
+	}
+}
+
+// TestReadFastGrows compares the two readers on inputs whose first chunk has long lines and
+// the rest short ones, so that the table sized from the first chunk must grow, and the
+// reverse (the table has room to spare).
+func TestReadFastGrows(t *testing.T) {
+	long := "123456.78901234567,\"a long label, with a comma\",-0.000012345678901234\n"
+	short := "1,b,2\n"
+	for _, parts := range [][2]string{{long, short}, {short, long}} {
+		var b strings.Builder
+		b.WriteString("x,y,z\n")
+		for b.Len() < 2*streamChunk {
+			b.WriteString(parts[0])
+		}
+		for range 3 * streamChunk / len(parts[1]) {
+			b.WriteString(parts[1])
+		}
+		sameRead(t, b.String(), ReadOptions{Mixed: true})
+		d, err := ReadCSV(strings.NewReader(b.String()), "in.csv", ReadOptions{Mixed: true})
+		if err != nil || d.N != strings.Count(b.String(), "\n")-1 {
+			t.Fatalf("read %v, error %v", d, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"math/bits"
@@ -32,6 +33,16 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // parseDecimal is the fast path of parseFloat; ok is false when s is not such a decimal or
 // Eisel–Lemire declines.
 func parseDecimal(s []byte) (v float64, ok bool) {
+	v, n, ok := parseDecimalPrefix(s)
+	return v, ok && n == len(s)
+}
+
+// parseDecimalPrefix is parseDecimal on the longest prefix of s that has the form of a plain
+// decimal: it returns the value of s[:n] and its length n (the reader parses a field this way
+// as it looks for the comma that ends it). ok is false when the prefix is not a decimal
+// parseDecimal takes (no digits, more than 19 significant digits, an exponent without digits)
+// or Eisel–Lemire declines; then s[:n] is whatever parseFloat makes of it.
+func parseDecimalPrefix(s []byte) (v float64, n int, ok bool) {
 	i, neg := 0, false
 	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -39,25 +50,58 @@ func parseDecimal(s []byte) (v float64, ok bool) {
 	}
 	var m uint64
 	digits, sig, e := 0, 0, 0 // digits read, significant digits (from the first non-zero)
-	for ; i < len(s) && s[i]-'0' < 10; i++ {
+	// Once a non-zero digit is read every digit is significant, and eight at a time are
+	// read as one word (eightDigits).
+	for i < len(s) && s[i]-'0' < 10 {
+		if m != 0 && len(s)-i >= 8 {
+			if w := binary.LittleEndian.Uint64(s[i:]); isEightDigits(w) {
+				m = m*1e8 + eightDigits(w)
+				digits += 8
+				sig += 8
+				i += 8
+				continue
+			}
+		}
 		m = m*10 + uint64(s[i]-'0')
 		digits++
 		if m != 0 {
 			sig++
 		}
+		i++
 	}
 	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && s[i]-'0' < 10; i++ {
+		for i++; i < len(s) && s[i]-'0' < 10; {
+			if m != 0 && len(s)-i >= 8 {
+				if w := binary.LittleEndian.Uint64(s[i:]); isEightDigits(w) {
+					m = m*1e8 + eightDigits(w)
+					digits += 8
+					sig += 8
+					e -= 8
+					i += 8
+					continue
+				}
+			}
+			if m != 0 && len(s)-i >= 4 { // the rest of a long fraction: four at a time
+				if w := binary.LittleEndian.Uint32(s[i:]); isFourDigits(w) {
+					m = m*1e4 + uint64(fourDigits(w))
+					digits += 4
+					sig += 4
+					e -= 4
+					i += 4
+					continue
+				}
+			}
 			m = m*10 + uint64(s[i]-'0')
 			digits++
 			if m != 0 {
 				sig++
 			}
 			e--
+			i++
 		}
 	}
 	if digits == 0 || sig > 19 { // more than 19 digits may have wrapped m
-		return 0, false
+		return 0, 0, false
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
@@ -74,29 +118,59 @@ func parseDecimal(s []byte) (v float64, ok bool) {
 			xd++
 		}
 		if xd == 0 {
-			return 0, false
+			return 0, 0, false
 		}
 		if eneg {
 			x = -x
 		}
 		e += x
 	}
-	if i != len(s) {
-		return 0, false
-	}
 	if m <= 1<<53 && e >= -22 && e <= 22 {
 		v = float64(m)
 		if e < 0 {
 			v /= pow10[-e]
-		} else {
+		} else if e > 0 {
 			v *= pow10[e]
 		}
 		if neg {
 			v = -v
 		}
-		return v, true
+		return v, i, true
 	}
-	return eiselLemire(m, e, neg)
+	v, ok = eiselLemire(m, e, neg)
+	return v, i, ok
+}
+
+// isEightDigits reports whether the eight bytes of w (loaded little-endian) are all ASCII
+// digits: each byte's high nibble is 3 and adding 6 to it does not carry into the high
+// nibble. The trick, and eightDigits, are those of Lemire's fast_float
+// (github.com/fastfloat/fast_float, is_made_of_eight_digits_fast and
+// parse_eight_digits_unrolled).
+func isEightDigits(w uint64) bool {
+	return (w&0xF0F0F0F0F0F0F0F0)|(((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0)>>4) == 0x3333333333333333
+}
+
+// eightDigits returns the number written by the eight ASCII digits of w, the first in the
+// lowest byte: pairs, then groups of four, then the eight are combined by multiplications.
+func eightDigits(w uint64) uint64 {
+	const mask = 0x000000FF000000FF
+	const mul1 = 100 + 1000000<<32
+	const mul2 = 1 + 10000<<32
+	w -= 0x3030303030303030
+	w = w*10 + w>>8
+	return ((w&mask)*mul1 + ((w>>16)&mask)*mul2) >> 32
+}
+
+// isFourDigits is isEightDigits for the four bytes of w.
+func isFourDigits(w uint32) bool {
+	return (w&0xF0F0F0F0)|(((w+0x06060606)&0xF0F0F0F0)>>4) == 0x33333333
+}
+
+// fourDigits is eightDigits for the four ASCII digits of w: pairs, then the two pairs.
+func fourDigits(w uint32) uint32 {
+	w -= 0x30303030
+	w = w*10 + w>>8
+	return ((w & 0x00FF00FF) * (1 + 100<<16)) >> 16
 }
 
 // eiselMin and eiselMax bound the powers of ten eiselLemire handles.

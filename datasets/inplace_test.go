@@ -3,6 +3,7 @@ package datasets
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -78,5 +79,69 @@ func TestAlignLevelsInPlaceMatchesCopy(t *testing.T) {
 		if msg := diffDatasets(got, want); msg != "" {
 			t.Fatalf("trial %d, reference %v: %s", trial, ref.Names, msg)
 		}
+	}
+}
+
+// alignLevelsRef is AlignLevelsInPlace as defined column by column: a column categorical in
+// ref and numeric in d is categorized from its cells' shortest formatting (setCategorical),
+// then its codes are mapped to ref's codes of the same label, labels unknown to ref appended
+// in d's order.
+func alignLevelsRef(d, ref *Dataset) {
+	for j, name := range d.Names {
+		r := ref.ColIndex(name)
+		if r < 0 || !ref.IsCategorical(r) {
+			continue
+		}
+		if !d.IsCategorical(j) {
+			cells := make([]string, d.N)
+			for i := range cells {
+				if v := d.Data[i*d.P+j]; v == v {
+					cells[i] = formatFloat(v)
+				}
+			}
+			setCategorical(d, j, cells, func(s string) bool { return s == "" })
+		}
+		levels := append([]string{}, ref.Levels[r]...)
+		for _, l := range d.Levels[j] { // labels unknown to ref appended in d's order
+			if !slices.Contains(levels, l) {
+				levels = append(levels, l)
+			}
+		}
+		for i := 0; i < d.N; i++ {
+			if v := d.Data[i*d.P+j]; v == v {
+				d.Data[i*d.P+j] = float64(slices.Index(levels, d.Levels[j][int(v)]))
+			}
+		}
+		d.Levels[j] = levels
+	}
+}
+
+// TestAlignLevelsMatchesColumnwise compares AlignLevelsInPlace (all columns in one pass over
+// the rows) with alignLevelsRef on random tables with and without missing values, with
+// references that make one or two columns categorical and reorder or lack labels, and checks
+// that CategorizeInPlace categorizes the columns named before an unknown one.
+func TestAlignLevelsMatchesColumnwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 42))
+	refs := []*Dataset{
+		{Name: "r", Names: []string{"b", "a"}, N: 0, P: 2, Levels: [][]string{{"z", "x"}, {"1", "2", "-0"}}},
+		{Name: "r", Names: []string{"c", "b", "a"}, N: 0, P: 3, Levels: [][]string{{"0.5"}, {"y", "x", "z", "w"}, {}}},
+		{Name: "r", Names: []string{"c", "b"}, N: 0, P: 2, Levels: [][]string{nil, {"y", "x", "z", "w"}}},
+		{Name: "r", Names: []string{"a"}, N: 0, P: 1},
+	}
+	for trial := range 400 {
+		d := randomCodes(rng, 1+rng.IntN(50), trial%2 == 1)
+		ref := refs[trial%len(refs)]
+		got, want := d.Clone(), d.Clone()
+		if err := got.AlignLevelsInPlace(ref); err != nil {
+			t.Fatal(err)
+		}
+		alignLevelsRef(want, ref)
+		if msg := diffDatasets(got, want); msg != "" {
+			t.Fatalf("trial %d, reference %v: %s", trial, ref.Names, msg)
+		}
+	}
+	d := randomCodes(rng, 20, true)
+	if err := d.CategorizeInPlace([]string{"c", "a", "zz", "b"}); err == nil || !d.IsCategorical(0) || !d.IsCategorical(2) {
+		t.Fatalf("CategorizeInPlace with an unknown column: error %v, a categorical %v, c %v", err, d.IsCategorical(0), d.IsCategorical(2))
 	}
 }
