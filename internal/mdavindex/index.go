@@ -25,11 +25,11 @@ type Options struct {
 	// records are deleted instead of a quarter: with small groups the k-NN searches dominate
 	// and tight boxes pay; with large ones the builds do.
 	BigGroups bool
-	// Background builds the next tree on another goroutine from the live records once an
-	// eighth of the tree's records are deleted (a quarter with BigGroups), while the current
-	// tree keeps answering; the new tree replaces it, with the deletions made meanwhile, as
-	// soon as it is ready, and at the latest when the rebuild above is due. It keeps a second
-	// tree in memory, and pays when a second CPU is free (docs/scaling.md).
+	// Background builds the next tree on another goroutine when a rebuild is due, while the
+	// current tree keeps answering; the new tree replaces it, with the deletions made
+	// meanwhile, as soon as it is ready, and at the latest once another eighth of the
+	// records are deleted. It keeps a second tree in memory, and pays when a second CPU is
+	// free (docs/scaling.md).
 	Background bool
 }
 
@@ -171,29 +171,31 @@ func (x *Index) Delete(i int) {
 	if x.opt.BigGroups {
 		frac = 2
 	}
-	due := x.tree.built >= x.opt.TreeRebuildMin && 4*x.tree.live <= frac*x.tree.built
+	big := x.tree.built >= x.opt.TreeRebuildMin
+	due := big && 4*x.tree.live <= frac*x.tree.built
 	if !x.opt.Background {
 		if due {
 			x.rebuildTree()
 		}
 		return
 	}
-	if x.next != nil {
-		x.pending = append(x.pending, int32(i))
+	if x.next == nil {
 		if due {
-			x.install(<-x.next)
-			return
-		}
-		select {
-		case t := <-x.next:
-			x.install(t)
-		default:
+			x.startBuild()
 		}
 		return
 	}
-	// start the next build at half the deletions of a due rebuild
-	if x.tree.built >= x.opt.TreeRebuildMin && 8*x.tree.live <= (4+frac)*x.tree.built {
-		x.startBuild()
+	x.pending = append(x.pending, int32(i))
+	// the build in flight replaces the tree when it is ready, at the latest once another
+	// eighth of the records are deleted
+	if big && 8*x.tree.live <= (2*frac-1)*x.tree.built {
+		x.install(<-x.next)
+		return
+	}
+	select {
+	case t := <-x.next:
+		x.install(t)
+	default:
 	}
 }
 

@@ -23,3 +23,10 @@ func quantMaskAVX2(codes *uint64, prm *float32, d, groups int, t float32) uint64
 //
 //go:noescape
 func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) uint64
+
+// prefetchChildren asks the CPU to load into the caches the boxes of a tree node's children
+// (three cache lines from lbox and from rbox) and the right child's node and count, before
+// the search reads them (kernel_amd64.s); it reads no memory itself.
+//
+//go:noescape
+func prefetchChildren(lbox, rbox *uint64, rnode *laneNode, rcnt *int32)

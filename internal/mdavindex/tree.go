@@ -63,6 +63,7 @@ type laneNode struct {
 	left, right int32   // children, −1 for a leaf
 	dim         int32   // splitting column
 	off         int32   // the node's run in Tree.slab
+	roff        int32   // the right child's run in Tree.slab (the left one's is off + 2d)
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 	coded       bool    // a leaf whose codes may be used
 }
@@ -191,6 +192,7 @@ func (t *Tree) build(z []float64, idx []int32, parent int32) int32 {
 	l := t.build(z, idx[:m], id)
 	r := t.build(z, idx[m:], id)
 	t.nodes[id].left, t.nodes[id].right = l, r
+	t.nodes[id].roff = t.nodes[r].off
 	t.nodes[id].dim, t.nodes[id].val = int32(split), val
 	return id
 }
@@ -396,6 +398,9 @@ func (t *Tree) knn(qs *Query, v int32, rd float64) {
 	if diff >= 0 {
 		near, far = far, near
 	}
+	// the children's boxes are read next (the far one's after the near subtree, if its cell
+	// bound lets it): load them into the caches now, so that their misses overlap
+	prefetchChildren(&t.slab[int(nd.off)+2*t.d], &t.slab[nd.roff], &t.nodes[nd.right], &t.cnt[nd.right])
 	if t.cnt[near] > 0 {
 		t.knn(qs, near, rd)
 	}
