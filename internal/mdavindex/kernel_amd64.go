@@ -30,3 +30,9 @@ func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) u
 //
 //go:noescape
 func prefetchChildren(lbox, rbox *uint64, rnode *laneNode, rcnt *int32)
+
+// prefetchRange asks the CPU to load into the caches the n bytes from p, a cache line at a
+// time (kernel_amd64.s); it reads no memory itself.
+//
+//go:noescape
+func prefetchRange(p *uint64, n int)

@@ -211,3 +211,17 @@ TEXT ·prefetchChildren(SB), NOSPLIT, $0-32
 	PREFETCHT0 (CX)
 	PREFETCHT0 (DX)
 	RET
+
+// func prefetchRange(p *uint64, n int)
+TEXT ·prefetchRange(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	ADDQ AX, CX
+loop:
+	CMPQ AX, CX
+	JAE done
+	PREFETCHT0 (AX)
+	ADDQ $64, AX
+	JMP loop
+done:
+	RET

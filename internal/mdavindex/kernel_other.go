@@ -15,3 +15,5 @@ func quantUpperMaskAVX2(codes *uint16, prm *float32, d, groups int, t float32) u
 }
 
 func prefetchChildren(lbox, rbox *uint64, rnode *laneNode, rcnt *int32) {}
+
+func prefetchRange(p *uint64, n int) {}

@@ -2,6 +2,7 @@ package mdavindex
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -12,8 +13,7 @@ import (
 	"github.com/sdcbench/sdcbench/internal/mdavindex/mdavtest"
 )
 
-// nearestRef is Tree.Nearest as it was before the box bound was checked at inner nodes
-// (session 10): the reference of TestNearestMatchesRef and BenchmarkKNNReplay.
+// nearestRef is Tree.Nearest as it was before the prefetches (session 10): the reference of TestNearestMatchesRef and BenchmarkKNNReplay.
 func (t *Tree) nearestRef(qs *Query, dst []int, q []float64, k int) []int {
 	qs.heap.reset(k)
 	t.prepare(qs, q)
@@ -36,7 +36,7 @@ func (t *Tree) knnRef(qs *Query, v int32, rd float64) {
 			return
 		}
 		if len(h.d) == h.k && nd.coded {
-			if tq, ok := quantThreshold(h.d[0]); ok && t.knnCoded(qs, v, tq) {
+			if tq, ok := quantThreshold(h.d[0]); ok && t.knnCodedRef(qs, v, tq) {
 				return
 			}
 		}
@@ -73,6 +73,32 @@ func (t *Tree) knnRef(qs *Query, v int32, rd float64) {
 	qs.off[nd.dim] = max(gap, old)
 	t.knnRef(qs, far, rf)
 	qs.off[nd.dim] = old
+}
+
+// knnCodedRef is Tree.knnCoded without the prefetch of the codes.
+func (t *Tree) knnCodedRef(qs *Query, v int32, tq float32) bool {
+	d := t.d
+	nd := &t.nodes[v]
+	lo, hi := int(nd.start), int(nd.end)
+	o := int(nd.off)
+	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
+	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
+	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
+	if bits.OnesCount64(mask) > (hi-lo)/4 {
+		return false
+	}
+	h := &qs.heap
+	for mask != 0 {
+		p := lo + bits.TrailingZeros64(mask)
+		mask &= mask - 1
+		if t.dead[p] {
+			continue
+		}
+		if s := t.rowDist(p, qs.q); s <= h.d[0] {
+			h.push(s, int(t.rec[p]))
+		}
+	}
+	return true
 }
 
 // replay runs MDAV's queries (k = 3) on an index of the n×d table z, the centroid kept as a

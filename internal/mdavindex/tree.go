@@ -330,6 +330,7 @@ func (t *Tree) knnCoded(qs *Query, v int32, tq float32) bool {
 	lo, hi := int(nd.start), int(nd.end)
 	o := int(nd.off)
 	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
+	prefetchRange(&b[3*d], (hi-lo)/quantGroup*d*8+d*8) // the codes, read after the parameters
 	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
 	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
 	if bits.OnesCount64(mask) > (hi-lo)/4 {
