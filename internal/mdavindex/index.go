@@ -25,12 +25,6 @@ type Options struct {
 	// records are deleted instead of a quarter: with small groups the k-NN searches dominate
 	// and tight boxes pay; with large ones the builds do.
 	BigGroups bool
-	// Background builds the next tree on another goroutine when a rebuild is due, while the
-	// current tree keeps answering; the new tree replaces it, with the deletions made
-	// meanwhile, as soon as it is ready, and at the latest once another eighth of the
-	// records are deleted. It keeps a second tree in memory, and pays when a second CPU is
-	// free (docs/scaling.md).
-	Background bool
 }
 
 // treeRebuildMin is the default of Options.TreeRebuildMin, half the table size from which
@@ -74,17 +68,10 @@ type Index struct {
 	dead  []bool // by record
 	alive int
 	tree  *Tree
-	// the background rebuild (Options.Background): the result of the build in flight (nil
-	// when none is), the tree whose buffers the next build reuses, the records deleted
-	// since the build's snapshot of the live records, and that snapshot
-	next    chan *Tree
-	spare   *Tree
-	pending []int32
-	snap    []int32
-	buf     []int
-	recs    []int32 // scratch: live records, ascending
-	qa      Query
-	opt     Options // defaults filled in
+	buf   []int
+	recs  []int32 // scratch: live records, ascending
+	qa    Query
+	opt   Options // defaults filled in
 
 	// the pivot list
 	c0     []float64
@@ -171,54 +158,9 @@ func (x *Index) Delete(i int) {
 	if x.opt.BigGroups {
 		frac = 2
 	}
-	big := x.tree.built >= x.opt.TreeRebuildMin
-	due := big && 4*x.tree.live <= frac*x.tree.built
-	if !x.opt.Background {
-		if due {
-			x.rebuildTree()
-		}
-		return
+	if x.tree.built >= x.opt.TreeRebuildMin && 4*x.tree.live <= frac*x.tree.built {
+		x.rebuildTree()
 	}
-	if x.next == nil {
-		if due {
-			x.startBuild()
-		}
-		return
-	}
-	x.pending = append(x.pending, int32(i))
-	// the build in flight replaces the tree when it is ready, at the latest once another
-	// eighth of the records are deleted
-	if big && 8*x.tree.live <= (2*frac-1)*x.tree.built {
-		x.install(<-x.next)
-		return
-	}
-	select {
-	case t := <-x.next:
-		x.install(t)
-	default:
-	}
-}
-
-// startBuild starts building the tree of the live records on another goroutine, reusing
-// the spare tree's buffers; the result arrives on x.next.
-func (x *Index) startBuild() {
-	x.snap = append(x.snap[:0], x.liveRecords()...)
-	x.pending = x.pending[:0]
-	ch := make(chan *Tree, 1)
-	x.next = ch
-	spare, snap, z, d, n, codedMin := x.spare, x.snap, x.z, x.d, x.n, x.opt.CodedMinRows
-	x.spare = nil
-	go func() { ch <- buildTree(spare, z, d, snap, n, codedMin) }()
-}
-
-// install makes t, built by startBuild, the index's tree: the records deleted since the
-// build's snapshot are deleted from it, and the old tree becomes the spare.
-func (x *Index) install(t *Tree) {
-	for _, i := range x.pending {
-		t.Delete(int(i))
-	}
-	x.pending = x.pending[:0]
-	x.spare, x.tree, x.next = x.tree, t, nil
 }
 
 // repivot rebuilds the pivot list around c.

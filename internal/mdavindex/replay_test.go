@@ -154,38 +154,6 @@ func TestNearestMatchesRef(t *testing.T) {
 	}
 }
 
-// TestBackgroundRebuildSameAnswers replays MDAV's queries on an index that rebuilds its tree
-// in place and on one that rebuilds it in the background (Options.Background), from 64
-// records so that many rebuilds overlap the queries, and compares every answer.
-func TestBackgroundRebuildSameAnswers(t *testing.T) {
-	const n, d, k = 6000, 4, 3
-	for name, z := range mdavtest.IndexTables(n, d, 4) {
-		for _, big := range []bool{false, true} {
-			opt := Options{TreeRebuildMin: 64, CodedMinRows: 1, BigGroups: big}
-			x := New(z, n, d, opt)
-			opt.Background = true
-			y := New(z, n, d, opt)
-			var want []int
-			step := 0
-			replay(x, z, n, d, k, func(i int) []int {
-				want = append(want[:0], x.Nearest(i, k)...)
-				if got := y.Nearest(i, k); !slices.Equal(got, want) {
-					t.Fatalf("%s, big groups %v, step %d: background Nearest(%d) = %v, in place %v", name, big, step, i, got, want)
-				}
-				for _, u := range want {
-					y.Delete(u)
-				}
-				return want
-			}, func(s int) {
-				step = s
-				if x.Alive() != y.Alive() || y.tree.Live() != y.Alive() {
-					t.Fatalf("%s: step %d: %d and %d alive, background tree %d", name, s, x.Alive(), y.Alive(), y.tree.Live())
-				}
-			})
-		}
-	}
-}
-
 // BenchmarkKNNReplay times the tree's k-NN search against nearestRef on the same index
 // states: MDAV's queries (k = 3) replayed on two identical indexes of an
 // SDCBENCH_REPLAY_N × 10 normal table (default 100,000). Each k-NN query runs once with each

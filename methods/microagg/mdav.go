@@ -100,7 +100,6 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 	if indexed {
 		opt := indexOptions
 		opt.BigGroups = k > 16
-		opt.Background = workers > 1
 		ix = mdavindex.New(z, n, d, opt)
 		posOf = make([]int32, n)
 		for i := range posOf {

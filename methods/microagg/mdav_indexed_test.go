@@ -29,8 +29,8 @@ func TestIndexedMDAVSameLabels(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer func(o mdavindex.Options) { indexOptions = o }(indexOptions)
-				// the coded filters (internal/mdavindex/quant.go) on and off; one worker
-				// rebuilds the tree in place, two in the background
+				// the coded filters (internal/mdavindex/quant.go) on and off, one and two
+				// workers
 				for _, cm := range []int{1, math.MaxInt} {
 					for _, w := range []int{1, 2} {
 						indexOptions = mdavindex.Options{TreeRebuildMin: 64, CodedMinRows: cm}
