@@ -22,7 +22,8 @@ const laneLeaf = 64
 // is strictly above it; so the answer is the scan's, ties included. A tree of at least
 // codedMinRows records (Options.CodedMinRows in an Index) also codes its leaves in 8 bits
 // (quant.go): once k candidates are kept, a leaf's rows whose coded lower bound exceeds the
-// k-th best are not computed.
+// k-th best are not computed. The search prefetches the children's boxes before it descends
+// (docs/scaling.md): it waits for memory more than it computes.
 type Tree struct {
 	d     int
 	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
@@ -330,7 +331,7 @@ func (t *Tree) knnCoded(qs *Query, v int32, tq float32) bool {
 	lo, hi := int(nd.start), int(nd.end)
 	o := int(nd.off)
 	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
-	prefetchRange(&b[3*d], (hi-lo)/quantGroup*d*8+d*8) // the codes, read after the parameters
+	prefetchRange(&b[3*d], (hi-lo)/quantGroup*d*8+d*8) // the steps and codes, read next
 	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
 	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
 	if bits.OnesCount64(mask) > (hi-lo)/4 {
