@@ -189,3 +189,39 @@ ucol:
 	VZEROUPPER
 	MOVQ R9, ret+40(FP)
 	RET
+
+// func prefetchChildren(lbox, rbox *uint64, rnode *laneNode, rcnt *int32)
+TEXT ·prefetchChildren(SB), NOSPLIT, $0-32
+	MOVQ lbox+0(FP), AX
+	MOVQ rbox+8(FP), BX
+	MOVQ rnode+16(FP), CX
+	MOVQ rcnt+24(FP), DX
+	PREFETCHT0 (AX)
+	PREFETCHT0 64(AX)
+	PREFETCHT0 128(AX)
+	PREFETCHT0 192(AX)
+	PREFETCHT0 256(AX)
+	PREFETCHT0 320(AX)
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	PREFETCHT0 128(BX)
+	PREFETCHT0 192(BX)
+	PREFETCHT0 256(BX)
+	PREFETCHT0 320(BX)
+	PREFETCHT0 (CX)
+	PREFETCHT0 (DX)
+	RET
+
+// func prefetchRange(p *uint64, n int)
+TEXT ·prefetchRange(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	ADDQ AX, CX
+loop:
+	CMPQ AX, CX
+	JAE done
+	PREFETCHT0 (AX)
+	ADDQ $64, AX
+	JMP loop
+done:
+	RET

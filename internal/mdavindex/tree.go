@@ -22,7 +22,8 @@ const laneLeaf = 64
 // is strictly above it; so the answer is the scan's, ties included. A tree of at least
 // codedMinRows records (Options.CodedMinRows in an Index) also codes its leaves in 8 bits
 // (quant.go): once k candidates are kept, a leaf's rows whose coded lower bound exceeds the
-// k-th best are not computed.
+// k-th best are not computed. The search prefetches the children's boxes before it descends
+// (docs/scaling.md): it waits for memory more than it computes.
 type Tree struct {
 	d     int
 	rows  []float64 // lane layout; each leaf starts on a quantGroup boundary, padding rows are dead
@@ -63,6 +64,7 @@ type laneNode struct {
 	left, right int32   // children, −1 for a leaf
 	dim         int32   // splitting column
 	off         int32   // the node's run in Tree.slab
+	roff        int32   // the right child's run in Tree.slab (the left one's is off + 2d)
 	val         float64 // left records have x_dim ≤ val, right ones x_dim ≥ val
 	coded       bool    // a leaf whose codes may be used
 }
@@ -191,6 +193,7 @@ func (t *Tree) build(z []float64, idx []int32, parent int32) int32 {
 	l := t.build(z, idx[:m], id)
 	r := t.build(z, idx[m:], id)
 	t.nodes[id].left, t.nodes[id].right = l, r
+	t.nodes[id].roff = t.nodes[r].off
 	t.nodes[id].dim, t.nodes[id].val = int32(split), val
 	return id
 }
@@ -328,6 +331,7 @@ func (t *Tree) knnCoded(qs *Query, v int32, tq float32) bool {
 	lo, hi := int(nd.start), int(nd.end)
 	o := int(nd.off)
 	b := t.slab[o : o+4*d+(hi-lo)/quantGroup*d]
+	prefetchRange(&b[3*d], (hi-lo)/quantGroup*d*8+d*8) // the steps and codes, read next
 	quantParams(qs.prm, qs.q, b[:d], b[2*d:3*d], b[3*d:4*d])
 	mask := quantMask(b[4*d:], qs.prm, d, (hi-lo)/quantGroup, tq)
 	if bits.OnesCount64(mask) > (hi-lo)/4 {
@@ -396,6 +400,9 @@ func (t *Tree) knn(qs *Query, v int32, rd float64) {
 	if diff >= 0 {
 		near, far = far, near
 	}
+	// the children's boxes are read next (the far one's after the near subtree, if its cell
+	// bound lets it): load them into the caches now, so that their misses overlap
+	prefetchChildren(&t.slab[int(nd.off)+2*t.d], &t.slab[nd.roff], &t.nodes[nd.right], &t.cnt[nd.right])
 	if t.cnt[near] > 0 {
 		t.knn(qs, near, rd)
 	}

@@ -110,9 +110,36 @@ func nextSeed(global bool, seeds *[]int, live *liveRows, ix *mdavindex.Index, c 
 }
 
 // colSums sets out[j] to the sum of column j of the row-major table t (d columns) added in
-// row order from +0, the rounding of a plain loop, with up to eight columns' running sums in
-// registers at once (independent chains, so their additions overlap).
+// row order from +0, the rounding of a plain loop. Up to 16 columns it keeps every column's
+// running sum in a lane of four AVX2 registers where the CPU has them (colSumsAVX2: a row's
+// additions then issue together, about twice as fast as colSumsGo at 10 columns); otherwise
+// colSumsGo.
 func colSums(out, t []float64, d int) {
+	rows := len(t) / d
+	if useAVX2 && d >= 1 && d <= 16 {
+		var mask [16]int64
+		for j := range d {
+			mask[j] = -1
+		}
+		var sums [16]float64
+		if rows > 0 {
+			// row b is read as whole vectors when b·d + w ≤ rows·d, w = 4·⌈d/4⌉
+			w := (d + 3) &^ 3
+			whole := 0
+			if rows*d >= w {
+				whole = min(rows, (rows*d-w)/d+1)
+			}
+			colSumsAVX2(&sums[0], &t[0], &mask[0], d, rows, whole)
+		}
+		copy(out[:d], sums[:d])
+		return
+	}
+	colSumsGo(out, t, d)
+}
+
+// colSumsGo is colSums with up to eight columns' running sums in registers at once
+// (independent chains, so their additions overlap).
+func colSumsGo(out, t []float64, d int) {
 	rows := len(t) / d
 	j := 0
 	for ; j+8 <= d; j += 8 {

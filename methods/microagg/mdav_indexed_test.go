@@ -29,15 +29,18 @@ func TestIndexedMDAVSameLabels(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer func(o mdavindex.Options) { indexOptions = o }(indexOptions)
-				// the coded filters (internal/mdavindex/quant.go) on and off
+				// the coded filters (internal/mdavindex/quant.go) on and off, one and two
+				// workers
 				for _, cm := range []int{1, math.MaxInt} {
-					indexOptions = mdavindex.Options{TreeRebuildMin: 64, CodedMinRows: cm}
-					b, err := mdav(context.Background(), z, c.n, c.d, c.k, 2, true)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if diff := labelsDiffering(a, b); diff > 0 {
-						t.Fatalf("coded from %d rows: %d of %d labels differ", cm, diff, c.n)
+					for _, w := range []int{1, 2} {
+						indexOptions = mdavindex.Options{TreeRebuildMin: 64, CodedMinRows: cm}
+						b, err := mdav(context.Background(), z, c.n, c.d, c.k, w, true)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if diff := labelsDiffering(a, b); diff > 0 {
+							t.Fatalf("coded from %d rows, %d workers: %d of %d labels differ", cm, w, diff, c.n)
+						}
 					}
 				}
 			})
