@@ -1,6 +1,9 @@
 package keyfreq
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file is the join of the complete key tuples with the tuples that have a missing key
 // (docs/scaling.md, "Frequencies with missing key values"). A complete tuple t is compatible
@@ -242,28 +245,19 @@ func countLattice(ts *tuples, h hasher, weighted bool, index int) (tf, tF []floa
 	}
 	mtf := j.tf
 
-	// The complete tuples, in ascending order, with all their partners. A tuple with a missing
-	// key adds its partners in ascending order: those with a missing key (nb, bucketed) merged
-	// with the complete ones as these come.
+	// The complete tuples with all their partners, slab by slab (slabs).
+	sl := slabs(ts, h, complete.tuples, ix.bits != nil, weighted)
 	tf = slices.Clone(ts.cnt)
-	var nb []int32
-	type merge struct {
-		next, end int32 // the partners nb[next:end] not yet added
-		acc       float64
-	}
-	var state []merge
+	var pl, pstart, deg []int32 // weighted: the partners of sl.ord[i], pl[pstart[i]:pstart[i+1]]
 	if weighted {
 		tF = make([]float64, len(ts.cnt))
-		var start []int32
-		nb, start = missingNeighbours(j.edges, id)
-		state = make([]merge, u)
-		for s := range state {
-			state[s] = merge{next: start[s], end: start[s+1]}
-		}
+		pstart = make([]int32, len(sl.ord)+1)
+		deg = make([]int32, u) // complete partners of each tuple with a missing key
 	}
-	for _, t := range complete.tuples {
-		part = ix.up(ts.hash[t], ts.tuple(t), h.mult, 0, part[:0])
-		ct, ft := ts.cnt[t], tf[t]
+	m := ts.m
+	for i, t := range sl.ord {
+		part = ix.up(sl.hash[i], sl.codes[i*m:(i+1)*m], h.mult, 0, part[:0])
+		ct, ft := sl.cnt[i], sl.cnt[i]
 		for _, r := range part {
 			ft += ms.cnt[r]
 			mtf[r] += ct
@@ -273,17 +267,14 @@ func countLattice(ts *tuples, h hasher, weighted bool, index int) (tf, tF []floa
 			continue
 		}
 		sortBy(part, id)
-		wt, f := ts.wsum[t], ts.wsum[t]
+		f := sl.wsum[i]
 		for _, r := range part {
 			f += ms.wsum[r]
-			st := &state[r]
-			a, k := st.acc, st.next
-			for ; k < st.end && id[nb[k]] < t; k++ {
-				a += ms.wsum[nb[k]]
-			}
-			st.acc, st.next = a+wt, k
+			deg[r]++
 		}
 		tF[t] = f
+		pl = append(pl, part...)
+		pstart[i+1] = int32(len(pl))
 	}
 	for s, t := range id {
 		tf[t] = mtf[s]
@@ -291,11 +282,38 @@ func countLattice(ts *tuples, h hasher, weighted bool, index int) (tf, tF []floa
 	if !weighted {
 		return tf, slices.Clone(tf), true
 	}
+	// A tuple with a missing key adds its partners in ascending order: the complete ones
+	// (bucketed with their sums, then sorted) merged with those with a missing key (nb).
+	cstart := make([]int32, u+1)
+	for s, d := range deg {
+		cstart[s+1] = cstart[s] + d
+	}
+	ct, cw := make([]int32, len(pl)), make([]float64, len(pl))
+	pos := deg[:0:0]
+	pos = append(pos, cstart[:u]...)
+	for i, t := range sl.ord {
+		wt := sl.wsum[i]
+		for _, r := range pl[pstart[i]:pstart[i+1]] {
+			ct[pos[r]], cw[pos[r]] = t, wt
+			pos[r]++
+		}
+	}
+	for s := range u {
+		sortPairs(ct[cstart[s]:cstart[s+1]], cw[cstart[s]:cstart[s+1]])
+	}
+	nb, start := missingNeighbours(j.edges, id)
 	for s, t := range id {
-		st := &state[s]
-		a := st.acc
-		for _, v := range nb[st.next:st.end] {
+		var a float64
+		c, cend := cstart[s], cstart[s+1]
+		for _, v := range nb[start[s]:start[s+1]] {
+			iv := id[v]
+			for ; c < cend && ct[c] < iv; c++ {
+				a += cw[c]
+			}
 			a += ms.wsum[v]
+		}
+		for ; c < cend; c++ {
+			a += cw[c]
 		}
 		tF[t] = a
 	}
@@ -372,6 +390,19 @@ type side struct {
 func (j *joiner) streamMany(A *pattern, Bs []*pattern) {
 	ts, h := j.ts, j.h
 	sides := make([]side, len(Bs))
+	// The sides' tables and arrays are cut from shared buffers.
+	nt, ns := 0, 0
+	for _, B := range Bs {
+		nt += tableSize(len(B.tuples))
+		ns += len(B.tuples)
+	}
+	slots := make([]slot, nt)
+	ent, head := make([]int32, ns), make([]int32, ns)
+	ecnt, eacc := make([]float64, ns), make([]float64, ns)
+	var next []int32
+	if j.weighted {
+		next = make([]int32, ns)
+	}
 	for i, B := range Bs {
 		sd := &sides[i]
 		sd.tuples = B.tuples
@@ -384,10 +415,16 @@ func (j *joiner) streamMany(A *pattern, Bs []*pattern) {
 				sd.probe = append(sd.probe, k)
 			}
 		}
-		sd.tb.reset(len(B.tuples))
-		sd.ent = make([]int32, len(B.tuples))
+		size, nb := tableSize(len(B.tuples)), len(B.tuples)
+		sd.tb = table{slots: slots[:size:size], shift: uint(64 - bits.TrailingZeros(uint(size)))}
+		slots = slots[size:]
+		// ent by tuple of B; head, ecnt and eacc by entry, appended (at most one a tuple).
+		sd.ent, ent = ent[:nb:nb], ent[nb:]
+		sd.head, head = head[:0:nb], head[nb:]
+		sd.ecnt, ecnt = ecnt[:0:nb], ecnt[nb:]
+		sd.eacc, eacc = eacc[:0:nb], eacc[nb:]
 		if j.weighted {
-			sd.next = make([]int32, len(B.tuples))
+			sd.next, next = next[:nb:nb], next[nb:]
 		}
 		for s, t := range B.tuples {
 			key := h.masked(ts.hash[t], ts.tuple(t), hmask)
@@ -497,4 +534,84 @@ func sortBy(a, key []int32) {
 			a[k], a[k-1] = a[k-1], a[k]
 		}
 	}
+}
+
+// sortPairs sorts the short slice t in ascending order, moving w along (insertion sort).
+func sortPairs(t []int32, w []float64) {
+	for i := 1; i < len(t); i++ {
+		for k := i; k > 0 && t[k] < t[k-1]; k-- {
+			t[k], t[k-1] = t[k-1], t[k]
+			w[k], w[k-1] = w[k-1], w[k]
+		}
+	}
+}
+
+// slabMax is the most numbers of a slab (slabs): 128 KB of a 2-bit upIndex bitmap.
+const slabMax = 1 << 19
+
+// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes, count and sum.
+type slabbed struct {
+	ord       []int32
+	hash      []uint64
+	codes     []uint32
+	cnt, wsum []float64
+}
+
+// slabs returns the tuples tup of ts (ascending) grouped by slab, in ascending order within a
+// slab, with their data gathered in that order (wsum only if weighted). A slab is a run of
+// numbers on which the codes of the most significant keys are fixed, at most slabMax numbers:
+// a tuple's masks then fall in its own slab or in those with some of these codes 0, so that an
+// upIndex bitmap is probed within a few small regions (if bitmap; otherwise one slab).
+func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
+	m := ts.m
+	s := m // the keys s.. fix the slab: the last whose multiplier (the slab's size) is at most slabMax
+	if bitmap && h.span > slabMax {
+		for k := range m {
+			if h.mult[k] <= slabMax {
+				s = k
+			}
+		}
+		if h.span/h.mult[s] > uint64(4*len(tup)+1024) {
+			s = m // more slabs than tuples
+		}
+	}
+	// Slab of a tuple: Σ_{k≥s} c_k·mult_k/mult_s.
+	q := make([]uint64, m)
+	nslab := uint64(1)
+	if s < m {
+		for k := s; k < m; k++ {
+			q[k] = h.mult[k] / h.mult[s]
+		}
+		nslab = h.span / h.mult[s]
+	}
+	slabOf := func(t int32) uint64 {
+		var x uint64
+		for k, c := range ts.tuple(t)[s:] {
+			x += uint64(c) * q[s+k]
+		}
+		return x
+	}
+	start := make([]int, nslab+1)
+	for _, t := range tup {
+		start[slabOf(t)+1]++
+	}
+	for i := range nslab {
+		start[i+1] += start[i]
+	}
+	n := len(tup)
+	sl := &slabbed{ord: make([]int32, n), hash: make([]uint64, n), codes: make([]uint32, n*m), cnt: make([]float64, n)}
+	if weighted {
+		sl.wsum = make([]float64, n)
+	}
+	for _, t := range tup {
+		b := slabOf(t)
+		i := start[b]
+		start[b]++
+		sl.ord[i], sl.hash[i], sl.cnt[i] = t, ts.hash[t], ts.cnt[t]
+		copy(sl.codes[i*m:(i+1)*m], ts.tuple(t))
+		if weighted {
+			sl.wsum[i] = ts.wsum[t]
+		}
+	}
+	return sl
 }
