@@ -58,11 +58,14 @@ const enumCost = 3
 //
 // With an exact hasher the complete tuples are joined with the others through an upIndex
 // instead (countLattice), when that index is small.
+//
+// Unweighted, tF is tf.
 func count(ts *tuples, h hasher, weighted bool) (tf, tF []float64) {
-	if tf, tF, ok := countLattice(ts, h, weighted, autoIndex); ok {
+	pats := patterns(ts)
+	if tf, tF, ok := countLattice(ts, h, weighted, pats, autoIndex); ok {
 		return tf, tF
 	}
-	return countJoin(ts, h, weighted, autoJoin)
+	return joinAll(ts, h, weighted, pats, autoJoin)
 }
 
 // The joins of countJoin: the cheaper of each pair of patterns, or always one kind (tests).
@@ -74,7 +77,11 @@ const (
 
 // countJoin is count with the join of every pair of patterns chosen by how.
 func countJoin(ts *tuples, h hasher, weighted bool, how int) (tf, tF []float64) {
-	pats := patterns(ts)
+	return joinAll(ts, h, weighted, patterns(ts), how)
+}
+
+// joinAll is countJoin on the patterns pats of ts; unweighted, tF is tf.
+func joinAll(ts *tuples, h hasher, weighted bool, pats []pattern, how int) (tf, tF []float64) {
 	j := &joiner{ts: ts, h: h, weighted: weighted, tf: slices.Clone(ts.cnt)}
 	if weighted {
 		j.edges.deg = make([]int, len(ts.cnt))
@@ -85,7 +92,7 @@ func countJoin(ts *tuples, h hasher, weighted bool, how int) (tf, tF []float64) 
 	}
 	joinPatterns(j, pp, how)
 	if !weighted {
-		return j.tf, slices.Clone(j.tf)
+		return j.tf, j.tf
 	}
 	return j.tf, weightedSums(ts, j.edges)
 }

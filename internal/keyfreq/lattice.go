@@ -194,12 +194,12 @@ func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, from int, out []i
 // pattern by pattern (countJoin's joins). ok is false (and nothing computed) if the index would
 // take more than about one mark per record, or the hasher is not exact.
 //
-// index chooses the kind of upIndex (autoIndex, or bitmapIndex or hashIndex for tests).
-func countLattice(ts *tuples, h hasher, weighted bool, index int) (tf, tF []float64, ok bool) {
+// pats are the patterns of ts (their tuple lists are renumbered if ok). index chooses the kind
+// of upIndex (autoIndex, or bitmapIndex or hashIndex for tests). Unweighted, tF is tf.
+func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int) (tf, tF []float64, ok bool) {
 	if !h.exact {
 		return nil, nil, false
 	}
-	pats := patterns(ts)
 	var complete *pattern
 	var missing []*pattern
 	marks, u := 0.0, 0
@@ -280,7 +280,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, index int) (tf, tF []floa
 		tf[t] = mtf[s]
 	}
 	if !weighted {
-		return tf, slices.Clone(tf), true
+		return tf, tf, true
 	}
 	// A tuple with a missing key adds its partners in ascending order: the complete ones
 	// (bucketed with their sums, then sorted) merged with those with a missing key (nb).

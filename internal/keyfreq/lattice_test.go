@@ -53,7 +53,7 @@ func TestCountLattice(t *testing.T) {
 			ts := distinct(codes, n, len(cols), lv, ww, h)
 			jf, jF := countJoin(ts, h, ww != nil, autoJoin)
 			for _, index := range []int{bitmapIndex, hashIndex} {
-				tf, tF, ok := countLattice(ts, h, ww != nil, index)
+				tf, tF, ok := countLattice(ts, h, ww != nil, patterns(ts), index)
 				if !ok {
 					continue
 				}
@@ -97,7 +97,7 @@ func TestCountLatticeDeclines(t *testing.T) {
 		codes, lv := codeColumns(c.d, n, p, cols)
 		h := newHasher(lv)
 		ts := distinct(codes, n, c.m, lv, nil, h)
-		if _, _, ok := countLattice(ts, h, false, autoIndex); ok {
+		if _, _, ok := countLattice(ts, h, false, patterns(ts), autoIndex); ok {
 			t.Errorf("%s: countLattice must decline", name)
 		}
 		f, _ := Count(c.d, n, p, cols, nil)
@@ -106,7 +106,7 @@ func TestCountLatticeDeclines(t *testing.T) {
 			t.Errorf("%s: Count differs from the pairwise reference", name)
 		}
 	}
-	if _, _, ok := countLattice(&tuples{}, mixHasher(2), false, autoIndex); ok {
+	if _, _, ok := countLattice(&tuples{}, mixHasher(2), false, nil, autoIndex); ok {
 		t.Error("countLattice must decline a verified hasher")
 	}
 }
