@@ -187,8 +187,7 @@ func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, from int, out []i
 }
 
 // countLattice is count for an exact hasher. The tuples with a missing key are copied into a
-// compact table of their own, pattern by pattern (so that the joins among them read it in
-// order). Every tuple walks up the lattice of masks through an upIndex and finds its compatible
+// compact table of their own (so that the joins among them read small arrays). Every tuple walks up the lattice of masks through an upIndex and finds its compatible
 // tuples whose missing keys strictly contain its own (for a complete tuple, all its partners);
 // the other compatible pairs, of two patterns neither of which contains the other, are joined
 // pattern by pattern (countJoin's joins). ok is false (and nothing computed) if the index would
@@ -266,7 +265,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		if !weighted {
 			continue
 		}
-		sortBy(part, id)
+		insertionSort(part) // ascending tuples
 		f := sl.wsum[i]
 		for _, r := range part {
 			f += ms.wsum[r]
@@ -301,7 +300,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	for s := range u {
 		sortPairs(ct[cstart[s]:cstart[s+1]], cw[cstart[s]:cstart[s+1]])
 	}
-	nb, start := missingNeighbours(j.edges, id)
+	nb, start := missingNeighbours(j.edges, u)
 	for s, t := range id {
 		var a float64
 		c, cend := cstart[s], cstart[s+1]
@@ -320,24 +319,34 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	return tf, tF, true
 }
 
-// compactMissing returns the u tuples of the patterns pats of ts as tuples of their own, pattern
-// after pattern, and the number in ts of each; each pattern's tuples are renumbered into it.
+// compactMissing returns the u tuples of the patterns pats of ts as tuples of their own, in
+// ascending order, and the number in ts of each; each pattern's tuples are renumbered into it.
 func compactMissing(ts *tuples, pats []*pattern, u int) (ms *tuples, id []int32) {
 	m := ts.m
+	rank := make([]int32, len(ts.cnt))
+	for _, P := range pats {
+		for _, t := range P.tuples {
+			rank[t] = 1
+		}
+	}
 	ms = &tuples{m: m, levels: ts.levels, codes: make([]uint32, 0, u*m), hash: make([]uint64, 0, u),
 		cnt: make([]float64, 0, u), wsum: make([]float64, 0, u)}
 	id = make([]int32, 0, u)
-	for _, P := range pats {
-		tup := make([]int32, len(P.tuples))
-		for i, t := range P.tuples {
-			tup[i] = int32(len(id))
-			id = append(id, t)
-			ms.codes = append(ms.codes, ts.tuple(t)...)
-			ms.hash = append(ms.hash, ts.hash[t])
-			ms.cnt = append(ms.cnt, ts.cnt[t])
-			ms.wsum = append(ms.wsum, ts.wsum[t])
+	for t, in := range rank {
+		if in == 0 {
+			continue
 		}
-		P.tuples = tup
+		rank[t] = int32(len(id))
+		id = append(id, int32(t))
+		ms.codes = append(ms.codes, ts.tuple(int32(t))...)
+		ms.hash = append(ms.hash, ts.hash[t])
+		ms.cnt = append(ms.cnt, ts.cnt[t])
+		ms.wsum = append(ms.wsum, ts.wsum[t])
+	}
+	for _, P := range pats {
+		for i, t := range P.tuples {
+			P.tuples[i] = rank[t]
+		}
 	}
 	return ms, id
 }
@@ -487,50 +496,41 @@ func within(p, q []bool) bool {
 	return true
 }
 
-// missingNeighbours buckets the compatible pairs edges of the tuples numbered 0..len(id)−1
-// (number id[s] in the order of the sums): each tuple's bucket nb[start[s]:start[s+1]] lists
-// its partners and itself in ascending order of id.
-func missingNeighbours(edges edgeList, id []int32) (nb, start []int32) {
-	u := len(id)
+// missingNeighbours buckets the compatible pairs edges of the tuples 0..u−1: each tuple's
+// bucket nb[start[s]:start[s+1]] lists its partners and itself in ascending order.
+func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
 	start = make([]int32, u+1)
 	for s := range u {
 		start[s+1] = start[s] + int32(edges.deg[s]) + 1
 	}
-	adj := make([]int32, start[u])
+	nb = make([]int32, start[u])
 	pos := slices.Clone(start[:u])
 	for s := range int32(u) {
-		adj[pos[s]] = s
+		nb[pos[s]] = s
 		pos[s]++
 	}
 	for _, blk := range edges.blocks {
 		for _, e := range blk {
 			a, b := int32(e>>32), int32(uint32(e))
-			adj[pos[a]], adj[pos[b]] = b, a
+			nb[pos[a]], nb[pos[b]] = b, a
 			pos[a]++
 			pos[b]++
 		}
 	}
-	// Once more, visiting the tuples in ascending order of id, so that each bucket ascends.
-	byID := make([]int32, u)
-	for s := range byID {
-		byID[s] = int32(s)
-	}
-	slices.SortFunc(byID, func(a, b int32) int { return int(id[a]) - int(id[b]) })
-	nb = make([]int32, len(adj))
-	copy(pos, start[:u])
-	for _, s := range byID {
-		for _, v := range adj[start[s]:start[s+1]] {
-			nb[pos[v]] = s
-			pos[v]++
+	for s := range u {
+		if b := nb[start[s]:start[s+1]]; len(b) <= 32 {
+			insertionSort(b)
+		} else {
+			slices.Sort(b)
 		}
 	}
 	return nb, start
 }
 
-// sortBy sorts the short slice a in ascending order of key[a[i]] (insertion sort).
-func sortBy(a, key []int32) {
+// insertionSort sorts the short slice a in ascending order.
+func insertionSort(a []int32) {
 	for i := 1; i < len(a); i++ {
-		for k := i; k > 0 && key[a[k]] < key[a[k-1]]; k-- {
+		for k := i; k > 0 && a[k] < a[k-1]; k-- {
 			a[k], a[k-1] = a[k-1], a[k]
 		}
 	}
