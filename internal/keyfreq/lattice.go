@@ -290,15 +290,13 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	ct, cw := make([]int32, len(pl)), make([]float64, len(pl))
 	pos := deg[:0:0]
 	pos = append(pos, cstart[:u]...)
-	for i, t := range sl.ord {
+	for _, t := range complete.tuples { // ascending, so that each bucket ascends
+		i := sl.at[t]
 		wt := sl.wsum[i]
 		for _, r := range pl[pstart[i]:pstart[i+1]] {
 			ct[pos[r]], cw[pos[r]] = t, wt
 			pos[r]++
 		}
-	}
-	for s := range u {
-		sortPairs(ct[cstart[s]:cstart[s+1]], cw[cstart[s]:cstart[s+1]])
 	}
 	nb, start := missingNeighbours(j.edges, u)
 	for s, t := range id {
@@ -503,25 +501,27 @@ func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
 	for s := range u {
 		start[s+1] = start[s] + int32(edges.deg[s]) + 1
 	}
-	nb = make([]int32, start[u])
+	adj := make([]int32, start[u])
 	pos := slices.Clone(start[:u])
 	for s := range int32(u) {
-		nb[pos[s]] = s
+		adj[pos[s]] = s
 		pos[s]++
 	}
 	for _, blk := range edges.blocks {
 		for _, e := range blk {
 			a, b := int32(e>>32), int32(uint32(e))
-			nb[pos[a]], nb[pos[b]] = b, a
+			adj[pos[a]], adj[pos[b]] = b, a
 			pos[a]++
 			pos[b]++
 		}
 	}
-	for s := range u {
-		if b := nb[start[s]:start[s+1]]; len(b) <= 32 {
-			insertionSort(b)
-		} else {
-			slices.Sort(b)
+	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
+	nb = make([]int32, len(adj))
+	copy(pos, start[:u])
+	for s := range int32(u) {
+		for _, v := range adj[start[s]:start[s+1]] {
+			nb[pos[v]] = s
+			pos[v]++
 		}
 	}
 	return nb, start
@@ -536,22 +536,13 @@ func insertionSort(a []int32) {
 	}
 }
 
-// sortPairs sorts the short slice t in ascending order, moving w along (insertion sort).
-func sortPairs(t []int32, w []float64) {
-	for i := 1; i < len(t); i++ {
-		for k := i; k > 0 && t[k] < t[k-1]; k-- {
-			t[k], t[k-1] = t[k-1], t[k]
-			w[k], w[k-1] = w[k-1], w[k]
-		}
-	}
-}
-
 // slabMax is the most numbers of a slab (slabs): 128 KB of a 2-bit upIndex bitmap.
 const slabMax = 1 << 19
 
-// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes, count and sum.
+// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes, count and sum;
+// at[t] is the position i of tuple t (weighted only).
 type slabbed struct {
-	ord       []int32
+	ord, at   []int32
 	hash      []uint64
 	codes     []uint32
 	cnt, wsum []float64
@@ -602,6 +593,7 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 	sl := &slabbed{ord: make([]int32, n), hash: make([]uint64, n), codes: make([]uint32, n*m), cnt: make([]float64, n)}
 	if weighted {
 		sl.wsum = make([]float64, n)
+		sl.at = make([]int32, len(ts.cnt))
 	}
 	for _, t := range tup {
 		b := slabOf(t)
@@ -610,7 +602,7 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 		sl.ord[i], sl.hash[i], sl.cnt[i] = t, ts.hash[t], ts.cnt[t]
 		copy(sl.codes[i*m:(i+1)*m], ts.tuple(t))
 		if weighted {
-			sl.wsum[i] = ts.wsum[t]
+			sl.wsum[i], sl.at[t] = ts.wsum[t], int32(i)
 		}
 	}
 	return sl
