@@ -1,6 +1,9 @@
 package keyfreq
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file joins the key tuples along the lattice of masks (docs/scaling.md, "Frequencies with
 // missing key values"). A tuple t (missing keys P) is compatible with a tuple u whose missing
@@ -19,10 +22,15 @@ import "slices"
 type upIndex struct {
 	// Bitmap mode (bits != nil): 2 bits a number, bit 2x set if x is below a tuple with a missing
 	// key, bit 2x+1 if x is such a tuple. Otherwise the numbers below are the keys of below.
-	bits  []uint64
-	below table
-	miss  table // the tuples with a missing key by number
+	bits   []uint64
+	before []int32 // bitmap mode: the tuples marked in the words before each word of bits
+	slot   []int32 // bitmap mode: the tuples in ascending order of their numbers
+	below  table
+	miss   table // hash mode: the tuples with a missing key by number
 }
+
+// oddBits are the odd bits of a word of an upIndex bitmap (the marks of the tuples themselves).
+const oddBits = 0xaaaaaaaaaaaaaaaa
 
 // The kinds of upIndex: chosen by the size of the code space, or always one kind (tests).
 const (
@@ -66,8 +74,8 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, marks, n, index int) *upI
 		ix.bits = make([]uint64, (h.span+31)/32)
 	} else {
 		ix.below.reset(marks)
+		ix.miss.reset(nmiss)
 	}
-	ix.miss.reset(nmiss)
 	var free []int
 	for _, P := range pats {
 		free = free[:0]
@@ -79,8 +87,10 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, marks, n, index int) *upI
 		q := len(free)
 		for _, u := range P.tuples {
 			x0 := ts.hash[u]
-			_, slot := ix.miss.find(x0, nil)
-			ix.miss.put(slot, x0, u)
+			if ix.bits == nil {
+				_, slot := ix.miss.find(x0, nil)
+				ix.miss.put(slot, x0, u)
+			}
 			ix.mark(x0, true)
 			// Every proper non-empty subset F of the missing keys, filled with every code.
 			for f := 1; f < 1<<q-1; f++ {
@@ -88,7 +98,39 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, marks, n, index int) *upI
 			}
 		}
 	}
+	if ix.bits != nil { // a tuple's rank among the marked tuples, then the tuple of each rank
+		ix.before = make([]int32, len(ix.bits))
+		r := int32(0)
+		for w, b := range ix.bits {
+			ix.before[w] = r
+			r += int32(bits.OnesCount64(b & oddBits))
+		}
+		ix.slot = make([]int32, nmiss)
+		for _, P := range pats {
+			for _, u := range P.tuples {
+				ix.slot[ix.rank(ts.hash[u])] = u
+			}
+		}
+	}
 	return ix
+}
+
+// rank returns the number of tuples marked in the bitmap below the number x.
+func (ix *upIndex) rank(x uint64) int32 {
+	w, p := x>>5, 2*(x&31)+1
+	return ix.before[w] + int32(bits.OnesCount64(ix.bits[w]&oddBits&(1<<p-1)))
+}
+
+// tuple returns the tuple with a missing key whose number is x, or −1.
+func (ix *upIndex) tuple(x uint64) int32 {
+	if ix.bits == nil {
+		r, _ := ix.miss.find(x, nil)
+		return r
+	}
+	if ix.bits[x>>5]>>(2*(x&31)+1)&1 == 0 {
+		return -1
+	}
+	return ix.slot[ix.rank(x)]
 }
 
 // fill marks every number x0 + Σ_{k∈F} c_k·mult_k, c_k in 1..levels[k], F the keys free[i]
@@ -153,7 +195,9 @@ func (ix *upIndex) probe(x uint64) (below bool, r int32) {
 		if b&2 == 0 {
 			return true, -1
 		}
-	} else if e, _ := ix.below.find(x, nil); e < 0 {
+		return true, ix.slot[ix.rank(x)]
+	}
+	if e, _ := ix.below.find(x, nil); e < 0 {
 		return false, -1
 	}
 	r, _ = ix.miss.find(x, nil)
@@ -218,10 +262,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	// Pairs of patterns neither of which contains the other, joined pattern by pattern; then the
 	// pairs of which one's missing keys contain the other's, from the smaller pattern up.
 	j := &joiner{ts: ms, h: h, weighted: weighted, tf: slices.Clone(ms.cnt)}
-	j.lookup = func(key uint64) int32 {
-		s, _ := ix.miss.find(key, nil)
-		return s
-	}
+	j.lookup = ix.tuple
 	if weighted {
 		j.edges.deg = make([]int, u)
 	}
