@@ -182,12 +182,18 @@ type slot struct {
 // size returns the number of slots of t.
 func (t *table) size() int { return len(t.slots) }
 
-// reset empties t and sizes it for up to n entries (load ≤ 1/2).
-func (t *table) reset(n int) {
+// tableSize returns the number of slots of a table for up to n entries (a power of 2, load ≤ 1/2).
+func tableSize(n int) int {
 	size := 8
 	for size < 2*n {
 		size *= 2
 	}
+	return size
+}
+
+// reset empties t and sizes it for up to n entries (load ≤ 1/2).
+func (t *table) reset(n int) {
+	size := tableSize(n)
 	if cap(t.slots) >= size {
 		t.slots = t.slots[:size]
 		clear(t.slots)

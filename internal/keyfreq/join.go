@@ -55,8 +55,17 @@ const enumCost = 3
 // smaller group on the keys outside A ∪ B and look up the larger (stream), or, for each tuple
 // of A, look up in the index of all tuples every tuple of B it can be compatible with (its
 // codes outside A ∪ B, 0 on B, every code on the keys of A not in B: enumerate).
+//
+// With an exact hasher the complete tuples are joined with the others through an upIndex
+// instead (countLattice), when that index is small.
+//
+// Unweighted, tF is tf.
 func count(ts *tuples, h hasher, weighted bool) (tf, tF []float64) {
-	return countJoin(ts, h, weighted, autoJoin)
+	pats := patterns(ts)
+	if tf, tF, ok := countLattice(ts, h, weighted, pats, autoIndex); ok {
+		return tf, tF
+	}
+	return joinAll(ts, h, weighted, pats, autoJoin)
 }
 
 // The joins of countJoin: the cheaper of each pair of patterns, or always one kind (tests).
@@ -68,36 +77,55 @@ const (
 
 // countJoin is count with the join of every pair of patterns chosen by how.
 func countJoin(ts *tuples, h hasher, weighted bool, how int) (tf, tF []float64) {
-	pats := patterns(ts)
+	return joinAll(ts, h, weighted, patterns(ts), how)
+}
+
+// joinAll is countJoin on the patterns pats of ts; unweighted, tF is tf.
+func joinAll(ts *tuples, h hasher, weighted bool, pats []pattern, how int) (tf, tF []float64) {
 	j := &joiner{ts: ts, h: h, weighted: weighted, tf: slices.Clone(ts.cnt)}
 	if weighted {
 		j.edges.deg = make([]int, len(ts.cnt))
 	}
-	for a := range pats {
-		for b := a + 1; b < len(pats); b++ {
-			A, B := &pats[a], &pats[b]
-			stream := float64(2*min(len(A.tuples), len(B.tuples)) + max(len(A.tuples), len(B.tuples)))
-			ea, eb := j.enumSize(A, B), j.enumSize(B, A)
-			switch {
-			case how == streamJoin:
-				j.stream(A, B)
-			case how == enumJoin && ea <= eb:
-				j.enumerate(A, B)
-			case how == enumJoin:
-				j.enumerate(B, A)
-			case enumCost*ea < stream && ea <= eb:
-				j.enumerate(A, B)
-			case enumCost*eb < stream:
-				j.enumerate(B, A)
-			default:
-				j.stream(A, B)
-			}
-		}
+	pp := make([]*pattern, len(pats))
+	for i := range pats {
+		pp[i] = &pats[i]
 	}
+	joinPatterns(j, pp, how)
 	if !weighted {
-		return j.tf, slices.Clone(j.tf)
+		return j.tf, j.tf
 	}
 	return j.tf, weightedSums(ts, j.edges)
+}
+
+// joinPatterns adds to j every compatible pair of tuples of two different patterns of pats,
+// each pair of patterns joined as chosen by how.
+func joinPatterns(j *joiner, pats []*pattern, how int) {
+	for a := range pats {
+		for b := a + 1; b < len(pats); b++ {
+			joinPair(j, pats[a], pats[b], how)
+		}
+	}
+}
+
+// joinPair adds to j the compatible pairs of tuples of patterns A and B, joined as chosen by
+// how.
+func joinPair(j *joiner, A, B *pattern, how int) {
+	stream := float64(2*min(len(A.tuples), len(B.tuples)) + max(len(A.tuples), len(B.tuples)))
+	ea, eb := j.enumSize(A, B), j.enumSize(B, A)
+	switch {
+	case how == streamJoin:
+		j.stream(A, B)
+	case how == enumJoin && ea <= eb:
+		j.enumerate(A, B)
+	case how == enumJoin:
+		j.enumerate(B, A)
+	case enumCost*ea < stream && ea <= eb:
+		j.enumerate(A, B)
+	case enumCost*eb < stream:
+		j.enumerate(B, A)
+	default:
+		j.stream(A, B)
+	}
 }
 
 // joiner holds the counts being summed and the scratch space of the joins.
@@ -107,6 +135,9 @@ type joiner struct {
 	weighted bool
 	tf       []float64
 	edges    edgeList // compatible pairs of tuples of different patterns, weighted only
+	// lookup, if not nil, finds the tuples of enumerate by number (exact hasher) in place of
+	// the index of all tuples.
+	lookup func(key uint64) int32
 
 	tb         table
 	ent        []int32
@@ -168,7 +199,13 @@ func (j *joiner) enumerate(A, B *pattern) {
 			key += h.mult[k]
 		}
 		for {
-			if s := ts.lookup(key, same); s >= 0 {
+			var s int32
+			if j.lookup != nil {
+				s = j.lookup(key)
+			} else {
+				s = ts.lookup(key, same)
+			}
+			if s >= 0 {
 				j.pair(t, s)
 			}
 			// next combination of codes on the free keys (odometer)

@@ -41,13 +41,19 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // direct array over those numbers when the code space is at most 8 entries a record and 2^26,
 // by radix-sorting the numbers when they fit in 32 bits, and through a hash table otherwise
 // (docs/scaling.md). The distinct tuples are then grouped by their missingness pattern (the
-// set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on the keys outside
-// P ∪ Q, so each pair of patterns is one hash join of the smaller group against the larger.
-// That is O(n·m + π·c·m) for m keys, c distinct tuples and π patterns present (π = 1 without
-// missing values, π ≤ 2^m), plus, with weights, sorting the compatible pairs of tuples of
-// different patterns. (Comparing every tuple with a missing key with every tuple, as this
-// function did before, cost O(u·c·m) for u such tuples: 12 CPU-s at 10^5 records with 2 %
-// missing cells; docs/scaling.md.)
+// set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on
+// the keys outside P ∪ Q. With an exact mixed-radix number a tuple masked on Q is its number
+// less Q's digits, so each tuple walks up the lattice of masks and finds its partners whose
+// missing keys contain its own (for a complete tuple, all of them) in one bitmap (or hash set)
+// of the numbers below the tuples with a missing key; the pairs of patterns neither of which
+// contains the other are hash joins of the smaller group against the larger. Without an exact
+// number, or where that index would take more than about one mark per record, every pair of
+// patterns is such a join: O(n·m + π·c·m) for m keys, c distinct tuples and π patterns
+// present. (Comparing every
+// tuple with a missing key with every tuple, as this function did before, cost O(u·c·m) for u
+// such tuples: 12 CPU-s at 10^5 records with 2 % missing cells; docs/scaling.md, "Frequencies
+// with missing key values".) Weighted, the compatible pairs of tuples with a missing key are
+// also bucketed, so that each sum is added in the order above.
 func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	f, F = make([]float64, n), make([]float64, n)
 	if n == 0 {

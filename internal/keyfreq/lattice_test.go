@@ -1,0 +1,112 @@
+package keyfreq
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestCountLattice: on random tables with missing values (1–7 keys of 1–12 categories, small
+// codes, −0 and +0, infinities, large values, duplicated records, 0–70 % of the cells missing),
+// countLattice with each kind of index gives f and F bit for bit equal to the pattern-by-pattern
+// joins (countJoin) and to the pairwise reference, unweighted and weighted; and where it
+// declines (no complete tuple, no missing value) Count still equals the reference.
+func TestCountLattice(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 11))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), -3.5, 1e300, 4096, 4095, 2.5}
+	valueSets := []func(k, c int) float64{
+		func(k, c int) float64 { return float64(c + 1) },
+		func(k, c int) float64 { return special[(c+k)%len(special)] },
+		func(k, c int) float64 { return 1e6*float64(c) + 0.25 },
+	}
+	used := 0
+	for trial := 0; trial < 400; trial++ {
+		n := 1 + r.IntN(400)
+		m := 1 + r.IntN(7)
+		levels := make([]int, m)
+		for k := range levels {
+			levels[k] = 1 + r.IntN(12)
+		}
+		na := []float64{0, 0.02, 0.05, 0.1, 0.3, 0.7}[r.IntN(6)]
+		d := randomTable(r, n, m, levels, valueSets[trial%len(valueSets)], na)
+		p := m + 1
+		// Duplicate some records, so that tuples repeat with different weights.
+		for i := 1; i < n; i++ {
+			if r.IntN(4) == 0 {
+				copy(d[i*p:i*p+m], d[(i-1)*p:(i-1)*p+m])
+			}
+		}
+		cols := r.Perm(m)[:1+r.IntN(m)]
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = d[i*p+m]
+		}
+		for _, ww := range [][]float64{nil, w} {
+			rf, rF := countPairwise(d, n, p, cols, ww)
+			f, F := Count(d, n, p, cols, ww)
+			if !slices.Equal(f, rf) || !bitsEqual(F, rF) {
+				t.Fatalf("trial %d weighted=%v: Count differs from the pairwise reference", trial, ww != nil)
+			}
+			codes, lv := codeColumns(d, n, p, cols)
+			h := newHasher(lv)
+			ts := distinct(codes, n, len(cols), lv, ww, h)
+			jf, jF := countJoin(ts, h, ww != nil, autoJoin)
+			for _, index := range []int{bitmapIndex, hashIndex} {
+				tf, tF, ok := countLattice(ts, h, ww != nil, patterns(ts), index)
+				if !ok {
+					continue
+				}
+				used++
+				if !slices.Equal(tf, jf) || !bitsEqual(tF, jF) {
+					t.Fatalf("trial %d index %d weighted=%v: countLattice differs from countJoin:\nf = %v\nwant %v\nF = %v\nwant %v",
+						trial, index, ww != nil, tf, jf, tF, jF)
+				}
+				for i, tu := range ts.of {
+					if tf[tu] != rf[i] || math.Float64bits(tF[tu]) != math.Float64bits(rF[i]) {
+						t.Fatalf("trial %d index %d weighted=%v: record %d differs from the pairwise reference", trial, index, ww != nil, i)
+					}
+				}
+			}
+		}
+	}
+	if used < 300 {
+		t.Errorf("countLattice ran in only %d cases", used)
+	}
+}
+
+// TestCountLatticeDeclines: countLattice declines a verified hasher, a table without missing
+// values or without complete tuples, and an index that would be much larger than the table
+// (three keys of about 1,000 observed categories, tuples missing two of them); Count is then
+// still the reference.
+func TestCountLatticeDeclines(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 12))
+	const n = 2000
+	big := randomTable(r, n, 3, []int{3000, 3000, 3000}, func(k, c int) float64 { return float64(c) }, 0.5)
+	none := randomTable(r, n, 3, []int{4, 4, 4}, func(k, c int) float64 { return float64(c) }, 0)
+	all := randomTable(r, n, 3, []int{4, 4, 4}, func(k, c int) float64 { return float64(c) }, 1)
+	for name, c := range map[string]struct {
+		d []float64
+		m int
+	}{"large index": {big, 3}, "no missing value": {none, 3}, "no complete tuple": {all, 3}} {
+		p := c.m + 1
+		cols := make([]int, c.m)
+		for k := range cols {
+			cols[k] = k
+		}
+		codes, lv := codeColumns(c.d, n, p, cols)
+		h := newHasher(lv)
+		ts := distinct(codes, n, c.m, lv, nil, h)
+		if _, _, ok := countLattice(ts, h, false, patterns(ts), autoIndex); ok {
+			t.Errorf("%s: countLattice must decline", name)
+		}
+		f, _ := Count(c.d, n, p, cols, nil)
+		rf, _ := countPairwise(c.d, n, p, cols, nil)
+		if !slices.Equal(f, rf) {
+			t.Errorf("%s: Count differs from the pairwise reference", name)
+		}
+	}
+	if _, _, ok := countLattice(&tuples{}, mixHasher(2), false, nil, autoIndex); ok {
+		t.Error("countLattice must decline a verified hasher")
+	}
+}
