@@ -297,6 +297,19 @@ type edgeList struct {
 
 const edgeBlock = 1 << 15
 
+// scatterPairs writes each pair (a, b) of el into the buckets of both tuples: b at
+// adj[pos[a]] and a at adj[pos[b]], advancing pos; pairs in the order they were added.
+func scatterPairs[I int | int32](el *edgeList, adj []int32, pos []I) {
+	for _, blk := range el.blocks {
+		for _, e := range blk {
+			a, b := int32(e>>32), int32(uint32(e))
+			adj[pos[a]], adj[pos[b]] = b, a
+			pos[a]++
+			pos[b]++
+		}
+	}
+}
+
 func (el *edgeList) add(a, b int32) {
 	if len(el.blocks) == 0 || len(el.blocks[len(el.blocks)-1]) == edgeBlock {
 		el.blocks = append(el.blocks, make([]uint64, 0, edgeBlock))
@@ -319,14 +332,7 @@ func weightedSums(ts *tuples, edges edgeList) []float64 {
 	}
 	adj := make([]int32, start[c])
 	pos := slices.Clone(start[:c])
-	for _, blk := range edges.blocks {
-		for _, e := range blk {
-			a, b := int32(e>>32), int32(uint32(e))
-			adj[pos[a]], adj[pos[b]] = b, a
-			pos[a]++
-			pos[b]++
-		}
-	}
+	scatterPairs(&edges, adj, pos)
 	sorted := make([]int32, len(adj))
 	copy(pos, start[:c])
 	for u := range int32(c) {

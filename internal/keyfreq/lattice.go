@@ -400,14 +400,7 @@ func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
 		adj[pos[s]] = s
 		pos[s]++
 	}
-	for _, blk := range edges.blocks {
-		for _, e := range blk {
-			a, b := int32(e>>32), int32(uint32(e))
-			adj[pos[a]], adj[pos[b]] = b, a
-			pos[a]++
-			pos[b]++
-		}
-	}
+	scatterPairs(&edges, adj, pos)
 	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
 	nb = make([]int32, len(adj))
 	copy(pos, start[:u])
