@@ -165,6 +165,7 @@ type Input struct {
 
 	once     sync.Once
 	scaling  datasets.Scaling
+	zonce    sync.Once // the z tables, made by the first Z (most measures need only the scaling)
 	zOrig    []float64
 	zMasked  []float64
 	keepCols []int // non-constant columns
@@ -186,12 +187,6 @@ func (in *Input) prepare() {
 				in.keepCols = append(in.keepCols, j)
 			}
 		}
-		if in.Opt.Standardize == "none" {
-			in.zOrig, in.zMasked = in.Orig.Data, in.Masked.Data
-			return
-		}
-		in.zOrig = in.scaling.Apply(nil, in.Orig)
-		in.zMasked = in.scaling.Apply(nil, in.Masked)
 	})
 }
 
@@ -208,7 +203,20 @@ func (in *Input) Scaling() datasets.Scaling { in.prepare(); return in.scaling }
 
 // Z returns the original and masked tables in the metric space: z-scored with the original's
 // mean and SD (metrics.md §0.2), or raw with Standardize "none". Constant columns are zero.
-func (in *Input) Z() (orig, masked []float64) { in.prepare(); return in.zOrig, in.zMasked }
+// The tables are made on the first call (two n×p copies: measures that need only the scaling,
+// like il1s, do not pay for them).
+func (in *Input) Z() (orig, masked []float64) {
+	in.prepare()
+	in.zonce.Do(func() {
+		if in.Opt.Standardize == "none" {
+			in.zOrig, in.zMasked = in.Orig.Data, in.Masked.Data
+			return
+		}
+		in.zOrig = in.scaling.Apply(nil, in.Orig)
+		in.zMasked = in.scaling.Apply(nil, in.Masked)
+	})
+	return in.zOrig, in.zMasked
+}
 
 // KeptColumns returns the indices of the non-constant original columns.
 func (in *Input) KeptColumns() []int { in.prepare(); return in.keepCols }
