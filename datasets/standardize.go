@@ -122,6 +122,19 @@ func (s Scaling) DiffSD(j int, a, b float64) float64 {
 // Constant reports whether column j has zero standard deviation.
 func (s Scaling) Constant(j int) bool { return s.SD[j] == 0 }
 
+// Cell returns the standardized value of v in column j, the number Apply writes for it: 0 in
+// a constant column, Z(j, v) in a rescaled one, (v − Mean[j]) / SD[j] otherwise.
+func (s Scaling) Cell(j int, v float64) float64 {
+	switch {
+	case s.SD[j] == 0:
+		return 0
+	case s.Exp != nil && s.Exp[j] != 0:
+		return s.Z(j, v)
+	default:
+		return (v - s.Mean[j]) / s.SD[j]
+	}
+}
+
 // Apply returns the row-major z-scores of d under s: z_ij = (x_ij − mean_j)/sd_j. A column
 // with sd = 0 becomes a column of zeros (docs/microaggregation.md §0). dst is reused
 // when it has length d.N*d.P; otherwise a new slice is allocated.
@@ -133,14 +146,7 @@ func (s Scaling) Apply(dst []float64, d *Dataset) []float64 {
 		row := d.Row(i)
 		out := dst[i*d.P : (i+1)*d.P]
 		for j, v := range row {
-			switch {
-			case s.SD[j] == 0:
-				out[j] = 0
-			case s.Exp != nil && s.Exp[j] != 0:
-				out[j] = s.Z(j, v)
-			default:
-				out[j] = (v - s.Mean[j]) / s.SD[j]
-			}
+			out[j] = s.Cell(j, v)
 		}
 	}
 	return dst

@@ -22,11 +22,18 @@ func init() {
 // cells (metrics.md §2.1; Aux "nskip" counts the skipped cells). NaN if n < 2, every column
 // is constant or no cell is observed in both tables. Aux holds "sse" and "sst".
 func SSESST(in *Input) Result {
-	z, zm := in.Z()
 	cols := in.KeptColumns()
 	n, p := in.Orig.N, in.Orig.P
 	if n < 2 || len(cols) == 0 {
 		return Result{Value: math.NaN()}
+	}
+	// The cells in the metric space, computed as Z's tables hold them (Scaling.Cell), without
+	// making the tables: two passes of arithmetic cost less than two n×p copies.
+	x, xm := in.Orig.Data, in.Masked.Data
+	sc := in.Scaling()
+	z := func(l int, v float64) float64 { return sc.Cell(l, v) }
+	if in.Opt.Standardize == "none" {
+		z = func(_ int, v float64) float64 { return v }
 	}
 	// column means of z over its observed cells (zero in z-space up to rounding; needed for
 	// raw SST)
@@ -34,7 +41,7 @@ func SSESST(in *Input) Result {
 	cnt := make([]int, p)
 	for i := 0; i < n; i++ {
 		for _, l := range cols {
-			if v := z[i*p+l]; !math.IsNaN(v) {
+			if v := z(l, x[i*p+l]); !math.IsNaN(v) {
 				mean[l] += v
 				cnt[l]++
 			}
@@ -46,15 +53,16 @@ func SSESST(in *Input) Result {
 	var sse, sst float64
 	skip := 0
 	for i := 0; i < n; i++ {
-		row, mrow := z[i*p:(i+1)*p], zm[i*p:(i+1)*p]
+		row, mrow := x[i*p:(i+1)*p], xm[i*p:(i+1)*p]
 		for _, l := range cols {
-			if !both(row[l], mrow[l]) {
+			a, b := z(l, row[l]), z(l, mrow[l])
+			if !both(a, b) {
 				skip++
 				continue
 			}
-			d := row[l] - mrow[l]
+			d := a - b
 			sse += float64(d * d)
-			t := row[l] - mean[l]
+			t := a - mean[l]
 			sst += float64(t * t)
 		}
 	}

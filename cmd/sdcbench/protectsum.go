@@ -169,8 +169,12 @@ func writeProtectSummary(w io.Writer, info methods.Info, p methods.Params, pr *m
 		}
 	}
 	if len(num) > 0 {
-		o, err1 := orig.Select(num)
-		m, err2 := masked.Select(num)
+		o, m := orig, masked // every column numeric: no copies (metrics never modify their input)
+		var err1, err2 error
+		if len(num) != orig.P {
+			o, err1 = orig.Select(num)
+			m, err2 = masked.Select(num)
+		}
 		if err1 == nil && err2 == nil {
 			in := &metrics.Input{Orig: o, Masked: m, Opt: opt}
 			fmt.Fprintf(&b, "  loss on the numeric protected columns: il1s %s, SSE/SST %s %%\n",
