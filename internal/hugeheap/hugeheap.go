@@ -7,7 +7,7 @@
 // only where the process asks for it with madvise(MADV_HUGEPAGE), and the Go runtime does not
 // ask for its heap. Reserve asks: it grows the heap by the given number of bytes of untouched
 // address space, marks that range for huge pages and frees it again, so the allocations that
-// follow reuse marked memory. docs/datapath.md ("Fresh memory") has the measurements.
+// follow reuse marked memory. docs/datapath.md ("Fresh memory: huge pages") has the measurements.
 //
 // Nothing changes in what the program computes; only how its memory is backed. Reserve is
 // meant to be called once, early, by a command that is about to read a large input.
@@ -31,8 +31,9 @@ type Result struct {
 // variable SDCBENCH_HUGEPAGES is "0" or "off", when n is below one huge page, when the kernel's
 // transparent huge pages are "never" (nothing to gain) or "always" (already), when the kernel
 // accounts memory strictly (vm.overcommit_memory = 2), when GODEBUG has madvdontneed=0, or on
-// systems other than Linux. n is capped at half the physical memory. The range is only reserved address space: pages the program never touches
-// cost no memory. An error means the madvise call failed; the heap is usable either way.
+// systems other than Linux. n is capped at half the physical memory. The range is only
+// reserved address space: pages the program never touches cost no memory. An error means the
+// madvise call failed; the heap is usable either way.
 func Reserve(n int) (Result, error) {
 	if v := os.Getenv(EnvVar); v == "0" || v == "off" {
 		return Result{Reason: EnvVar + "=" + v}, nil
