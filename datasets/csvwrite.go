@@ -65,8 +65,9 @@ type rowFormatter struct {
 	custom bool
 }
 
-// appendRows appends rows [from, to) to b, each ending in a newline.
-func (f *rowFormatter) appendRows(b []byte, from, to int) []byte {
+// appendRows appends rows [from, to) to b, each ending in a newline. c remembers formatted
+// numbers across calls (one cache per goroutine).
+func (f *rowFormatter) appendRows(b []byte, from, to int, c *shortCache) []byte {
 	d, levels := f.d, f.levels
 	for i := from; i < to; i++ {
 		for j, v := range d.Row(i) {
@@ -77,7 +78,7 @@ func (f *rowFormatter) appendRows(b []byte, from, to int) []byte {
 			case levels == nil && f.custom && v != v:
 				b = append(b, f.naTok...)
 			case levels == nil:
-				b = appendShortest(b, v)
+				b = c.append(b, v)
 			case v != v:
 				b = append(b, f.na...)
 			case levels[j] != nil:
@@ -87,7 +88,7 @@ func (f *rowFormatter) appendRows(b []byte, from, to int) []byte {
 					b = append(b, "NA"...)
 				}
 			default:
-				b = appendShortest(b, v)
+				b = c.append(b, v)
 			}
 		}
 		b = append(b, '\n')
@@ -107,8 +108,9 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 	n := f.d.N
 	if workers <= 1 || n <= blockRows {
 		row := make([]byte, 0, 32*f.d.P+1)
+		c := new(shortCache)
 		for i := range n {
-			row = f.appendRows(row[:0], i, i+1)
+			row = f.appendRows(row[:0], i, i+1, c)
 			if _, err := w.Write(row); err != nil {
 				return err
 			}
@@ -117,6 +119,7 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 	}
 	workers = min(workers, (n+blockRows-1)/blockRows)
 	bufs := make([][]byte, workers)
+	caches := make([]shortCache, workers)
 	var wg sync.WaitGroup
 	for start := 0; start < n; start += workers * blockRows {
 		for k := range workers {
@@ -125,9 +128,9 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 			if k == 0 {
 				continue // formatted by this goroutine below
 			}
-			wg.Go(func() { bufs[k] = f.appendRows(bufs[k][:0], from, to) })
+			wg.Go(func() { bufs[k] = f.appendRows(bufs[k][:0], from, to, &caches[k]) })
 		}
-		bufs[0] = f.appendRows(bufs[0][:0], start, min(n, start+blockRows))
+		bufs[0] = f.appendRows(bufs[0][:0], start, min(n, start+blockRows), &caches[0])
 		wg.Wait()
 		for _, b := range bufs {
 			if _, err := w.Write(b); err != nil {
