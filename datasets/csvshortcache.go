@@ -40,8 +40,8 @@ func (c *shortCache) append(b []byte, v float64) []byte {
 	if c == nil || c.off {
 		return appendShortest(b, v)
 	}
-	if t := int64(v); float64(t) == v && t > -1e6 && t < 1e6 && (t != 0 || math.Float64bits(v) == 0) {
-		return strconv.AppendInt(b, t, 10) // cheaper than a lookup (appendShortest)
+	if t, ok := shortWhole(v); ok {
+		return strconv.AppendInt(b, t, 10) // cheaper than a lookup
 	}
 	bits := math.Float64bits(v)
 	e := &c.slots[(bits*0x9e3779b97f4a7c15)>>(64-shortSlotBits)]

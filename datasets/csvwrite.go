@@ -169,8 +169,15 @@ func csvEncode(s string) ([]byte, error) {
 // only for a decimal exponent below −4 or of 6 and more (strconv's formatDigits), so it
 // writes the integer digits. TestAppendShortest compares every such number with strconv.
 func appendShortest(b []byte, v float64) []byte {
-	if t := int64(v); float64(t) == v && t > -1e6 && t < 1e6 && (t != 0 || math.Float64bits(v) == 0) {
+	if t, ok := shortWhole(v); ok {
 		return strconv.AppendInt(b, t, 10)
 	}
 	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// shortWhole returns v as an integer when appendShortest writes it with strconv.AppendInt: a
+// whole number of magnitude below 10^6, not −0.
+func shortWhole(v float64) (int64, bool) {
+	t := int64(v)
+	return t, float64(t) == v && t > -1e6 && t < 1e6 && (t != 0 || math.Float64bits(v) == 0)
 }
