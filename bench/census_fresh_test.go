@@ -22,10 +22,10 @@ const censusChildEnv = "SDCBENCH_CENSUS_CHILD"
 const censusCSVBytes = 33
 
 // censusReserve reserves the huge-page heap `sdcbench eval` would reserve for one census file
-// of n records (cmd/sdcbench/hugepages.go: 6 bytes a byte of input; eval, given two files,
-// reserves twice that) and returns what hugeheap.Reserve did.
+// of n records (hugeheap.ReserveForInput; eval, given two files, reserves twice that) and
+// returns what hugeheap.Reserve did.
 func censusReserve(n int) (hugeheap.Result, error) {
-	return hugeheap.Reserve(6 * censusCSVBytes * n)
+	return hugeheap.ReserveForInput(int64(censusCSVBytes * n))
 }
 
 // freshCensusStep runs the census step name (censusSteps) on censusTable(n) once in a new

@@ -18,3 +18,10 @@ func TestReserveTooSmall(t *testing.T) {
 		t.Errorf("Reserve(4096) = %+v, %v; want nothing marked and a reason", res, err)
 	}
 }
+
+func TestReserveForInputBelowMin(t *testing.T) {
+	res, err := ReserveForInput(MinInput - 1)
+	if err != nil || res.Bytes != 0 || res.Reason == "" {
+		t.Errorf("ReserveForInput(MinInput-1) = %+v, %v; want nothing marked and a reason", res, err)
+	}
+}
