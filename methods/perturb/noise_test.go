@@ -13,7 +13,7 @@ import (
 // additiveByCopy is noise_additive as it was written before the release was built without a
 // copy: the input cloned, then the noise added in place, column by column.
 func additiveByCopy(d *datasets.Dataset, w float64, keepZeros bool, rng *rand.Rand) *datasets.Dataset {
-	sd := availScaling(d).SD
+	sd := availScalingByScan(d).SD
 	out := d.Clone()
 	for j := 0; j < d.P; j++ {
 		s := w * sd[j]
@@ -26,6 +26,60 @@ func additiveByCopy(d *datasets.Dataset, w float64, keepZeros bool, rng *rand.Ra
 		}
 	}
 	return out
+}
+
+// availScalingByScan is availScaling as it was before it took the absence of missing cells
+// from the column means: a scan for them first.
+func availScalingByScan(d *datasets.Dataset) datasets.Scaling {
+	if !hasMissing(d) {
+		return datasets.ScalingOf(d)
+	}
+	s := datasets.Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
+	for j := 0; j < d.P; j++ {
+		var col []float64
+		for i := 0; i < d.N; i++ {
+			if v := d.Data[i*d.P+j]; v == v {
+				col = append(col, v)
+			}
+		}
+		if len(col) == 0 {
+			s.Mean[j], s.SD[j] = math.NaN(), math.NaN()
+			continue
+		}
+		c := datasets.ScalingOf(datasets.New(d.Name, []string{d.Names[j]}, len(col), 1, col))
+		s.Mean[j], s.SD[j] = c.Mean[0], c.SD[0]
+	}
+	return s
+}
+
+// TestAvailScalingMatchesScan compares availScaling with the scanning reference bit for bit
+// on random tables with missing cells, infinities and huge (rescaled) columns.
+func TestAvailScalingMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 4))
+	for trial := range 300 {
+		n, p := 1+r.IntN(40), 1+r.IntN(5)
+		x := make([]float64, n*p)
+		for k := range x {
+			switch u := r.Float64(); {
+			case u < 0.05 && trial%2 == 0:
+				x[k] = math.NaN()
+			case u < 0.08 && trial%3 == 0:
+				x[k] = math.Inf(1 - 2*r.IntN(2))
+			case u < 0.3 && trial%5 == 0:
+				x[k] = 1e308
+			default:
+				x[k] = r.NormFloat64()
+			}
+		}
+		d := datasets.New("t", make([]string, p), n, p, x)
+		got, want := availScaling(d), availScalingByScan(d)
+		for j := 0; j < p; j++ {
+			if math.Float64bits(got.Mean[j]) != math.Float64bits(want.Mean[j]) || math.Float64bits(got.SD[j]) != math.Float64bits(want.SD[j]) ||
+				got.Rescaled(j) != want.Rescaled(j) {
+				t.Fatalf("trial %d column %d: mean %v sd %v, scanning %v %v", trial, j, got.Mean[j], got.SD[j], want.Mean[j], want.SD[j])
+			}
+		}
+	}
 }
 
 // TestAdditiveMatchesCopy compares noise_additive and noise_additive0 with the copying
