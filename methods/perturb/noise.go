@@ -74,8 +74,8 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 	w := p.Float("noise_pct") / 100
 	sd := availScaling(d).SD
 	// The release is written straight into a new table, x + e cell by cell: the values of a
-	// copy of d with e added in place, without first copying the n×p values (a copy into
-	// fresh memory costs more than the noise; docs/datapath.md, "Copies of the table").
+	// copy of d with e added in place, without first copying the n×p values and reading them
+	// back (docs/datapath.md, "Copies of the table").
 	x := d.Data
 	data := make([]float64, len(x))
 	for j := 0; j < d.P; j++ {
