@@ -23,60 +23,10 @@ func init() {
 // is constant or no cell is observed in both tables. Aux holds "sse" and "sst".
 func SSESST(in *Input) Result {
 	cols := in.KeptColumns()
-	n, p := in.Orig.N, in.Orig.P
-	if n < 2 || len(cols) == 0 {
+	if in.Orig.N < 2 || len(cols) == 0 {
 		return Result{Value: math.NaN()}
 	}
-	// The cells in the metric space, computed as Z's tables hold them (Scaling.Cell), without
-	// making the tables: two passes of arithmetic cost less than two n×p copies.
-	x, xm := in.Orig.Data, in.Masked.Data
-	sc := in.Scaling()
-	z := func(l int, v float64) float64 { return sc.Cell(l, v) }
-	if in.Opt.Standardize == "none" {
-		z = func(_ int, v float64) float64 { return v }
-	}
-	// column means of z over its observed cells (zero in z-space up to rounding; needed for
-	// raw SST)
-	mean := make([]float64, p)
-	cnt := make([]int, p)
-	for i := 0; i < n; i++ {
-		for _, l := range cols {
-			if v := z(l, x[i*p+l]); !math.IsNaN(v) {
-				mean[l] += v
-				cnt[l]++
-			}
-		}
-	}
-	for _, l := range cols {
-		mean[l] /= float64(cnt[l])
-	}
-	var sse, sst float64
-	skip := 0
-	for i := 0; i < n; i++ {
-		row, mrow := x[i*p:(i+1)*p], xm[i*p:(i+1)*p]
-		for _, l := range cols {
-			a, b := z(l, row[l]), z(l, mrow[l])
-			if !both(a, b) {
-				skip++
-				continue
-			}
-			d := a - b
-			sse += float64(d * d)
-			t := a - mean[l]
-			sst += float64(t * t)
-		}
-	}
-	if skip == n*len(cols) {
-		return nanNote(NoteMissing + "no cell observed in both tables")
-	}
-	res := Result{Value: 100 * sse / sst, Aux: map[string]float64{"sse": sse, "sst": sst}}
-	if skip > 0 {
-		res.Aux["nskip"] = float64(skip)
-	}
-	if k := p - len(cols); k > 0 {
-		res.Notes = append(res.Notes, constantNote(k))
-	}
-	return res
+	return numericLoss(in, true).sseSST(in)
 }
 
 // IL1s returns il1s = (1/N)·Σ_{l∈C} Σ_j |x_jl − x'_jl|/(√2·S_l) over the non-constant
@@ -86,35 +36,10 @@ func SSESST(in *Input) Result {
 // left or no cell is observed in both.
 func IL1s(in *Input) Result {
 	cols := in.KeptColumns()
-	s := in.Scaling()
-	n, p := in.Orig.N, in.Orig.P
-	if len(cols) == 0 || n < 2 {
+	if len(cols) == 0 || in.Orig.N < 2 {
 		return Result{Value: math.NaN()}
 	}
-	x, xm := in.Orig.Data, in.Masked.Data
-	var sum float64
-	cells := 0
-	for _, l := range cols {
-		den := math.Sqrt2 * s.SD[l]
-		var col float64
-		for i := 0; i < n; i++ {
-			a, b := x[i*p+l], xm[i*p+l]
-			if !both(a, b) {
-				continue
-			}
-			cells++
-			if s.Rescaled(l) { // values near the float64 limit: difference in rescaled units
-				col += math.Abs(s.DiffSD(l, a, b)) / math.Sqrt2
-			} else {
-				col += math.Abs(a-b) / den
-			}
-		}
-		sum += col
-	}
-	if cells == 0 {
-		return nanNote(NoteMissing + "no cell observed in both tables")
-	}
-	return Result{Value: sum / float64(cells)}
+	return numericLoss(in, false).il1s()
 }
 
 // IntervalDisclosure returns interval_disclosure (metrics.md §3.2, sdcMicro dRisk): the

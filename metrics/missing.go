@@ -19,6 +19,9 @@ func scalingOf(d *datasets.Dataset) datasets.Scaling {
 	s := datasets.ScalingOf(d)
 	n, p := d.N, d.P
 	for j := 0; j < p; j++ {
+		if !math.IsNaN(s.Mean[j]) {
+			continue // a NaN cell makes the column's mean NaN: none here, no scan needed
+		}
 		missing := false
 		for i := 0; i < n && !missing; i++ {
 			missing = math.IsNaN(d.Data[i*p+j])

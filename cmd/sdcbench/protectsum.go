@@ -176,9 +176,11 @@ func writeProtectSummary(w io.Writer, info methods.Info, p methods.Params, pr *m
 			m, err2 = masked.Select(num)
 		}
 		if err1 == nil && err2 == nil {
-			in := &metrics.Input{Orig: o, Masked: m, Opt: opt}
+			// il1s and sse_sst from one pass (every column numeric: the registry's
+			// metrics would evaluate them on in as it is)
+			il1s, sseSST := metrics.Loss(&metrics.Input{Orig: o, Masked: m, Opt: opt})
 			fmt.Fprintf(&b, "  loss on the numeric protected columns: il1s %s, SSE/SST %s %%\n",
-				fmtNum(metricValue("il1s", in)), fmtNum(metricValue("sse_sst", in)))
+				fmtNum(il1s.Value), fmtNum(sseSST.Value))
 		}
 	}
 	changed, suppressed, cells := changedCells(pr.Protected, rel.Masked)

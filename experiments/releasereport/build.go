@@ -192,31 +192,54 @@ func missing(d *datasets.Dataset, j int) int {
 
 // Changes counts, per protected column (orig and masked have the same columns), the cells whose
 // value (a category's label) differs between orig and masked, and the suppressed ones: present
-// in orig, missing in masked. protect's summary sums them.
+// in orig, missing in masked. protect's summary sums them. The numeric columns are counted
+// together, row after row (one pass over the tables rather than one per column).
 func Changes(orig, masked *datasets.Dataset) []Change {
-	var out []Change
-	for j := 0; j < orig.P; j++ {
-		ch := Change{Column: orig.Names[j]}
-		cat := orig.IsCategorical(j) || masked.IsCategorical(j)
+	if orig.P == 0 {
+		return nil
+	}
+	out := make([]Change, orig.P)
+	var num []int
+	for j := range out {
+		ch := &out[j]
+		ch.Column = orig.Names[j]
+		if !orig.IsCategorical(j) && !masked.IsCategorical(j) {
+			num = append(num, j)
+			continue
+		}
 		for i := 0; i < orig.N; i++ {
-			a, b := orig.Data[i*orig.P+j], masked.Data[i*masked.P+j]
-			oMiss, mMiss := math.IsNaN(a), math.IsNaN(b)
-			if cat {
-				la, lb := orig.Label(i, j), masked.Label(i, j)
-				oMiss, mMiss = la == "NA", lb == "NA"
-				if la != lb {
-					ch.Changed++
-				}
-			} else if a != b && !(oMiss && mMiss) {
+			la, lb := orig.Label(i, j), masked.Label(i, j)
+			if la != lb {
 				ch.Changed++
 			}
-			if !oMiss && mMiss {
+			if la != "NA" && lb == "NA" {
 				ch.Suppressed++
 			}
 		}
-		n := float64(max(orig.N, 1))
+	}
+	if len(num) > 0 {
+		changed, suppressed := make([]int, orig.P), make([]int, orig.P)
+		for i := 0; i < orig.N; i++ {
+			row, mrow := orig.Data[i*orig.P:(i+1)*orig.P], masked.Data[i*masked.P:(i+1)*masked.P]
+			for _, j := range num {
+				a, b := row[j], mrow[j]
+				oMiss, mMiss := math.IsNaN(a), math.IsNaN(b)
+				if a != b && !(oMiss && mMiss) {
+					changed[j]++
+				}
+				if !oMiss && mMiss {
+					suppressed[j]++
+				}
+			}
+		}
+		for _, j := range num {
+			out[j].Changed, out[j].Suppressed = changed[j], suppressed[j]
+		}
+	}
+	n := float64(max(orig.N, 1))
+	for j := range out {
+		ch := &out[j]
 		ch.ChangedPct, ch.SuppressedPct = Num(100*float64(ch.Changed)/n), Num(100*float64(ch.Suppressed)/n)
-		out = append(out, ch)
 	}
 	return out
 }

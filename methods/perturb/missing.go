@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/internal/covariance"
@@ -48,8 +49,10 @@ func hasMissing(d *datasets.Dataset) bool {
 // them; a column with fewer than two available values has SD NaN. Without missing values it
 // is ScalingOf(d).
 func availScaling(d *datasets.Dataset) datasets.Scaling {
-	if !hasMissing(d) {
-		return datasets.ScalingOf(d)
+	// A missing cell makes its column's mean NaN, so a table whose means are all numbers has
+	// none (no separate scan for them); a NaN mean may also come from infinities: then scan.
+	if s := datasets.ScalingOf(d); !slices.ContainsFunc(s.Mean, math.IsNaN) || !hasMissing(d) {
+		return s
 	}
 	s := datasets.Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
 	for j := 0; j < d.P; j++ {

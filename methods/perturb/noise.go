@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -72,19 +73,26 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 	}
 	w := p.Float("noise_pct") / 100
 	sd := availScaling(d).SD
-	out := d.Clone()
+	// The release is written straight into a new table, x + e cell by cell: the values of a
+	// copy of d with e added in place, without first copying the n×p values and reading them
+	// back (docs/datapath.md, "Copies of the table").
+	x := d.Data
+	data := make([]float64, len(x))
 	for j := 0; j < d.P; j++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		s := w * sd[j]
-		for i := 0; i < d.N; i++ {
+		for k := j; k < len(x); k += d.P {
 			e := s * rng.NormFloat64()
-			if a.KeepZeros && out.Data[i*d.P+j] == 0 {
+			if a.KeepZeros && x[k] == 0 {
+				data[k] = x[k]
 				continue
 			}
-			out.Data[i*d.P+j] += e
+			data[k] = x[k] + e
 		}
 	}
+	out := datasets.New(d.Name, slices.Clone(d.Names), d.N, d.P, data)
+	out.Levels = d.CloneLevels()
 	return &methods.Release{Masked: out}, nil
 }
