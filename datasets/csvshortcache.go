@@ -57,7 +57,7 @@ func (c *shortCache) append(b []byte, v float64) []byte {
 		return append(b, e.s[:e.n]...)
 	}
 	start := len(b)
-	b = strconv.AppendFloat(b, v, 'g', -1, 64)
+	b = appendFloatShortest(b, v)
 	if n := len(b) - start; n <= shortMaxLen {
 		e.bits, e.n = bits, uint8(n)
 		copy(e.s[:], b[start:])

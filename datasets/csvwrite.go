@@ -172,7 +172,7 @@ func appendShortest(b []byte, v float64) []byte {
 	if t, ok := shortWhole(v); ok {
 		return strconv.AppendInt(b, t, 10)
 	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+	return appendFloatShortest(b, v)
 }
 
 // shortWhole returns v as an integer when appendShortest writes it with strconv.AppendInt: a
