@@ -200,7 +200,7 @@ func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 		d = s
 	}
 	// A multiple of 10 in the interval has fewer digits than both, and comes first; there is
-	// at most one.
+	// at most one, the interval being narrower than 10.
 	sp := s / 10 * 10
 	lowIn := vbl+out <= sp<<2
 	highIn := (sp+10)<<2+out <= vbr
@@ -209,12 +209,6 @@ func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 	}
 	if highIn {
 		d = sp + 10
-	}
-	if lowIn && highIn { // cannot happen (the interval is narrower than 10); as the paper
-		d = s // goes on to s and s+1 then, so does this
-		if vb > mid || vb == mid && s&1 != 0 {
-			d = s + 1
-		}
 	}
 	return d, k
 }
