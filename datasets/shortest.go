@@ -111,10 +111,8 @@ func appendFloatShortest(b []byte, v float64) []byte {
 		binary.LittleEndian.PutUint64(buf[end:], asciiZeros)
 		end += dp - nd
 	}
-	if u>>63 != 0 {
-		start--
-		buf[start] = '-'
-	}
+	buf[start-1] = '-' // the sign, kept for a negative v (without a branch: signs are random)
+	start -= int(u >> 63)
 	n := len(b)
 	if cap(b)-n < 24 {
 		return append(b, buf[start:end]...)
@@ -157,17 +155,19 @@ const twoDigits = "00010203040506070809" +
 	"90919293949596979899"
 
 // shortestDigits returns the decimal d·10^k (d > 0; d may end in zeros) that the Schubfach
-// algorithm (Giulietti 2020, section 9 and its figure 4) finds for the positive double
-// v = c·2^q: among the decimals in the rounding interval of v — the numbers that round to v,
-// its ends included when c is even — one of fewest digits, the nearest to v among those,
-// the even one of two equally near. irregular is true when c = 2^52 and v is not the smallest
-// normal double: then v's lower neighbour is half as far as its upper one.
+// algorithm (R. Giulietti, "The Schubfach way to render doubles", 2020) finds for the
+// positive double v = c·2^q: among the decimals in the rounding interval of v — the numbers
+// that round to v, its ends included when c is even — one of fewest digits, the nearest to v
+// among those, the even one of two equally near. irregular is true when c = 2^52 and v is
+// not the smallest normal double: then v's lower neighbour is half as far as its upper one.
 //
-// With k = ⌊log10 2^q⌋ (⌊log10 ¾·2^q⌋ when irregular), the interval scaled by 10^−k is
-// at least 1 and less than 10 wide, so it holds one or two integers and at most one multiple
-// of 10. The scaled value and ends are computed four times larger, rounded to odd (sticky),
-// from a 128-bit power 10^−k rounded up (shortPows), which the paper shows decides every
-// comparison below as the exact values would.
+// With k = ⌊log10 2^q⌋ (⌊log10 ¾·2^q⌋ when irregular), the interval scaled by 10^−k is at
+// least 1 and less than 10 wide: it holds s = ⌊v·10^−k⌋ or s+1, and at most one multiple of
+// 10. The scaled value and ends are computed four times larger and rounded to odd (a sticky
+// lowest bit: roundOdd) from 10^−k rounded up (shortPows); the paper proves that values
+// computed so decide every comparison below as the exact ones would. This variant uses
+// 128-bit powers and a 64-bit fraction for the sticky bit; TestAppendFloatShortest and
+// FuzzAppendShortest check its outcome against strconv.
 func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 	cb := c << 2 // 4v, 4·vl and 4·vr in units of 2^(q−2)
 	cbl, cbr := cb-2, cb+2
@@ -178,8 +178,8 @@ func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 		k = (q * 315652) >> 20 // ⌊log10 2^q⌋
 	}
 	g := &shortPows[-k-shortPowMin]
-	h := q + ((-k)*1741646)>>19 + 1 // q + ⌊log2 10^−k⌋ + 1, in [1, 4]
-	vb := roundOdd(g, cb<<h)        // 4·v·10^−k
+	h := uint(q+((-k)*1741646)>>19+1) & 63 // q + ⌊log2 10^−k⌋ + 1, in [1, 4]
+	vb := roundOdd(g, cb<<h)               // 4·v·10^−k
 	vbl := roundOdd(g, cbl<<h)
 	vbr := roundOdd(g, cbr<<h)
 	out := c & 1 // an odd c leaves the ends of the interval out
@@ -188,9 +188,8 @@ func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 	// s or s+1, whichever is in the interval, or the nearer to v (the even one on a tie): the
 	// interval is at least 1 wide, so it holds one of them. (Selections by conditional moves:
 	// the choices are as unpredictable as the digits.)
-	mid := s<<2 + 2 // 4·(s + ½)
 	d = s
-	if vb > mid || vb == mid && s&1 != 0 {
+	if vb+s&1 > s<<2+2 { // 4v > 4·(s + ½), or equal with s odd
 		d = s + 1
 	}
 	if vbl+out > s<<2 { // s is out
@@ -213,8 +212,11 @@ func shortestDigits(c uint64, q int, irregular bool) (d uint64, k int) {
 	return d, k
 }
 
-// roundOdd returns ⌊g·x/2^128⌋ rounded to odd — its lowest bit set when the product is not a
-// multiple of 2^128 — for g = {high, low} 64 bits.
+// roundOdd returns ⌊g·x/2^128⌋ for g = {high, low} 64 bits, rounded to odd: its lowest bit
+// is set when the product's bits from 2^64 to 2^127 are not all zero. The bits below 2^64 are
+// left out, as the paper's rop leaves out the low product: there the +1 of the rounded-up
+// power (at most x < 2^59) would otherwise mark exact products, such as 10·v for v a multiple
+// of 1/8, as inexact.
 func roundOdd(g *[2]uint64, x uint64) uint64 {
 	hi1, lo1 := bits.Mul64(g[0], x)
 	hi0, _ := bits.Mul64(g[1], x)
