@@ -9,11 +9,11 @@ import (
 // whose columns repeat a few values — the group means of a microaggregated release, recoded
 // or rounded values — formats each value once (docs/datapath.md, "What the writer does now").
 // It is direct-mapped: a number's bits pick one of shortSlots entries, which holds the last
-// number formatted there. The bytes it returns are strconv.AppendFloat(b, v, 'g', -1, 64)'s,
-// by construction (an entry is only ever a copy of them for the same bits). A table of
-// distinct values would only pay for the lookups, so after shortProbe lookups with fewer than
-// one hit in shortMinHitRate the cache turns itself off. The zero value is ready to use; one
-// cache per goroutine.
+// number formatted there. The bytes it returns are appendShortest's, those of
+// strconv.AppendFloat(b, v, 'g', -1, 64), by construction (an entry is only ever a copy of
+// them for the same bits). A table of distinct values would only pay for the lookups, so
+// after shortProbe lookups with fewer than one hit in shortMinHitRate the cache turns itself
+// off. The zero value is ready to use; one cache per goroutine.
 type shortCache struct {
 	slots   [shortSlots]shortEntry
 	lookups int
@@ -57,7 +57,7 @@ func (c *shortCache) append(b []byte, v float64) []byte {
 		return append(b, e.s[:e.n]...)
 	}
 	start := len(b)
-	b = strconv.AppendFloat(b, v, 'g', -1, 64)
+	b = appendFloatShortest(b, v)
 	if n := len(b) - start; n <= shortMaxLen {
 		e.bits, e.n = bits, uint8(n)
 		copy(e.s[:], b[start:])

@@ -73,7 +73,7 @@ func TestShortCacheEqualsAppendShortest(t *testing.T) {
 }
 
 // BenchmarkShortCache formats 10^5 numbers: a pool of 100 values (a microaggregated column) and
-// distinct values, with and without the cache.
+// distinct values, with and without the cache (a cache turned off formats with appendShortest).
 func BenchmarkShortCache(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pool := make([]float64, 100)
@@ -89,22 +89,25 @@ func BenchmarkShortCache(b *testing.B) {
 		name string
 		v    []float64
 	}{{"repeated", repeated}, {"distinct", distinct}} {
-		b.Run(in.name+"/cache", func(b *testing.B) {
-			buf := make([]byte, 0, 32)
-			for b.Loop() {
-				var c shortCache
-				for _, v := range in.v {
-					buf = c.append(buf[:0], v)
-				}
+		for _, cached := range []bool{true, false} {
+			name := in.name + "/cache"
+			if !cached {
+				name = in.name + "/nocache" // appendShortest
 			}
-		})
-		b.Run(in.name+"/strconv", func(b *testing.B) {
-			buf := make([]byte, 0, 32)
-			for b.Loop() {
-				for _, v := range in.v {
-					buf = appendShortest(buf[:0], v)
+			b.Run(name, func(b *testing.B) {
+				buf := make([]byte, 0, 32)
+				cpu0 := processCPUNanos()
+				for b.Loop() {
+					var c shortCache
+					c.off = !cached
+					for _, v := range in.v {
+						buf = c.append(buf[:0], v)
+					}
 				}
-			}
-		})
+				if cpu1 := processCPUNanos(); cpu0 >= 0 && cpu1 >= 0 {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(b.N*len(in.v)), "cpu-ns/number")
+				}
+			})
+		}
 	}
 }
