@@ -320,8 +320,10 @@ func (s *mdavState) maintain() {
 			continue
 		}
 		if s.rows != nil {
-			for j := 0; j < d; j++ {
-				s.rows[mdavindex.LaneOffset(w, j, d)] = s.rows[mdavindex.LaneOffset(t, j, d)]
+			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
+			dst := s.rows[mdavindex.LaneOffset(w, 0, d):]
+			for j := 0; j < 4*d; j += 4 { // column j/4 of the row: lane stride 4
+				dst[j] = src[j]
 			}
 		}
 		s.act[w] = s.act[t]

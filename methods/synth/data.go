@@ -63,9 +63,11 @@ func init() {
 		ds := strconv.Itoa(d)
 		for n := 1; n <= S3MaxN; n++ {
 			ns := strconv.Itoa(n)
-			registerCensus("census_s3_d"+ds+"_n"+ns,
-				"Census with the FCRM study's S3 split: v"+ds+" synthesized from the next "+ns+" attributes (cyclic)",
-				SplitS3(d, n))
+			name := "census_s3_d" + ds + "_n" + ns
+			datasets.RegisterGenerator(datasets.Info{Name: name, Source: "original",
+				Description: "Census with the FCRM study's S3 split: v" + ds + " synthesized from the next " + ns + " attributes (cyclic)"},
+				censusCopy(name))
+			// its split is computed from the name on use (SplitOf)
 		}
 	}
 }
