@@ -281,7 +281,7 @@ func TestSeedTable(t *testing.T) {
 	}
 	want := SeedRow{5, "gsms", 30, [3]float64{21.66, 8.56, 0.79}, [3]float64{21.76, 0, 29.82}, [3]float64{5.40, 10.80, 690.35}}
 	if Seed()[11] != want {
-		t.Errorf("Seed()[11] = %+v, want %+v", Seed()[11], want)
+		t.Errorf("Seed[11] = %+v, want %+v", Seed()[11], want)
 	}
 }
 

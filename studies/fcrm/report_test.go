@@ -84,9 +84,9 @@ func TestPublishedTables(t *testing.T) {
 		t.Fatalf("rows: %d, %d, %d, %d c values", len(Table5()), len(Table6()), len(Table7()), len(Table8()))
 	}
 	if r := Table7()[6]; r.Label != "c=10" || r.C != 10 || r.FO != 9.917e-06 || r.Score != 29.209 {
-		t.Errorf("Table7()[6] = %+v", r)
+		t.Errorf("Table7[6] = %+v", r)
 	}
 	if Table8()[4][18] != [3]float64{17.4605634, 20.3484739, 18.90451865} || Table8()[2][0][0] != 63.96063083 {
-		t.Errorf("Table8(): %v, %v", Table8()[4][18], Table8()[2][0])
+		t.Errorf("Table8: %v, %v", Table8()[4][18], Table8()[2][0])
 	}
 }

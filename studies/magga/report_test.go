@@ -200,7 +200,7 @@ func TestWriteErrors(t *testing.T) {
 // files, every entry.
 func TestPublishedTables(t *testing.T) {
 	if len(seedWins()) != 46 || seedWins()[[3]string{"fobj3", "dld", "4"}] != 31 {
-		t.Errorf("seedWins(): %d entries, fobj3 dld k=4: %d", len(seedWins()), seedWins()[[3]string{"fobj3", "dld", "4"}])
+		t.Errorf("seedWins: %d entries, fobj3 dld k=4: %d", len(seedWins()), seedWins()[[3]string{"fobj3", "dld", "4"}])
 	}
 	n := 0
 	for _, byObj := range seedGaps() {
@@ -209,6 +209,6 @@ func TestPublishedTables(t *testing.T) {
 		}
 	}
 	if n != 36 || seedGaps()["dld"]["fobj2"]["5"] != [5]float64{0, 0.046, 0.192, 0.259, 0.941} {
-		t.Errorf("seedGaps(): %d cells, dld fobj2 k=5: %v", n, seedGaps()["dld"]["fobj2"]["5"])
+		t.Errorf("seedGaps: %d cells, dld fobj2 k=5: %v", n, seedGaps()["dld"]["fobj2"]["5"])
 	}
 }

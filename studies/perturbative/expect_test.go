@@ -65,10 +65,10 @@ func TestStudyTables(t *testing.T) {
 		t.Fatalf("%d and %d rows, want 18 and 10", len(Table28()), len(Table34()))
 	}
 	if r := Table28()[1]; r.Label != "Indep. noise" || !r.Flag || r.Method != "revmap(noise_additive)" || r.Vals[2] != 16.543 || r.Vals[9] != 21.50 {
-		t.Errorf("Table28()[1] = %+v", r)
+		t.Errorf("Table28[1] = %+v", r)
 	}
 	if r := Table34()[9]; r.Method != "restrict(shuffle_ds)" || !r.Flag || r.Vals[1] != 2.6e4 {
-		t.Errorf("Table34()[9] = %+v", r)
+		t.Errorf("Table34[9] = %+v", r)
 	}
 }
 
@@ -90,10 +90,10 @@ func TestReferenceTables(t *testing.T) {
 // expected.csv files.
 func TestStudyTablesCategoricalGini(t *testing.T) {
 	if len(Categorical()) != 11 || Categorical()[10].Value != "0.25%, 1.03%, 1.44%" {
-		t.Errorf("Categorical(): %d rows, last %+v", len(Categorical()), Categorical()[len(Categorical())-1])
+		t.Errorf("Categorical: %d rows, last %+v", len(Categorical()), Categorical()[len(Categorical())-1])
 	}
 	if studyGini()[3] != [3]float64{79.1964, 71.6055, 65.0962} {
-		t.Errorf("studyGini()[3] = %v", studyGini()[3])
+		t.Errorf("studyGini[3] = %v", studyGini()[3])
 	}
 }
 
@@ -105,13 +105,13 @@ func TestTargets(t *testing.T) {
 	}
 	want := Target{"original", keys, "water", "1", "dis_suda_mean", 0.00214652640203, 5e-15, "suda2, original scores"}
 	if Targets()[10] != want {
-		t.Errorf("Targets()[10] = %+v, want %+v", Targets()[10], want)
+		t.Errorf("Targets[10] = %+v, want %+v", Targets()[10], want)
 	}
 	if last := Targets()[35]; last.Metric != "dis_suda_mean_bin_gt0.7" || last.Want != 0 || last.Note != "DIS-SUDA bin count" {
 		t.Errorf("last target %+v", last)
 	}
 	if w := Targets()[12]; w.Dataset != "keys_weighted" || w.Want != 10.77829892 {
-		t.Errorf("Targets()[12] = %+v", w)
+		t.Errorf("Targets[12] = %+v", w)
 	}
 }
 
