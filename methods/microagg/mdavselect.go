@@ -60,15 +60,12 @@ func (s *mdavState) selectTau() {
 // s.tau, in ascending position.
 func (s *mdavState) selectBlock(b, lo, hi int) {
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	tau := s.tau
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
 	cand := s.cands[b][:0]
-	for i, v := range dist {
-		if dead[i] {
-			continue
-		}
+	for i, v := range s.dist[lo:hi] {
+		// both tests are false for NaN: dead rows (maskDead)
 		if v > best {
 			best, bi = v, lo+i
 		}

@@ -28,6 +28,7 @@ type mdavState struct {
 	rows    []float64 // buffer rows in the lane layout of mdavindex.LaneOffset (nil until materialize)
 	dead    []bool    // buffer row t was emitted
 	deadPos []int     // dead rows not yet compacted away
+	deadIn  [][]int32 // per pass block, its dead rows not yet compacted away (maskDead)
 	dirty   []int     // sum blocks that lost a row since the last centroid
 	dist    []float64 // squared distance of buffer row t to the current point
 	cent    []float64
@@ -73,6 +74,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		bsum:     make([]float64, ns*d),
 		bdirty:   make([]bool, ns),
 		blockArg: make([]int, nb),
+		deadIn:   make([][]int32, nb),
 		parRows:  parallelRows,
 	}
 	s.blockFn = s.block
@@ -105,6 +107,7 @@ func (s *mdavState) kill(t int) {
 	}
 	s.alive--
 	s.deadPos = append(s.deadPos, t)
+	s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
 		s.dirty = append(s.dirty, b)
@@ -332,6 +335,9 @@ func (s *mdavState) maintain() {
 	s.m = w
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
+	for b := range s.deadIn {
+		s.deadIn[b] = s.deadIn[b][:0]
+	}
 	s.resum()
 	if s.onCompact != nil {
 		s.onCompact()
@@ -345,6 +351,16 @@ func (s *mdavState) distBlock(lo, hi int) {
 	mdavindex.DistLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
 }
 
+// maskDead sets the distances of the dead rows of pass block b to NaN after distBlock, so that
+// the passes need no test of the dead flags: a NaN distance is neither larger than the best
+// nor within a threshold, so no dead row is taken, as none was when the flags were tested.
+func (s *mdavState) maskDead(b int) {
+	nan := math.NaN()
+	for _, t := range s.deadIn[b] {
+		s.dist[t] = nan
+	}
+}
+
 // farthestFrom returns the live buffer row farthest from q (lowest index on ties).
 func (s *mdavState) farthestFrom(q []float64) int {
 	mdavindex.BroadcastQuery(s.qb, q)
@@ -356,11 +372,10 @@ func (s *mdavState) farthestFrom(q []float64) int {
 // farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
 func (s *mdavState) farthestBlock(b, lo, hi int) {
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
-	for i, v := range dist {
-		if v > best && !dead[i] {
+	for i, v := range s.dist[lo:hi] {
+		if v > best { // false for NaN: dead rows (maskDead)
 			best, bi = v, lo+i
 		}
 	}
@@ -415,18 +430,18 @@ func (s *mdavState) nearestBlock(b, lo, hi int) {
 	h := &s.heaps[b]
 	h.reset(s.k)
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	thr := math.Inf(1) // admit anything until the heap is full
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
-	for i, v := range dist {
-		if v <= thr && !dead[i] {
+	for i, v := range s.dist[lo:hi] {
+		// both tests are false for NaN: dead rows (maskDead)
+		if v <= thr {
 			h.push(lo + i)
 			if len(h.pos) == h.k {
 				thr = s.dist[h.pos[0]]
 			}
 		}
-		if v > best && !dead[i] {
+		if v > best {
 			best, bi = v, lo+i
 		}
 	}
