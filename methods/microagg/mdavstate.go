@@ -318,10 +318,10 @@ func (s *mdavState) maintain() {
 	}
 	d := s.d
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
-	for t := w; t < s.m; t++ { // stable, in place: w ≤ t
-		if s.dead[t] {
-			continue
-		}
+	// Stable, in place (w ≤ t), without a branch on the dead flags: every row is copied to w
+	// and w advances past the live ones only, so a dead row's copy is overwritten by the next
+	// live row (or left past the new end, which nothing reads).
+	for t := w; t < s.m; t++ {
 		if s.rows != nil {
 			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
 			dst := s.rows[mdavindex.LaneOffset(w, 0, d):]
@@ -330,7 +330,11 @@ func (s *mdavState) maintain() {
 			}
 		}
 		s.act[w] = s.act[t]
-		w++
+		live := 1
+		if s.dead[t] {
+			live = 0
+		}
+		w += live
 	}
 	s.m = w
 	clear(s.dead[:s.m+len(s.deadPos)])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -79,6 +80,55 @@ func TestBlockSumsMatchRowLoop(t *testing.T) {
 						check(fmt.Sprintf("round %d, after maintain", round))
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestKthValueMatchesSort checks kthValue against the sorted slice on random values, values
+// with many ties (few distinct values, all equal), ±0, infinities, sorted and reversed input,
+// for every rank of small slices and random ranks of large ones.
+func TestKthValueMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 30))
+	for trial := 0; trial < 400; trial++ {
+		n := 1 + r.IntN(40)
+		if trial%4 == 0 {
+			n = 1 + r.IntN(5000)
+		}
+		x := make([]float64, n)
+		for i := range x {
+			switch trial % 5 {
+			case 0:
+				x[i] = r.NormFloat64()
+			case 1:
+				x[i] = float64(r.IntN(3))
+			case 2:
+				x[i] = 7
+			case 3:
+				x[i] = []float64{math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 1}[r.IntN(5)]
+			default:
+				x[i] = float64(i)
+			}
+		}
+		if trial%10 == 9 {
+			slices.Reverse(x)
+		}
+		sorted := slices.Clone(x)
+		slices.Sort(sorted)
+		ranks := []int{0, n - 1, n / 2, r.IntN(n)}
+		if n <= 40 {
+			ranks = ranks[:0]
+			for k := range n {
+				ranks = append(ranks, k)
+			}
+		}
+		for _, k := range ranks {
+			y := slices.Clone(x)
+			if got, want := kthValue(y, k), sorted[k]; got != want {
+				t.Fatalf("trial %d, n = %d: kthValue(k = %d) = %v, want %v", trial, n, k, got, want)
+			}
+			if got, want := selectKth(slices.Clone(x), k), sorted[k]; got != want {
+				t.Fatalf("trial %d: selectKth(k = %d) = %v, want %v", trial, k, got, want)
 			}
 		}
 	}
