@@ -55,14 +55,14 @@ var Families = []Family{
 		}},
 }
 
-var familyName = regexp.MustCompile(`^([a-z]+)_d([0-9]+)_n([0-9]+)$`)
+var familyName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+)_d([0-9]+)_n([0-9]+)$`) })
 
 // maxFamilyCells bounds n·d of a generated dataset (1 GB of float64).
 const maxFamilyCells = 1 << 27
 
 // ParseFamily returns the family, n and d of a generated dataset name, or ok = false.
 func ParseFamily(name string) (f Family, n, d int, ok bool) {
-	m := familyName.FindStringSubmatch(name)
+	m := familyName().FindStringSubmatch(name)
 	if m == nil {
 		return Family{}, 0, 0, false
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // SlurmOptions are the resources of the generated Slurm jobs. Every array task asks for CPUs
@@ -19,9 +20,9 @@ type SlurmOptions struct {
 }
 
 var (
-	slurmTimeRE = regexp.MustCompile(`^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$`)
-	slurmMemRE  = regexp.MustCompile(`^[0-9]+[KMGT]?$`)
-	slurmPartRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`)
+	slurmTimeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$`) })
+	slurmMemRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+[KMGT]?$`) })
+	slurmPartRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`) })
 )
 
 func (o SlurmOptions) check() error {
@@ -30,11 +31,11 @@ func (o SlurmOptions) check() error {
 		return fmt.Errorf("experiments: slurm: --shards must be ≥ 1 (got %d)", o.Shards)
 	case o.CPUs < 1:
 		return fmt.Errorf("experiments: slurm: --cpus-per-task must be ≥ 1 (got %d)", o.CPUs)
-	case !slurmTimeRE.MatchString(o.Time):
+	case !slurmTimeRE().MatchString(o.Time):
 		return fmt.Errorf("experiments: slurm: --time must be a Slurm time such as 30:00, 4:00:00 or 1-00:00:00 (got %q)", clipEcho(o.Time))
-	case o.Partition != "" && !slurmPartRE.MatchString(o.Partition):
+	case o.Partition != "" && !slurmPartRE().MatchString(o.Partition):
 		return fmt.Errorf("experiments: slurm: --partition must be partition names separated by commas (got %q)", clipEcho(o.Partition))
-	case o.Mem != "" && !slurmMemRE.MatchString(o.Mem):
+	case o.Mem != "" && !slurmMemRE().MatchString(o.Mem):
 		return fmt.Errorf("experiments: slurm: --mem must be a size such as 4000 (MB) or 8G (got %q)", clipEcho(o.Mem))
 	}
 	return nil

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -488,9 +489,11 @@ func (e *SpecError) Error() string {
 func (e *SpecError) Unwrap() error { return e.Err }
 
 // durationSyntax matches what time.ParseDuration accepts, whatever the magnitude.
-var durationSyntax = regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+var durationSyntax = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`)
+})
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // Parse decodes and validates a spec. file names it in errors. Unknown keys, unknown
 // datasets, methods, parameters and metrics, values of the wrong type or out of range, empty
@@ -658,7 +661,7 @@ func (s *Spec) validate() error {
 	bad := func(key string, format string, a ...any) error {
 		return &SpecError{Key: key, Err: fmt.Errorf(format, a...)}
 	}
-	if !nameRE.MatchString(s.Name) {
+	if !nameRE().MatchString(s.Name) {
 		return bad("name", "must be a non-empty name of letters, digits, '.', '_' or '-' (got %q)", clipEcho(s.Name))
 	}
 	if !s.meta.IsDefined("replicates") {
@@ -683,7 +686,7 @@ func (s *Spec) validate() error {
 	}
 	if s.TimeLimit != "" {
 		d, err := time.ParseDuration(s.TimeLimit)
-		if err != nil && durationSyntax.MatchString(s.TimeLimit) {
+		if err != nil && durationSyntax().MatchString(s.TimeLimit) {
 			// Well formed but beyond time.Duration (9999999h): say so, not "must be positive".
 			return bad("time_limit", "%q exceeds the largest time limit, %v (about 292 years)", clipEcho(s.TimeLimit), time.Duration(math.MaxInt64))
 		}

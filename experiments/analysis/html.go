@@ -90,7 +90,7 @@ func WriteHTML(dir string) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := htmlTemplate.Execute(&buf, page); err != nil {
+	if err := htmlTemplate().Execute(&buf, page); err != nil {
 		return fmt.Errorf("analysis: %s: %w", filepath.Join(dir, HTMLFile), err)
 	}
 	if err := datasets.AtomicWrite(filepath.Join(dir, HTMLFile), func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {

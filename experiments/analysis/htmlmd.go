@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // mdBlock is one block of the Markdown that the reports write (REPORT.md and the study
@@ -26,10 +27,12 @@ type mdBlock struct {
 }
 
 var (
-	mdHeading = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*$`)
-	mdRule    = regexp.MustCompile(`^\|(\s*:?-+:?\s*\|)+\s*$`)
-	mdImage   = regexp.MustCompile(`^!\[([^\]]*)\]\(([^)\s]+)\)$`)
-	mdNumber  = regexp.MustCompile(`^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[–-]$|^[+-]?Inf$|^NaN$`)
+	mdHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*$`) })
+	mdRule    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\|(\s*:?-+:?\s*\|)+\s*$`) })
+	mdImage   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^!\[([^\]]*)\]\(([^)\s]+)\)$`) })
+	mdNumber  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^[–-]$|^[+-]?Inf$|^NaN$`)
+	})
 )
 
 // parseMarkdown splits the Markdown text md into blocks. It reads the subset the reports
@@ -46,7 +49,7 @@ func parseMarkdown(md string, ids map[string]int) []mdBlock {
 		}
 		text := strings.Join(para, "\n")
 		para = nil
-		if m := mdImage.FindStringSubmatch(text); m != nil && isLocal(m[2]) {
+		if m := mdImage().FindStringSubmatch(text); m != nil && isLocal(m[2]) {
 			out = append(out, mdBlock{Kind: "figure", Text: m[1], Src: m[2]})
 			return
 		}
@@ -65,11 +68,11 @@ func parseMarkdown(md string, ids map[string]int) []mdBlock {
 				code = append(code, lines[i])
 			}
 			out = append(out, mdBlock{Kind: "pre", Text: strings.Join(code, "\n")})
-		case mdHeading.MatchString(trim):
+		case mdHeading().MatchString(trim):
 			flush()
-			m := mdHeading.FindStringSubmatch(trim)
+			m := mdHeading().FindStringSubmatch(trim)
 			out = append(out, mdBlock{Kind: "h", Level: len(m[1]), Text: plainText(m[2]), HTML: mdInline(m[2]), ID: uniqueID(ids, m[2])})
-		case strings.HasPrefix(trim, "|") && i+1 < len(lines) && mdRule.MatchString(strings.TrimSpace(lines[i+1])):
+		case strings.HasPrefix(trim, "|") && i+1 < len(lines) && mdRule().MatchString(strings.TrimSpace(lines[i+1])):
 			flush()
 			t := &htmlTable{}
 			for _, c := range splitRow(trim) {
@@ -88,7 +91,7 @@ func parseMarkdown(md string, ids map[string]int) []mdBlock {
 						c = cells[k]
 					}
 					row[k] = htmlCell{HTML: mdInline(c)}
-					if c != "" && !mdNumber.MatchString(c) {
+					if c != "" && !mdNumber().MatchString(c) {
 						t.Numeric[k] = false
 					}
 				}
@@ -133,7 +136,9 @@ func splitRow(row string) []string {
 	return parts
 }
 
-var mdInlineRE = regexp.MustCompile("`([^`]*)`|\\*\\*(.+?)\\*\\*|(!?)\\[([^\\]]*)\\]\\(([^)\\s]*)\\)")
+var mdInlineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("`([^`]*)`|\\*\\*(.+?)\\*\\*|(!?)\\[([^\\]]*)\\]\\(([^)\\s]*)\\)")
+})
 
 // mdInline returns the inline Markdown s as HTML: text escaped, `code`, **bold**, links and
 // images. A link to another site (http, https or any other scheme) is written as its text
@@ -142,7 +147,7 @@ var mdInlineRE = regexp.MustCompile("`([^`]*)`|\\*\\*(.+?)\\*\\*|(!?)\\[([^\\]]*
 func mdInline(s string) template.HTML {
 	var b strings.Builder
 	last := 0
-	for _, m := range mdInlineRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range mdInlineRE().FindAllStringSubmatchIndex(s, -1) {
 		b.WriteString(html.EscapeString(s[last:m[0]]))
 		last = m[1]
 		switch {
@@ -177,8 +182,8 @@ func isLocal(url string) bool {
 
 // plainText drops the inline Markdown marks of s.
 func plainText(s string) string {
-	s = mdInlineRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := mdInlineRE.FindStringSubmatch(m)
+	s = mdInlineRE().ReplaceAllStringFunc(s, func(m string) string {
+		sub := mdInlineRE().FindStringSubmatch(m)
 		switch {
 		case sub[1] != "" || strings.HasPrefix(m, "`"):
 			return sub[1]
@@ -190,11 +195,11 @@ func plainText(s string) string {
 	return s
 }
 
-var idRE = regexp.MustCompile(`[^a-z0-9]+`)
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // uniqueID returns an anchor for the heading text s, made unique by a numeric suffix.
 func uniqueID(ids map[string]int, s string) string {
-	id := strings.Trim(idRE.ReplaceAllString(strings.ToLower(plainText(s)), "-"), "-")
+	id := strings.Trim(idRE().ReplaceAllString(strings.ToLower(plainText(s)), "-"), "-")
 	if id == "" {
 		id = "section"
 	}

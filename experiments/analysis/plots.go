@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -268,9 +269,9 @@ func SaveFigures(dir string, figs []Figure) ([]Figure, error) {
 	return figs, nil
 }
 
-var slugRE = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var slugRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
 
-func slug(s string) string { return slugRE.ReplaceAllString(s, "-") }
+func slug(s string) string { return slugRE().ReplaceAllString(s, "-") }
 
 // BoxPlot returns horizontal boxplots of values, one per name, ordered by the score of their
 // median with the lowest score (the best) on top; use the identity as score for lower-better

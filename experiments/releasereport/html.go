@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/metrics"
 )
@@ -16,27 +17,30 @@ import (
 //go:embed report.html.tmpl
 var pageTemplate string
 
-// page is the parsed template of the HTML report: one self-contained file (inline style and
-// script, no external resource), its numbers in cells that carry the JSON pointer of the same
-// number in the JSON report (data-key) and its exact value (data-value, which the sortable
-// tables sort by).
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"num":     func(ptr string, v any) template.HTML { return cell("td", ptr, v, "") },
-	"numSpan": func(ptr string, v any) template.HTML { return cell("span", ptr, v, "") },
-	"numDiag": func(ptr string, v Num, diag bool) template.HTML {
-		if diag {
-			return cell("td", ptr, v, "diag")
-		}
-		return cell("td", ptr, v, "")
-	},
-	"numCmp": func(ptr string, after, before Num, id string) template.HTML {
-		return cell("td", ptr, after, compare(id, float64(before), float64(after)))
-	},
-	"ptr":         func(format string, a ...any) string { return fmt.Sprintf(format, a...) },
-	"join":        strings.Join,
-	"summaryRisk": func(id string) bool { return summaryRisk[id] },
-	"summaryLoss": func(id string) bool { return summaryLoss[id] },
-}).Parse(pageTemplate))
+// page returns the parsed template of the HTML report: one self-contained file (inline style
+// and script, no external resource), its numbers in cells that carry the JSON pointer of the
+// same number in the JSON report (data-key) and its exact value (data-value, which the
+// sortable tables sort by). It is parsed on first use, not at start-up (docs/datapath.md,
+// "Start-up").
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"num":     func(ptr string, v any) template.HTML { return cell("td", ptr, v, "") },
+		"numSpan": func(ptr string, v any) template.HTML { return cell("span", ptr, v, "") },
+		"numDiag": func(ptr string, v Num, diag bool) template.HTML {
+			if diag {
+				return cell("td", ptr, v, "diag")
+			}
+			return cell("td", ptr, v, "")
+		},
+		"numCmp": func(ptr string, after, before Num, id string) template.HTML {
+			return cell("td", ptr, after, compare(id, float64(before), float64(after)))
+		},
+		"ptr":         func(format string, a ...any) string { return fmt.Sprintf(format, a...) },
+		"join":        strings.Join,
+		"summaryRisk": func(id string) bool { return summaryRisk[id] },
+		"summaryLoss": func(id string) bool { return summaryLoss[id] },
+	}).Parse(pageTemplate))
+})
 
 // summaryRisk and summaryLoss are the measures the summary at the top repeats (with dbrl).
 var (
@@ -46,7 +50,7 @@ var (
 
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer) error {
-	return page.Execute(w, r)
+	return page().Execute(w, r)
 }
 
 // cell renders a number in a tag with its JSON pointer and exact value.

@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sdcbench/sdcbench/datasets"
@@ -73,7 +74,7 @@ func (Method) Info() methods.Info {
 }
 
 // placeholder matches {name}: the words command fills in.
-var placeholder = regexp.MustCompile(`\{([A-Za-z][A-Za-z0-9_]*)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z][A-Za-z0-9_]*)\}`) })
 
 // argv returns the command line of a run, split and filled in. fill returns the value of a
 // placeholder and whether it exists.
@@ -87,7 +88,7 @@ func argv(line string, fill func(name string) (string, bool)) ([]string, error) 
 	}
 	var missing []string
 	for i, w := range words {
-		words[i] = placeholder.ReplaceAllStringFunc(w, func(m string) string {
+		words[i] = placeholder().ReplaceAllStringFunc(w, func(m string) string {
 			name := m[1 : len(m)-1]
 			v, ok := fill(name)
 			if !ok {

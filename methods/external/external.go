@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/methods"
@@ -47,12 +48,12 @@ func (Method) Info() methods.Info {
 }
 
 // placeholder matches a {name} of a pattern.
-var placeholder = regexp.MustCompile(`\{[A-Za-z][A-Za-z0-9_]*\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z][A-Za-z0-9_]*\}`) })
 
 // Path returns the release file of run r under pattern: placeholders filled in, a relative
 // result joined to r.Dir.
 func Path(pattern string, r methods.Run) string {
-	path := placeholder.ReplaceAllStringFunc(pattern, func(m string) string {
+	path := placeholder().ReplaceAllStringFunc(pattern, func(m string) string {
 		switch m {
 		case "{dataset}":
 			return r.Dataset
@@ -83,7 +84,7 @@ func (Method) Validate(_ *datasets.Dataset, p methods.Params) error {
 	if pat == "" {
 		return fmt.Errorf("external: %w: pattern is empty: name the release file, e.g. pattern = \"masked/{dataset}.csv\"", methods.ErrBadParam)
 	}
-	for _, m := range placeholder.FindAllString(pat, -1) {
+	for _, m := range placeholder().FindAllString(pat, -1) {
 		if m != "{dataset}" && m != "{replicate}" && m != "{seed}" {
 			return fmt.Errorf("external: %w: pattern %q: unknown placeholder %s (have {dataset}, {replicate}, {seed})", methods.ErrBadParam, pat, m)
 		}

@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 )
@@ -51,7 +52,7 @@ func (s *mdavState) selectTau() {
 	}
 	s.selBuf = smp
 	if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
-		s.tau = selectKth(smp, r)
+		s.tau = kthValue(smp, r)
 	}
 }
 
@@ -60,15 +61,12 @@ func (s *mdavState) selectTau() {
 // s.tau, in ascending position.
 func (s *mdavState) selectBlock(b, lo, hi int) {
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	tau := s.tau
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
 	cand := s.cands[b][:0]
-	for i, v := range dist {
-		if dead[i] {
-			continue
-		}
+	for i, v := range s.dist[lo:hi] {
+		// both tests are false for NaN: dead rows (maskDead)
 		if v > best {
 			best, bi = v, lo+i
 		}
@@ -115,7 +113,7 @@ func (s *mdavState) selectNearest() []int {
 		vals = append(vals, dist[t])
 	}
 	s.selBuf = vals
-	T := selectKth(vals, k-1)
+	T := kthValue(vals, k-1)
 	below := 0
 	for _, v := range vals {
 		if v < T {
@@ -135,4 +133,51 @@ func (s *mdavState) selectNearest() []int {
 	}
 	s.groupBuf = g
 	return g
+}
+
+// kthValue returns the value of rank k (0-based) among x, which it reorders; x must hold no
+// NaN. It is selectKth's answer (the k-th order statistic is one value, whatever the method),
+// by quickselect with a median-of-three pivot whose partitions are branch-free (Lomuto's
+// scheme with the swap done unconditionally): for the random distances of MDAV's selection a
+// partition branch is mispredicted about every other element. Elements equal to the pivot are
+// gathered by a second pass over the upper part, so ties (integer grids) cannot make it
+// quadratic.
+func kthValue(x []float64, k int) float64 {
+	lo, hi := 0, len(x)
+	for hi-lo > 16 {
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		p := max(min(a, b), min(max(a, b), c))
+		j := lo // x[lo:j] < p ≤ x[j:i]
+		for i := lo; i < hi; i++ {
+			v := x[i]
+			x[i] = x[j]
+			x[j] = v
+			inc := 0
+			if v < p {
+				inc = 1
+			}
+			j += inc
+		}
+		if k < j {
+			hi = j
+			continue
+		}
+		e := j // x[j:e] == p < x[e:i]
+		for i := j; i < hi; i++ {
+			v := x[i]
+			x[i] = x[e]
+			x[e] = v
+			inc := 0
+			if v == p {
+				inc = 1
+			}
+			e += inc
+		}
+		if k < e {
+			return p
+		}
+		lo = e
+	}
+	slices.Sort(x[lo:hi])
+	return x[k]
 }

@@ -28,6 +28,7 @@ type mdavState struct {
 	rows    []float64 // buffer rows in the lane layout of mdavindex.LaneOffset (nil until materialize)
 	dead    []bool    // buffer row t was emitted
 	deadPos []int     // dead rows not yet compacted away
+	deadIn  [][]int32 // per pass block, its dead rows not yet compacted away (maskDead)
 	dirty   []int     // sum blocks that lost a row since the last centroid
 	dist    []float64 // squared distance of buffer row t to the current point
 	cent    []float64
@@ -73,6 +74,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		bsum:     make([]float64, ns*d),
 		bdirty:   make([]bool, ns),
 		blockArg: make([]int, nb),
+		deadIn:   make([][]int32, nb),
 		parRows:  parallelRows,
 	}
 	s.blockFn = s.block
@@ -96,10 +98,19 @@ func (s *mdavState) close() {
 	}
 }
 
+// kill marks buffer row t dead (emitted): its cells in the lane buffer become −0, the identity
+// of the block sums' additions (sumLanes); it is listed for the compaction (deadPos), for the
+// passes (deadIn, maskDead) and its sum block for the next centroid.
 func (s *mdavState) kill(t int) {
 	s.dead[t] = true
+	if s.rows != nil {
+		for j := range s.d {
+			s.rows[mdavindex.LaneOffset(t, j, s.d)] = math.Copysign(0, -1) // the sums' identity (sumLanes)
+		}
+	}
 	s.alive--
 	s.deadPos = append(s.deadPos, t)
+	s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
 		s.dirty = append(s.dirty, b)
@@ -135,34 +146,16 @@ func (s *mdavState) block(b int) {
 	}
 }
 
-// sumBlock recomputes the column sums of the live rows of sum block b.
-func (s *mdavState) sumBlock(b int) {
-	d := s.d
-	sum := s.bsum[b*d : (b+1)*d : (b+1)*d]
-	clear(sum)
-	for t := b * sumRows; t < min((b+1)*sumRows, s.m); t++ {
-		if s.dead[t] {
-			continue
-		}
-		if s.rows == nil {
-			i := int(s.act[t])
-			for j, v := range s.z[i*d : i*d+d] {
-				sum[j] += v
-			}
-			continue
-		}
-		base := mdavindex.LaneOffset(t, 0, d)
-		for j := range sum {
-			sum[j] += s.rows[base+4*j]
-		}
-	}
-	s.bdirty[b] = false
-}
-
 // resum recomputes every block sum (after a compaction).
 func (s *mdavState) resum() {
 	ns := (s.m + sumRows - 1) / sumRows
-	for b := 0; b < ns; b++ {
+	b := 0
+	if s.rows != nil {
+		for ; b+1 < s.m/sumRows; b += 2 {
+			s.sumPair(b)
+		}
+	}
+	for ; b < ns; b++ {
 		s.sumBlock(b)
 	}
 	s.dirty = s.dirty[:0]
@@ -170,12 +163,29 @@ func (s *mdavState) resum() {
 
 // centroid sets s.cent to the mean of the live rows from the block sums, in block order.
 func (s *mdavState) centroid() {
-	for _, b := range s.dirty {
-		s.sumBlock(b)
+	ns := (s.m + sumRows - 1) / sumRows
+	if s.rows != nil && 4*len(s.dirty) >= ns {
+		// most blocks lost a row (large k): recompute them two at a time where both are whole
+		// (sumPair); recomputing a block that lost none gives the same bits
+		whole := s.m / sumRows
+		b := 0
+		for ; b+1 < whole; b += 2 {
+			if s.bdirty[b] || s.bdirty[b+1] {
+				s.sumPair(b)
+			}
+		}
+		for ; b < ns; b++ {
+			if s.bdirty[b] {
+				s.sumBlock(b)
+			}
+		}
+	} else {
+		for _, b := range s.dirty {
+			s.sumBlock(b)
+		}
 	}
 	s.dirty = s.dirty[:0]
 	d := s.d
-	ns := (s.m + sumRows - 1) / sumRows
 	colSums(s.cent, s.bsum[:ns*d], d)
 	for j := range s.cent {
 		s.cent[j] /= float64(s.alive)
@@ -183,12 +193,16 @@ func (s *mdavState) centroid() {
 }
 
 // materialize fills the lane buffer with the rows of the m buffer records (dead ones
-// included, so the blocks stay as they are).
+// included, so the blocks stay as they are, as −0s: kill).
 func (s *mdavState) materialize() {
 	d := s.d
 	s.rows = make([]float64, ((s.m+3)&^3)*d)
+	negZero := math.Copysign(0, -1)
 	for t, i := range s.act[:s.m] {
 		for j, v := range s.z[int(i)*d : int(i)*d+d] {
+			if s.dead[t] {
+				v = negZero
+			}
 			s.rows[mdavindex.LaneOffset(t, j, d)] = v
 		}
 	}
@@ -201,21 +215,30 @@ func (s *mdavState) maintain() {
 	}
 	d := s.d
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
-	for t := w; t < s.m; t++ { // stable, in place: w ≤ t
-		if s.dead[t] {
-			continue
-		}
+	// Stable, in place (w ≤ t), without a branch on the dead flags: every row is copied to w
+	// and w advances past the live ones only, so a dead row's copy is overwritten by the next
+	// live row (or left past the new end, which nothing reads).
+	for t := w; t < s.m; t++ {
 		if s.rows != nil {
-			for j := 0; j < d; j++ {
-				s.rows[mdavindex.LaneOffset(w, j, d)] = s.rows[mdavindex.LaneOffset(t, j, d)]
+			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
+			dst := s.rows[mdavindex.LaneOffset(w, 0, d):]
+			for j := 0; j < 4*d; j += 4 { // column j/4 of the row: lane stride 4
+				dst[j] = src[j]
 			}
 		}
 		s.act[w] = s.act[t]
-		w++
+		live := 1
+		if s.dead[t] {
+			live = 0
+		}
+		w += live
 	}
 	s.m = w
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
+	for b := range s.deadIn {
+		s.deadIn[b] = s.deadIn[b][:0]
+	}
 	s.resum()
 	if s.onCompact != nil {
 		s.onCompact()
@@ -229,6 +252,16 @@ func (s *mdavState) distBlock(lo, hi int) {
 	mdavindex.DistLanes(s.dist[lo:lo+4*groups], s.rows[lo*s.d:(lo+4*groups)*s.d], s.qb, s.d, groups)
 }
 
+// maskDead sets the distances of the dead rows of pass block b to NaN after distBlock, so that
+// the passes need no test of the dead flags: a NaN distance is neither larger than the best
+// nor within a threshold, so no dead row is taken, as none was when the flags were tested.
+func (s *mdavState) maskDead(b int) {
+	nan := math.NaN()
+	for _, t := range s.deadIn[b] {
+		s.dist[t] = nan
+	}
+}
+
 // farthestFrom returns the live buffer row farthest from q (lowest index on ties).
 func (s *mdavState) farthestFrom(q []float64) int {
 	mdavindex.BroadcastQuery(s.qb, q)
@@ -240,11 +273,10 @@ func (s *mdavState) farthestFrom(q []float64) int {
 // farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
 func (s *mdavState) farthestBlock(b, lo, hi int) {
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
-	for i, v := range dist {
-		if v > best && !dead[i] {
+	for i, v := range s.dist[lo:hi] {
+		if v > best { // false for NaN: dead rows (maskDead)
 			best, bi = v, lo+i
 		}
 	}
@@ -299,18 +331,18 @@ func (s *mdavState) nearestBlock(b, lo, hi int) {
 	h := &s.heaps[b]
 	h.reset(s.k)
 	s.distBlock(lo, hi)
+	s.maskDead(b)
 	thr := math.Inf(1) // admit anything until the heap is full
 	best, bi := -1.0, -1
-	dist, dead := s.dist[lo:hi], s.dead[lo:hi]
-	dead = dead[:len(dist)]
-	for i, v := range dist {
-		if v <= thr && !dead[i] {
+	for i, v := range s.dist[lo:hi] {
+		// both tests are false for NaN: dead rows (maskDead)
+		if v <= thr {
 			h.push(lo + i)
 			if len(h.pos) == h.k {
 				thr = s.dist[h.pos[0]]
 			}
 		}
-		if v > best && !dead[i] {
+		if v > best {
 			best, bi = v, lo+i
 		}
 	}

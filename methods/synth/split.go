@@ -3,6 +3,7 @@ package synth
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -36,12 +37,38 @@ func RegisterSplit(name string, s Split) {
 	splits[name] = s
 }
 
-// SplitOf returns the split registered for a dataset name.
+// SplitOf returns the split registered for a dataset name; for census_s3_d<d>_n<n> (d in
+// 1..S3MaxD, n in 1..S3MaxN, no leading zeros) it is SplitS3(d, n), computed here rather than
+// stored at start-up.
 func SplitOf(name string) (Split, bool) {
 	splitMu.RLock()
-	defer splitMu.RUnlock()
 	s, ok := splits[name]
+	splitMu.RUnlock()
+	if !ok {
+		if d, n, s3 := parseS3(name); s3 {
+			return SplitS3(d, n), true
+		}
+	}
 	return s, ok
+}
+
+// parseS3 reads d and n from a name census_s3_d<d>_n<n> registered by this package.
+func parseS3(name string) (d, n int, ok bool) {
+	rest, found := strings.CutPrefix(name, "census_s3_d")
+	if !found {
+		return 0, 0, false
+	}
+	ds, ns, found := strings.Cut(rest, "_n")
+	if !found {
+		return 0, 0, false
+	}
+	d, errD := strconv.Atoi(ds)
+	n, errN := strconv.Atoi(ns)
+	if errD != nil || errN != nil || d < 1 || d > S3MaxD || n < 1 || n > S3MaxN ||
+		ds != strconv.Itoa(d) || ns != strconv.Itoa(n) {
+		return 0, 0, false
+	}
+	return d, n, true
 }
 
 // CensusCSV lists the Census attributes in the order of the CSV file: v_i is CensusCSV[i−1]

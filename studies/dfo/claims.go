@@ -171,7 +171,7 @@ func claims(w io.Writer, paper []Run, t *studies.Tally) {
 					if rs := find(paper, func(r Run) bool { return r.Dataset == ds && r.K == k && r.Start == st && r.Gamma0 == g }); len(rs) > 0 {
 						row[c] = rs[0].CPU
 					}
-					for _, s := range Seed {
+					for _, s := range Seed() {
 						if s.K == k && s.Start == st && s.Gamma0 == g {
 							prow[c] = s.Time[j]
 						}

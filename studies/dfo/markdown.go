@@ -94,7 +94,7 @@ func tables(w io.Writer, paper []Run) {
 		fmt.Fprintf(w, "| dataset | start | γ0 | paper IL | paper imp | paper s | our il_start | our IL | our imp | cpu s | wall s | G0→G* | F′ evals | verdict |\n")
 		fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for j, ds := range Datasets {
-			for _, s := range Seed {
+			for _, s := range Seed() {
 				if s.K != k {
 					continue
 				}

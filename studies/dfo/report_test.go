@@ -55,7 +55,7 @@ func row(ds string, k, g int, start string, il, ilStart, cpu float64, opts ...st
 // falling with k; Tarragona k = 5 from MDAV improved; a polish extension that beats EIA k = 10.
 func testTable() *resultsdir.Table {
 	t := &resultsdir.Table{Header: header}
-	for _, s := range Seed {
+	for _, s := range Seed() {
 		for j, ds := range Datasets {
 			start := 30.0
 			il := s.IL[j]
@@ -276,12 +276,12 @@ func TestWrite(t *testing.T) {
 
 // TestSeedTable: Tables 1–3 read from tables1-3.expected.csv, every row.
 func TestSeedTable(t *testing.T) {
-	if len(Seed) != 18 {
-		t.Fatalf("%d rows, want 18", len(Seed))
+	if len(Seed()) != 18 {
+		t.Fatalf("%d rows, want 18", len(Seed()))
 	}
 	want := SeedRow{5, "gsms", 30, [3]float64{21.66, 8.56, 0.79}, [3]float64{21.76, 0, 29.82}, [3]float64{5.40, 10.80, 690.35}}
-	if Seed[11] != want {
-		t.Errorf("Seed[11] = %+v, want %+v", Seed[11], want)
+	if Seed()[11] != want {
+		t.Errorf("Seed[11] = %+v, want %+v", Seed()[11], want)
 	}
 }
 

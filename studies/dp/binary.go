@@ -3,6 +3,7 @@ package dp
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 var mList = []int{1, 2, 5, 10}
@@ -18,17 +19,17 @@ func init() {
 // e1 data: the acceptance rate at L = 11 that the dissertation states (Fig. 3.1) and the spec's
 // expected rates for L = 6 … 12.
 var (
-	e1Seed = published.get("Fig. 3.1", "acc_rate", 1)[0]
-	e1Exp  = reference.get("Fig. 3.1", "acc_rate rounded_uniform", 7)
-	e1ExpX = reference.get("Fig. 3.1", "acc_rate discrete_excl", 1)[0]
+	e1Seed = sync.OnceValue(func() float64 { return published().get("Fig. 3.1", "acc_rate", 1)[0] })
+	e1Exp  = sync.OnceValue(func() []float64 { return reference().get("Fig. 3.1", "acc_rate rounded_uniform", 7) })
+	e1ExpX = sync.OnceValue(func() float64 { return reference().get("Fig. 3.1", "acc_rate discrete_excl", 1)[0] })
 )
 
 // e1: MH-L acceptance vs L (Fig. 3.1).
 func e1(r *report, rs *runs) error {
-	want := e1Exp
+	want := e1Exp()
 	r.printf("## E1 `dp-mhl-L`: acceptance rate of MH-L against L (Fig. 3.1)\n\n")
-	r.printf("Base scenario, 1000 chains of 2000 iterations (burn-in 1000). Seed: the rate falls linearly with L and L = 11 gives %s.\n", f(e1Seed, 3))
-	r.printf("Criterion: |acc(11) − %s| ≤ 0.01 and decreasing in L.\n\n", f(e1Seed, 3))
+	r.printf("Base scenario, 1000 chains of 2000 iterations (burn-in 1000). Seed: the rate falls linearly with L and L = 11 gives %s.\n", f(e1Seed(), 3))
+	r.printf("Criterion: |acc(11) − %s| ≤ 0.01 and decreasing in L.\n\n", f(e1Seed(), 3))
 	var rows [][]string
 	var ls, acc, accX []float64
 	for i, L := range []int{6, 7, 8, 9, 10, 11, 12} {
@@ -38,7 +39,7 @@ func e1(r *report, rs *runs) error {
 		v := r.bandRef(fmt.Sprintf("L=%d rounded_uniform, acc_rate vs expected", L), a.Acc, want[i], 0.01)
 		seed := ""
 		if L == 11 {
-			seed = f(e1Seed, 3)
+			seed = f(e1Seed(), 3)
 		}
 		rows = append(rows, []string{itoa(L), seed, f(want[i], 3), f(a.Acc, 3), v, f(b.Acc, 3), f(a.ESS, 0)})
 	}
@@ -47,11 +48,11 @@ func e1(r *report, rs *runs) error {
 	for i := 1; i < len(acc); i++ {
 		dec = dec && acc[i] < acc[i-1]
 	}
-	r.printf("- |acc(11) − %s| = %s ≤ 0.01: **%s**\n", f(e1Seed, 3), f(math.Abs(acc[5]-e1Seed), 4), r.band("L=11 rounded_uniform, acc_rate vs published", acc[5], e1Seed, 0.01))
-	r.printf("- decreasing in L: **%s**; `discrete_excl` at L = 11: %s (spec %s)\n\n", r.check("acceptance rate decreasing in L", dec), f(accX[5], 3), f(e1ExpX, 3))
+	r.printf("- |acc(11) − %s| = %s ≤ 0.01: **%s**\n", f(e1Seed(), 3), f(math.Abs(acc[5]-e1Seed()), 4), r.band("L=11 rounded_uniform, acc_rate vs published", acc[5], e1Seed(), 0.01))
+	r.printf("- decreasing in L: **%s**; `discrete_excl` at L = 11: %s (spec %s)\n\n", r.check("acceptance rate decreasing in L", dec), f(accX[5], 3), f(e1ExpX(), 3))
 	p, err := curvePlot("MH-L acceptance rate vs L (E1)", "L", "acceptance rate", false, []series{
 		{Name: "rounded_uniform", X: ls, Y: acc}, {Name: "discrete_excl", X: ls, Y: accX},
-		{Name: "seed (L = 11)", X: []float64{11}, Y: []float64{e1Seed}, Points: true}})
+		{Name: "seed (L = 11)", X: []float64{11}, Y: []float64{e1Seed()}, Points: true}})
 	if err != nil {
 		return err
 	}
@@ -61,31 +62,33 @@ func e1(r *report, rs *runs) error {
 // e2 data: the dissertation's Tables 3.1–3.4 by our method (its samplers Metropolis, Gibbs and
 // JAGS) and the spec's expectations, with their 3SE bands, and ESS of 100 chains.
 var (
-	e2Samplers      = []struct{ method, seedName string }{{"charest_mhl", "Metropolis"}, {"charest_gibbs", "Gibbs"}, {"charest_exact", "JAGS"}}
-	e2SeedE         = bySampler("Table 3.1", "est_mean")
-	e2SeedV         = bySampler("Table 3.2", "var_est")
-	e2ExpE, e2BandE = reference.get("Table 3.1", "est_mean", 4), reference.band("Table 3.1", "est_mean", 4)
-	e2ExpV, e2BandV = reference.get("Table 3.2", "var_est", 4), reference.band("Table 3.2", "var_est", 4)
-	e2ExpPV         = reference.get("Table 3.2", "post_var_mean", 4)
-	e2SeedESS       = bySampler("Table 3.3", "ess")
-	e2ExpESS        = func() map[string][]float64 {
+	e2Samplers = []struct{ method, seedName string }{{"charest_mhl", "Metropolis"}, {"charest_gibbs", "Gibbs"}, {"charest_exact", "JAGS"}}
+	e2SeedE    = sync.OnceValue(func() map[string][]float64 { return bySampler("Table 3.1", "est_mean") })
+	e2SeedV    = sync.OnceValue(func() map[string][]float64 { return bySampler("Table 3.2", "var_est") })
+	e2ExpE     = sync.OnceValue(func() []float64 { return reference().get("Table 3.1", "est_mean", 4) })
+	e2BandE    = sync.OnceValue(func() []float64 { return reference().band("Table 3.1", "est_mean", 4) })
+	e2ExpV     = sync.OnceValue(func() []float64 { return reference().get("Table 3.2", "var_est", 4) })
+	e2BandV    = sync.OnceValue(func() []float64 { return reference().band("Table 3.2", "var_est", 4) })
+	e2ExpPV    = sync.OnceValue(func() []float64 { return reference().get("Table 3.2", "post_var_mean", 4) })
+	e2SeedESS  = sync.OnceValue(func() map[string][]float64 { return bySampler("Table 3.3", "ess") })
+	e2ExpESS   = sync.OnceValue(func() map[string][]float64 {
 		out := map[string][]float64{}
 		for _, em := range []string{"geyer", "ar_spectrum"} {
 			for _, s := range []string{"Gibbs", "Metropolis"} {
-				out[em+" "+s] = reference.get("Table 3.3", "ess "+em+" "+s+" (100 chains)", len(mList))
+				out[em+" "+s] = reference().get("Table 3.3", "ess "+em+" "+s+" (100 chains)", len(mList))
 			}
 		}
 		return out
-	}()
+	})
 	// e2Time maps the dissertation's sampler to its Table 3.4: seconds per simulation and total
 	// minutes.
-	e2Time = func() map[string][]float64 {
+	e2Time = sync.OnceValue(func() map[string][]float64 {
 		out := map[string][]float64{}
 		for _, s := range e2Samplers {
-			out[s.seedName] = published.get("Table 3.4", "run time "+s.seedName, 2)
+			out[s.seedName] = published().get("Table 3.4", "run time "+s.seedName, 2)
 		}
 		return out
-	}()
+	})
 )
 
 // bySampler returns a quantity of one of the dissertation's Tables 3.1–3.3 for each M, by our
@@ -93,7 +96,7 @@ var (
 func bySampler(table, quantity string) map[string][]float64 {
 	out := map[string][]float64{}
 	for _, s := range e2Samplers {
-		out[s.method] = published.get(table, quantity+" "+s.seedName, len(mList))
+		out[s.method] = published().get(table, quantity+" "+s.seedName, len(mList))
 	}
 	return out
 }
@@ -117,8 +120,8 @@ func e2(r *report, rs *runs) error {
 		value      func(agg) float64
 		expectNote string
 	}{
-		{"Table 3.1 — est_mean", e2SeedE, e2ExpE, e2BandE, "est_mean", false, 4, func(a agg) float64 { return a.Est }, ""},
-		{"Table 3.2 — var_est (the seed's \"Var\")", e2SeedV, e2ExpV, e2BandV, "var_est", true, 5, func(a agg) float64 { return a.Var }, ""},
+		{"Table 3.1 — est_mean", e2SeedE(), e2ExpE(), e2BandE(), "est_mean", false, 4, func(a agg) float64 { return a.Est }, ""},
+		{"Table 3.2 — var_est (the seed's \"Var\")", e2SeedV(), e2ExpV(), e2BandV(), "var_est", true, 5, func(a agg) float64 { return a.Var }, ""},
 	} {
 		r.printf("### %s\n\n", tab.title)
 		var rows [][]string
@@ -141,7 +144,7 @@ func e2(r *report, rs *runs) error {
 			pr := []string{"expected post_var_mean / ours (exact)"}
 			for j, M := range mList {
 				a := rs.aggregate(rs.sel("method", "charest_exact", "M", itoa(M), "gamma1", "1"), 0)
-				pr = append(pr, f(e2ExpPV[j], 5)+" / "+f(a.PostVar, 5))
+				pr = append(pr, f(e2ExpPV()[j], 5)+" / "+f(a.PostVar, 5))
 			}
 			rows = append(rows, pr)
 		}
@@ -152,15 +155,15 @@ func e2(r *report, rs *runs) error {
 
 	r.printf("### Table 3.3 — ESS out of 1000 kept draws\n\n")
 	r.printf("Criterion: every Gibbs and Metropolis cell within ±25%% of the seed; Gibbs ≥ MH-L at every M; both decreasing in M. Expected\n")
-	r.printf("(spec, 100 chains): geyer Gibbs %s; MH-L %s; ar_spectrum Gibbs %s; MH-L %s.\n\n", join(e2ExpESS["geyer Gibbs"], 0),
-		join(e2ExpESS["geyer Metropolis"], 0), join(e2ExpESS["ar_spectrum Gibbs"], 0), join(e2ExpESS["ar_spectrum Metropolis"], 0))
+	r.printf("(spec, 100 chains): geyer Gibbs %s; MH-L %s; ar_spectrum Gibbs %s; MH-L %s.\n\n", join(e2ExpESS()["geyer Gibbs"], 0),
+		join(e2ExpESS()["geyer Metropolis"], 0), join(e2ExpESS()["ar_spectrum Gibbs"], 0), join(e2ExpESS()["ar_spectrum Metropolis"], 0))
 	var rows [][]string
 	ess := map[string][]float64{}
 	for _, s := range e2Samplers[:2] {
 		// One verdict per published cell: within ±25 % of the seed's ESS with both estimators.
 		cell := make([]string, len(mList))
 		for j, M := range mList {
-			sv := e2SeedESS[s.method][j]
+			sv := e2SeedESS()[s.method][j]
 			within := true
 			for _, em := range []string{"geyer", "ar_spectrum"} {
 				a := rs.aggregate(rs.sel("method", s.method, "M", itoa(M), "ess_method", em), 0)
@@ -183,14 +186,14 @@ func e2(r *report, rs *runs) error {
 		}
 		row := []string{s.seedName + " (seed)"}
 		for j := range mList {
-			row = append(row, f(e2SeedESS[s.method][j], 0))
+			row = append(row, f(e2SeedESS()[s.method][j], 0))
 		}
 		rows = append(rows, row)
 		row = []string{s.seedName + " verdict (both estimators)"}
 		rows = append(rows, append(row, cell...))
 	}
 	jags := []string{"JAGS (seed; not applicable: the exact posterior has no MCMC error)"}
-	for _, v := range e2SeedESS["charest_exact"] {
+	for _, v := range e2SeedESS()["charest_exact"] {
 		jags = append(jags, f(v, 0))
 	}
 	rows = append(rows, jags)
@@ -210,8 +213,8 @@ func e2(r *report, rs *runs) error {
 	r.printf("### Table 3.4 — run time\n\n")
 	hm := func(minutes float64) string { return fmt.Sprintf("%dh%02dm", int(minutes)/60, int(minutes)%60) }
 	r.printf("Seed (R, Intel i5): Metropolis %s s per simulation (%s total), JAGS %s s (%s), Gibbs %s s (%s).\n",
-		f(e2Time["Metropolis"][0], 2), hm(e2Time["Metropolis"][1]), f(e2Time["JAGS"][0], 2), hm(e2Time["JAGS"][1]),
-		f(e2Time["Gibbs"][0], 2), hm(e2Time["Gibbs"][1]))
+		f(e2Time()["Metropolis"][0], 2), hm(e2Time()["Metropolis"][1]), f(e2Time()["JAGS"][0], 2), hm(e2Time()["JAGS"][1]),
+		f(e2Time()["Gibbs"][0], 2), hm(e2Time()["Gibbs"][1]))
 	r.printf("Ours: `runtime_s` is the mean per replicate of the method (synthesis + inference) and `time_table_s` the sum over the\n")
 	r.printf("4000 replicates of a table (all M); divided by the 2 workers it is the table's wall time. Per-run times are wall-clock:\n")
 	r.printf("when other jobs share the 2 cores (load ≈ 4 during our runs) they are up to twice the CPU time. Dedicated measurements of\n")
@@ -267,11 +270,11 @@ func e2(r *report, rs *runs) error {
 			a := rs.aggregate(rs.sel("method", s.method, "M", itoa(M), "gamma1", "1", "ess_method", "geyer"), 0)
 			e, v = append(e, a.Est), append(v, a.Var)
 		}
-		ss = append(ss, series{Name: s.method, X: ms, Y: e}, series{Name: s.seedName + " (seed)", X: ms, Y: e2SeedE[s.method], Points: true})
-		ssV = append(ssV, series{Name: s.method, X: ms, Y: v}, series{Name: s.seedName + " (seed)", X: ms, Y: e2SeedV[s.method], Points: true})
+		ss = append(ss, series{Name: s.method, X: ms, Y: e}, series{Name: s.seedName + " (seed)", X: ms, Y: e2SeedE()[s.method], Points: true})
+		ssV = append(ssV, series{Name: s.method, X: ms, Y: v}, series{Name: s.seedName + " (seed)", X: ms, Y: e2SeedV()[s.method], Points: true})
 	}
-	ss = append(ss, series{Name: "expected", X: ms, Y: e2ExpE})
-	ssV = append(ssV, series{Name: "expected", X: ms, Y: e2ExpV})
+	ss = append(ss, series{Name: "expected", X: ms, Y: e2ExpE()})
+	ssV = append(ssV, series{Name: "expected", X: ms, Y: e2ExpV()})
 	p, err := curvePlot("est_mean vs M (E2, Table 3.1)", "M (copies at ε/M, ε = 2)", "est_mean", false, ss)
 	if err != nil {
 		return err

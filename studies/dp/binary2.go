@@ -4,23 +4,25 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // e3 data: the dissertation's coverage at M = 1 (Figs 3.2–3.3) and the spec's expected value with
 // its 3SE band.
 var (
-	e3Seed              = published.get("Figs 3.2-3.3", "coverage_hpd %", 1)[0]
-	e3ExpCov, e3BandCov = reference.get("Figs 3.2-3.3", "coverage_hpd %", 1)[0], reference.band("Figs 3.2-3.3", "coverage_hpd %", 1)[0]
-	e3ExpCovET          = reference.get("Figs 3.2-3.3", "coverage_et %", 1)[0]
-	e3ExpWidth          = reference.get("Figs 3.2-3.3", "hpd_width", 1)[0]
+	e3Seed     = sync.OnceValue(func() float64 { return published().get("Figs 3.2-3.3", "coverage_hpd %", 1)[0] })
+	e3ExpCov   = sync.OnceValue(func() float64 { return reference().get("Figs 3.2-3.3", "coverage_hpd %", 1)[0] })
+	e3BandCov  = sync.OnceValue(func() float64 { return reference().band("Figs 3.2-3.3", "coverage_hpd %", 1)[0] })
+	e3ExpCovET = sync.OnceValue(func() float64 { return reference().get("Figs 3.2-3.3", "coverage_et %", 1)[0] })
+	e3ExpWidth = sync.OnceValue(func() float64 { return reference().get("Figs 3.2-3.3", "hpd_width", 1)[0] })
 )
 
 // e3: coverage at M = 1 (Figs 3.2–3.3).
 func e3(r *report, rs *runs) error {
 	r.printf("## E3 `dp-coverage`: coverage of the 95%% intervals (Figs 3.2–3.3)\n\n")
-	r.printf("Seed: 95%% HPD coverage of %s%% at M = 1; the spread of the estimates grows with M. Expected (exact model): coverage_hpd\n", f(e3Seed, 0))
+	r.printf("Seed: 95%% HPD coverage of %s%% at M = 1; the spread of the estimates grows with M. Expected (exact model): coverage_hpd\n", f(e3Seed(), 0))
 	r.printf("%s%%, coverage_et %s%%, hpd_width %s, the same for target 0.3 and 0.3039. Criterion: within 3SE = %s points of %s.\n\n",
-		f(e3ExpCov, 2), f(e3ExpCovET, 2), f(e3ExpWidth, 4), f(e3BandCov, 1), f(e3ExpCov, 2))
+		f(e3ExpCov(), 2), f(e3ExpCovET(), 2), f(e3ExpWidth(), 4), f(e3BandCov(), 1), f(e3ExpCov(), 2))
 	var rows [][]string
 	var groups [][]float64
 	var names []string
@@ -30,7 +32,7 @@ func e3(r *report, rs *runs) error {
 			a := rs.aggregate(sel, 0)
 			row := []string{itoa(M), tg, f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4)}
 			if M == 1 {
-				row = append(row, r.bandRef("M=1 charest_exact target "+tg+", coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov, e3BandCov))
+				row = append(row, r.bandRef("M=1 charest_exact target "+tg+", coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov(), e3BandCov()))
 			} else {
 				row = append(row, "")
 			}
@@ -42,10 +44,10 @@ func e3(r *report, rs *runs) error {
 		}
 	}
 	a := rs.aggregate(rs.sel("method", "charest_mhl", "M", "1"), 0)
-	rows = append(rows, []string{"1 (charest_mhl)", "true", f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4), r.bandRef("M=1 charest_mhl target true, coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov, e3BandCov)})
+	rows = append(rows, []string{"1 (charest_mhl)", "true", f(a.CovHPD, 1), f(a.CovET, 1), f(a.HPDWidth, 4), f(a.Est, 4), f(math.Sqrt(a.Var), 4), r.bandRef("M=1 charest_mhl target true, coverage_hpd vs expected (3SE)", a.CovHPD, e3ExpCov(), e3BandCov())})
 	r.table([]string{"M", "target", "coverage_hpd %", "coverage_et %", "hpd_width", "est_mean", "sd of E_r", "verdict (M = 1)"}, rows)
-	r.printf("- seed %s%% vs expected %s%%: gap %s ≤ %s: **%s**\n", f(e3Seed, 0), f(e3ExpCov, 2), f(math.Abs(e3Seed-e3ExpCov), 2), f(e3BandCov, 1),
-		r.seedBand(e3Seed, e3ExpCov, e3BandCov, false))
+	r.printf("- seed %s%% vs expected %s%%: gap %s ≤ %s: **%s**\n", f(e3Seed(), 0), f(e3ExpCov(), 2), f(math.Abs(e3Seed()-e3ExpCov()), 2), f(e3BandCov(), 1),
+		r.seedBand(e3Seed(), e3ExpCov(), e3BandCov(), false))
 	sd := make([]float64, len(groups))
 	grow := true
 	for i, g := range groups {
@@ -69,7 +71,7 @@ func e3(r *report, rs *runs) error {
 	}
 	p, err = curvePlot("HPD coverage vs M (E3)", "M", "coverage_hpd (%)", false, []series{
 		{Name: "charest_exact", X: []float64{1, 2, 5, 10}, Y: cov},
-		{Name: "seed (M = 1)", X: []float64{1}, Y: []float64{e3Seed}, Points: true}})
+		{Name: "seed (M = 1)", X: []float64{1}, Y: []float64{e3Seed()}, Points: true}})
 	if err != nil {
 		return err
 	}
@@ -80,15 +82,15 @@ func e3(r *report, rs *runs) error {
 // α of the mv2008 rule at each ε and its predicted misses.
 var (
 	e4Eps    = []float64{0.1, 0.5, 1, 2, 3, 250}
-	e4SeedE  = published.get("Table 3.5", "est_mean", len(e4Eps))
-	e4ExpE   = reference.get("Table 3.5", "est_mean", len(e4Eps))
-	e4BandE  = reference.band("Table 3.5", "est_mean", len(e4Eps))
-	e4SeedV  = published.get("Table 3.5", "var_est", len(e4Eps))
-	e4ExpV   = reference.get("Table 3.5", "var_est", len(e4Eps))
-	e4BandV  = reference.band("Table 3.5", "var_est", len(e4Eps))
-	e4ExpPV  = reference.get("Table 3.5", "post_var_mean", len(e4Eps))
-	e4ExpCov = reference.get("Table 3.5", "coverage_hpd %", len(e4Eps))
-	e4ExpPr  = reference.get("Table 3.5", "est_mean printed", 1)[0] // the printed α rule at ε = 0.1
+	e4SeedE  = sync.OnceValue(func() []float64 { return published().get("Table 3.5", "est_mean", len(e4Eps)) })
+	e4ExpE   = sync.OnceValue(func() []float64 { return reference().get("Table 3.5", "est_mean", len(e4Eps)) })
+	e4BandE  = sync.OnceValue(func() []float64 { return reference().band("Table 3.5", "est_mean", len(e4Eps)) })
+	e4SeedV  = sync.OnceValue(func() []float64 { return published().get("Table 3.5", "var_est", len(e4Eps)) })
+	e4ExpV   = sync.OnceValue(func() []float64 { return reference().get("Table 3.5", "var_est", len(e4Eps)) })
+	e4BandV  = sync.OnceValue(func() []float64 { return reference().band("Table 3.5", "var_est", len(e4Eps)) })
+	e4ExpPV  = sync.OnceValue(func() []float64 { return reference().get("Table 3.5", "post_var_mean", len(e4Eps)) })
+	e4ExpCov = sync.OnceValue(func() []float64 { return reference().get("Table 3.5", "coverage_hpd %", len(e4Eps)) })
+	e4ExpPr  = sync.OnceValue(func() float64 { return reference().get("Table 3.5", "est_mean printed", 1)[0] }) // the printed α rule at ε = 0.1
 	e4Alpha  = []string{"950.83", "154.15", "58.198", "15.652", "5.2396", "≈0"}
 	e4MissV  = map[float64]bool{0.1: true, 0.5: true}
 )
@@ -106,14 +108,14 @@ func e4(r *report, rs *runs) error {
 		estE, estP, estM = append(estE, ex.Est), append(estP, pr.Est), append(estM, mh.Est)
 		vE, vP, vM = append(vE, ex.Var), append(vP, pr.Var), append(vM, mh.Var)
 		rows = append(rows, []string{ftoa(e), e4Alpha[i],
-			f(e4SeedE[i], 4) + " — " + r.seedBand(e4SeedE[i], e4ExpE[i], e4BandE[i], false),
-			pm(e4ExpE[i], e4BandE[i], 4),
-			f(ex.Est, 4) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, est_mean vs expected (3SE)", ex.Est, e4ExpE[i], e4BandE[i]),
-			f(e4SeedV[i], 4) + " — " + r.seedBand(e4SeedV[i], e4ExpV[i], e4BandV[i], e4MissV[e]),
-			pm(e4ExpV[i], e4BandV[i], 5),
-			f(ex.Var, 5) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, var_est vs expected (3SE)", ex.Var, e4ExpV[i], e4BandV[i]),
-			f(e4ExpPV[i], 5) + " / " + f(ex.PostVar, 5),
-			f(e4ExpCov[i], 1) + " / " + f(ex.CovHPD, 1),
+			f(e4SeedE()[i], 4) + " — " + r.seedBand(e4SeedE()[i], e4ExpE()[i], e4BandE()[i], false),
+			pm(e4ExpE()[i], e4BandE()[i], 4),
+			f(ex.Est, 4) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, est_mean vs expected (3SE)", ex.Est, e4ExpE()[i], e4BandE()[i]),
+			f(e4SeedV()[i], 4) + " — " + r.seedBand(e4SeedV()[i], e4ExpV()[i], e4BandV()[i], e4MissV[e]),
+			pm(e4ExpV()[i], e4BandV()[i], 5),
+			f(ex.Var, 5) + " — " + r.bandRef("ε="+ftoa(e)+" charest_exact, var_est vs expected (3SE)", ex.Var, e4ExpV()[i], e4BandV()[i]),
+			f(e4ExpPV()[i], 5) + " / " + f(ex.PostVar, 5),
+			f(e4ExpCov()[i], 1) + " / " + f(ex.CovHPD, 1),
 			f(mh.Est, 4) + " / " + f(mh.Var, 5),
 			f(pr.Est, 4) + " / " + f(pr.Var, 5),
 		})
@@ -131,12 +133,12 @@ func e4(r *report, rs *runs) error {
 	}
 	r.printf("- var_est grows as ε falls from 250 to 0.5 (%s → %s): **%s**. At ε = 0.1 the exact var_est is small again (%s) because every\n",
 		f(vE[5], 5), f(vE[1], 5), r.check("var_est grows as ε falls from 250 to 0.5", incV && vE[1] > vE[2]), f(vE[0], 5))
-	r.printf("  posterior is shrunk to ≈0.49; the seed's %s there is MCMC error (our MH-L gives %s).\n", f(e4SeedV[0], 4), f(vM[0], 5))
+	r.printf("  posterior is shrunk to ≈0.49; the seed's %s there is MCMC error (our MH-L gives %s).\n", f(e4SeedV()[0], 4), f(vM[0], 5))
 	r.printf("- ε = 250 is close to ε = 3 (|Δ E| = %s) but does not reach the original-data posterior mean 0.3039 (E = %s): **%s**\n",
 		f(math.Abs(estE[5]-estE[4]), 4), f(estE[5], 4), r.check("ε = 250 close to ε = 3 but short of 0.3039", math.Abs(estE[5]-estE[4]) < 0.005 && estE[5] > 0.3039+0.003))
-	r.printf("- printed rule at ε = 0.1: E = %s (spec %s; the seed's %s is mv2008's).\n\n", f(estP[0], 4), f(e4ExpPr, 3), f(e4SeedE[0], 4))
+	r.printf("- printed rule at ε = 0.1: E = %s (spec %s; the seed's %s is mv2008's).\n\n", f(estP[0], 4), f(e4ExpPr(), 3), f(e4SeedE()[0], 4))
 	ss := []series{{Name: "exact (mv2008)", X: e4Eps, Y: estE}, {Name: "MH-L (mv2008)", X: e4Eps, Y: estM}, {Name: "exact (printed)", X: e4Eps, Y: estP},
-		{Name: "seed", X: e4Eps, Y: e4SeedE, Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpE, Points: true}}
+		{Name: "seed", X: e4Eps, Y: e4SeedE(), Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpE(), Points: true}}
 	p, err := curvePlot("est_mean vs ε (E4, Table 3.5)", "ε (log scale)", "est_mean (target 0.3)", true, ss)
 	if err != nil {
 		return err
@@ -145,7 +147,7 @@ func e4(r *report, rs *runs) error {
 		return err
 	}
 	ss = []series{{Name: "exact (mv2008)", X: e4Eps, Y: vE}, {Name: "MH-L (mv2008)", X: e4Eps, Y: vM}, {Name: "exact (printed)", X: e4Eps, Y: vP},
-		{Name: "seed", X: e4Eps, Y: e4SeedV, Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpV, Points: true}}
+		{Name: "seed", X: e4Eps, Y: e4SeedV(), Points: true}, {Name: "expected", X: e4Eps, Y: e4ExpV(), Points: true}}
 	p, err = curvePlot("var_est vs ε (E4, Table 3.5)", "ε (log scale)", "var_est", true, ss)
 	if err != nil {
 		return err
@@ -161,25 +163,25 @@ type e5Cell struct {
 }
 
 // e5Cells are the rows of Table 3.6.
-var e5Cells = func() []e5Cell {
+var e5Cells = sync.OnceValue(func() []e5Cell {
 	var cells []e5Cell
 	for _, c := range []e5Cell{{n: 100, nt: 100, M: 1}, {n: 100, nt: 100, M: 5}, {n: 1000, nt: 1000, M: 1}, {n: 1000, nt: 1000, M: 5},
 		{n: 1000, nt: 100, M: 1}, {n: 1000, nt: 100, M: 5}} {
 		item := fmt.Sprintf("est_mean (n,nt)=(%d,%d) M=%d", c.n, c.nt, c.M)
-		s := published.get("Table 3.6", item, 3)
+		s := published().get("Table 3.6", item, 3)
 		c.s01, c.s5, c.s99 = s[0], s[1], s[2]
-		c.e01, c.b01 = reference.get("Table 3.6", item, 1)[0], reference.band("Table 3.6", item, 1)[0]
+		c.e01, c.b01 = reference().get("Table 3.6", item, 1)[0], reference().band("Table 3.6", item, 1)[0]
 		cells = append(cells, c)
 	}
 	return cells
-}()
+})
 
 // e5: Table 3.6.
 func e5(r *report, rs *runs) error {
 	r.printf("## E5 `dp-edge`: n, nt and boundary p (Table 3.6)\n\n")
 	r.printf("ε = 2 (not stated by the seed), exact posterior, R = 1000, x = round(n·p) fixed. Criteria: p = 0.5 cells within 3SE of 0.5;\n")
 	r.printf("boundary cells |seed − expected| ≤ 0.025 (the spec's relaxed band: the seed's MCMC error), our run within 3SE of the expected value.\n\n")
-	cells := e5Cells
+	cells := e5Cells()
 	var rows [][]string
 	var low []float64 // our est_mean at p = 0.01, in the order of cells
 	for _, c := range cells {

@@ -79,18 +79,18 @@ var pC4 = []float64{0.7, 0.1, 0.15, 0.05}
 
 // e6 data: the dissertation's Table 3.7 by n, and the spec's reference values of the exact model
 // (about 400 replicates) by n and α rule (keys "100mv2008" … "1000printed").
-var e6SeedE, e6SeedV, e6RefE, e6RefV = func() (seedE, seedV map[int][]float64, refE, refV map[string][]float64) {
+func e6Data() (seedE, seedV map[int][]float64, refE, refV map[string][]float64) {
 	seedE, seedV, refE, refV = map[int][]float64{}, map[int][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for _, n := range []int{100, 500, 1000} {
-		seedE[n] = published.get("Table 3.7", "est_mean n="+itoa(n), len(pC4))
-		seedV[n] = published.get("Table 3.7", "var_est n="+itoa(n), len(pC4))
+		seedE[n] = published().get("Table 3.7", "est_mean n="+itoa(n), len(pC4))
+		seedV[n] = published().get("Table 3.7", "var_est n="+itoa(n), len(pC4))
 		for _, rule := range []string{"mv2008", "printed"} {
-			refE[itoa(n)+rule] = reference.get("Table 3.7", "est_mean n="+itoa(n)+" "+rule, len(pC4))
-			refV[itoa(n)+rule] = reference.get("Table 3.7", "var_est n="+itoa(n)+" "+rule, len(pC4))
+			refE[itoa(n)+rule] = reference().get("Table 3.7", "est_mean n="+itoa(n)+" "+rule, len(pC4))
+			refV[itoa(n)+rule] = reference().get("Table 3.7", "var_est n="+itoa(n)+" "+rule, len(pC4))
 		}
 	}
 	return seedE, seedV, refE, refV
-}()
+}
 
 // e6: Table 3.7.
 func e6(r *report, rs *runs) error {
@@ -99,7 +99,7 @@ func e6(r *report, rs *runs) error {
 	r.printf("`dm_alg6` (the seed's Algorithm 6 with the α and acceptance fixes, adapt during burn-in) R = 200. Criteria (approximate and\n")
 	r.printf("qualitative, §9 E6): with `dm_alg6` and mv2008 every E within 0.04 of the seed; the spread falls with n; the means change little\n")
 	r.printf("with n (within 0.03). The spec predicts that no (rule, scope) pair reproduces the seed's numbers exactly with a correct posterior.\n\n")
-	seedE, seedV, refE, refV := e6SeedE, e6SeedV, e6RefE, e6RefV
+	seedE, seedV, refE, refV := e6Data()
 	var rows [][]string
 	exactE := map[int][]float64{}
 	exactV := map[int][]float64{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/studies"
 )
@@ -11,10 +12,11 @@ import (
 // The study's numbers, read from its folder: the dissertation's published numbers
 // (dissertation.expected.csv) and the spec's reference values with their bands
 // (spec.reference.csv). The files are embedded, so a missing or malformed entry is a
-// programming error and panics when the package is initialised.
+// programming error and panics on first use. They, and every value drawn from them below, are
+// read on first use, not at start-up (docs/datapath.md, "Start-up").
 var (
-	published = mustNumbers("dissertation.expected.csv")
-	reference = mustNumbers("spec.reference.csv")
+	published = sync.OnceValue(func() numbers { return mustNumbers("dissertation.expected.csv") })
+	reference = sync.OnceValue(func() numbers { return mustNumbers("spec.reference.csv") })
 )
 
 // numbers holds a table of the study's numbers: per (table, item), the values of its cells in

@@ -60,11 +60,11 @@ func write(dir string, tally *studies.Tally) error {
 	b.WriteString(status)
 	switch name {
 	case "fcrm-toy":
-		err = r.sweep(Table5, "Table 5 (toy data)", "toy")
+		err = r.sweep(Table5(), "Table 5 (toy data)", "toy")
 	case "fcrm-s1":
-		err = r.sweep(Table6, "Table 6 (Census S1)", "s1")
+		err = r.sweep(Table6(), "Table 6 (Census S1)", "s1")
 	case "fcrm-s2":
-		err = r.sweep(Table7, "Table 7 (Census S2)", "s2")
+		err = r.sweep(Table7(), "Table 7 (Census S2)", "s2")
 	case "fcrm-s3":
 		err = r.s3()
 	case "fcrm-ablation":
@@ -323,7 +323,7 @@ func (r *report) ipsoCriteria(agg map[string]Agg, set string) {
 	case "s2":
 		// Not a claim of the study, whose Table 7 has the reverse at c = 2: our expectation
 		// (fcrm c = 1 is IPSO-A and PIL falls with c).
-		s2, sa := seedRow(Table7, "c=2"), seedRow(Table7, "IPSO-A")
+		s2, sa := seedRow(Table7(), "c=2"), seedRow(Table7(), "IPSO-A")
 		r.add("P3 FCRM c=2 below IPSO-A/B in PIL", fmt.Sprintf("PIL(fcrm c=2) < PIL(ipso_a), PIL(ipso_b seed); ours, not the study's (its Table 7: %s %.2f vs %s %.2f)",
 			s2.Label, s2.PIL, sa.Label, sa.PIL), f2c.PILKDE < a.PILKDE && f2c.PILKDE < bs.PILKDE, reference,
 			"%.2f vs %.2f / %.2f", f2c.PILKDE, a.PILKDE, bs.PILKDE)
@@ -370,7 +370,7 @@ func (r *report) ablation() {
 	r.printf("## Which decisions matter (Census S1)\n\nStudy (Table 6): c = 2: PIL 44.68, DR 9.58; c = 6: 18.36, 17.14; c = 15: 7.16, 26.97.\n\n")
 	r.printf("| mode | intercept | census_order | c | PIL (kde) | PIL (normal) | DR | SCORE | \\|PIL − study\\| | runs |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	study := map[int]float64{} // Table 6's PIL by c
-	for _, row := range Table6 {
+	for _, row := range Table6() {
 		if row.C > 0 {
 			study[row.C] = row.PIL
 		}

@@ -34,7 +34,7 @@ func (r *report) s3() error {
 			if !ok {
 				continue
 			}
-			s := Table8[c][n-1]
+			s := Table8()[c][n-1]
 			r.printf("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n", n, s[0], s[1], s[2],
 				a.PILKDE, a.PIL, a.DR, (a.PILKDE+a.DR)/2, a.N)
 		}
@@ -113,7 +113,7 @@ func (r *report) s3() error {
 		for i, c := range []int{2, 4} {
 			var xy plotter.XYs
 			for n := 1; n <= 19; n++ {
-				xy = append(xy, plotter.XY{X: float64(n), Y: Table8[c][n-1][m.study]})
+				xy = append(xy, plotter.XY{X: float64(n), Y: Table8()[c][n-1][m.study]})
 			}
 			ss = append(ss, series{name: fmt.Sprintf("study c = %d", c), xy: xy, dashed: true, col: 1 + 2*i, shape: 7})
 		}
@@ -173,7 +173,7 @@ func (r *report) s3() error {
 			}
 		}
 		r.add(fmt.Sprintf("S3 n > %d: PIL falls and DR rises with n, c=4 below c=2", other),
-			fmt.Sprintf("the study's Table 8 rows n = %d..19 (c = 2: PIL %.2f → %.2f from n = %d to 19)", other+1, Table8[2][other-1][0], Table8[2][18][0], other),
+			fmt.Sprintf("the study's Table 8 rows n = %d..19 (c = 2: PIL %.2f → %.2f from n = %d to 19)", other+1, Table8()[2][other-1][0], Table8()[2][18][0], other),
 			false, na, "the Census file has %d attributes besides the dependent one: a set of n = %d..%d repeats some, and the study does not say how it built them%s",
 			other, other+1, maxN, ours)
 	}

@@ -93,7 +93,7 @@ func ipso(ds string, a, bSeed, bBurridge, c [2]float64) []fakeRun {
 // 25: the DR half of the S1 claim fails while the PIL half holds).
 func TestVerdictsS1(t *testing.T) {
 	var runs []fakeRun
-	for _, s := range Table6 {
+	for _, s := range Table6() {
 		if s.C >= 2 {
 			runs = append(runs, fakeRun{method: "fcrm", dataset: "census_s1", c: s.C, pil: s.PIL + 1, dr: 30 + float64(s.C)})
 		}
@@ -182,7 +182,7 @@ func TestVerdictsToyAblation(t *testing.T) {
 	})
 	var abl []fakeRun
 	for _, c := range []int{2, 6, 15} {
-		p := seedRow(Table6, fmt.Sprintf("c=%d", c)).PIL
+		p := seedRow(Table6(), fmt.Sprintf("c=%d", c)).PIL
 		abl = append(abl, fakeRun{method: "fcrm", dataset: "census_s1", c: c, pil: p + 5, dr: 50, mode: "per_attribute", order: "csv", intercept: true},
 			fakeRun{method: "fcrm", dataset: "census_s1", c: c, pil: p + 1, dr: 50, mode: "joint", order: "csv", intercept: true})
 	}
@@ -193,14 +193,14 @@ func TestVerdictsToyAblation(t *testing.T) {
 
 // The rules of the claims, applied to the study's own tables, hold: they can fail only on ours.
 func TestClaimRulesOnTheStudy(t *testing.T) {
-	a, c26 := seedRow(Table7, "IPSO-A"), seedRow(Table7, "c=26")
+	a, c26 := seedRow(Table7(), "IPSO-A"), seedRow(Table7(), "c=26")
 	if !SimilarDR(c26.DR, a.DR) || !HalfPIL(c26.PIL, a.PIL) {
 		t.Errorf("Table 7 c = 26 (%v) against IPSO-A (%v) fails the S2 rules", c26, a)
 	}
 	for _, tc := range []struct {
 		tab        []SeedRow
 		better, of int
-	}{{Table6, 14, 14}, {Table7, 15, 20}} {
+	}{{Table6(), 14, 14}, {Table7(), 15, 20}} {
 		sc := map[int]float64{}
 		for _, r := range tc.tab {
 			if r.C > 0 {

@@ -192,7 +192,7 @@ func final(w io.Writer, t *studies.Tally, runs []row, dir string) error {
 				for _, meth := range methodsAll {
 					fmt.Fprintf(w, " %d (%.0f%%) |", fd.wins[key][meth], 100*float64(fd.wins[key][meth])/float64(n))
 				}
-				if s, ok := seedWins[key]; ok {
+				if s, ok := seedWins()[key]; ok {
 					fmt.Fprintf(w, " %d (%.0f%% of 34) |\n", s, 100*float64(s)/34)
 				} else {
 					fmt.Fprintf(w, " – |\n")
@@ -210,7 +210,7 @@ func final(w io.Writer, t *studies.Tally, runs []row, dir string) error {
 				if len(gaps) == 0 {
 					continue
 				}
-				s := seedGaps[m][ob][k]
+				s := seedGaps()[m][ob][k]
 				mn, md, me, sd, mx := summary(gaps)
 				fmt.Fprintf(w, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", ob, k, len(gaps), mn, md, me, sd, mx, s[1], s[2], s[4])
 			}

@@ -199,16 +199,16 @@ func TestWriteErrors(t *testing.T) {
 // TestPublishedTables: the win counts and gap Tables 5.6–5.8 read from their expected.csv
 // files, every entry.
 func TestPublishedTables(t *testing.T) {
-	if len(seedWins) != 46 || seedWins[[3]string{"fobj3", "dld", "4"}] != 31 {
-		t.Errorf("seedWins: %d entries, fobj3 dld k=4: %d", len(seedWins), seedWins[[3]string{"fobj3", "dld", "4"}])
+	if len(seedWins()) != 46 || seedWins()[[3]string{"fobj3", "dld", "4"}] != 31 {
+		t.Errorf("seedWins: %d entries, fobj3 dld k=4: %d", len(seedWins()), seedWins()[[3]string{"fobj3", "dld", "4"}])
 	}
 	n := 0
-	for _, byObj := range seedGaps {
+	for _, byObj := range seedGaps() {
 		for _, byK := range byObj {
 			n += len(byK)
 		}
 	}
-	if n != 36 || seedGaps["dld"]["fobj2"]["5"] != [5]float64{0, 0.046, 0.192, 0.259, 0.941} {
-		t.Errorf("seedGaps: %d cells, dld fobj2 k=5: %v", n, seedGaps["dld"]["fobj2"]["5"])
+	if n != 36 || seedGaps()["dld"]["fobj2"]["5"] != [5]float64{0, 0.046, 0.192, 0.259, 0.941} {
+		t.Errorf("seedGaps: %d cells, dld fobj2 k=5: %v", n, seedGaps()["dld"]["fobj2"]["5"])
 	}
 }

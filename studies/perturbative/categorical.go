@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
@@ -41,7 +42,8 @@ const keys = "keys"
 // Targets are the exact checks (categorical-targets.reference.csv): risk of the original
 // (unweighted and weighted) and after each local-suppression step. The suppression count of
 // step 2 is checked as the difference of the two runs (the second run does both steps).
-var Targets = mustTargets()
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
+var Targets = sync.OnceValue(mustTargets)
 
 // mustTargets reads categorical-targets.reference.csv. The file is embedded, so an error is a
 // programming error and panics.
@@ -67,7 +69,8 @@ type CategoricalRow struct{ Stage, Measure, Value string }
 
 // Categorical holds the study's categorical-stage values (Codes 31-37 of the dissertation;
 // categorical-stage.expected.csv): not reproducible.
-var Categorical = mustCategorical()
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
+var Categorical = sync.OnceValue(mustCategorical)
 
 // mustCategorical reads categorical-stage.expected.csv. The file is embedded, so an error is a
 // programming error and panics.
@@ -194,7 +197,7 @@ func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 		c.Fail++
 		return "**differs**"
 	}
-	for _, tg := range Targets {
+	for _, tg := range Targets() {
 		got := math.NaN()
 		if rs := t.rows(tg.Dataset, "local_supp", map[string]string{"param_key_var": tg.KeyVar, "param_threshold": tg.Thr}); len(rs) > 0 {
 			got = t.value(rs[0], tg.Metric)
@@ -221,7 +224,7 @@ func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 	p("\nA tolerance other than 1e-9 relative is half a unit of the last digit sdcMicro's value is given\n")
 	p("to: such a match is exact to the printed digits. The two ER values after suppression come from\n")
 	p("methods/categorical/sdcmicro/sdcmicro.R run with sdcMicro 5.8.1 (10 decimals).\n\n")
-	p("**%d exact, %d within tolerance, %d differ, %d missing** (of %d checks).\n\n", c.Exact, c.Within, c.Fail, c.Missing, len(Targets)+1)
+	p("**%d exact, %d within tolerance, %d differ, %d missing** (of %d checks).\n\n", c.Exact, c.Within, c.Fail, c.Missing, len(Targets())+1)
 
 	pramSection(p, t, &c)
 	if err := sdcMicroSection(p, &c); err != nil {
@@ -235,7 +238,7 @@ func Report(w io.Writer, rt *resultsdir.Table) (Counts, error) {
 	p("with local suppression, three manual recodes and PRAM. That file cannot be shared, so none of these\n")
 	p("numbers can be recomputed; testdata stands in for it and sdcMicro 5.8.1 is the reference above.\n\n")
 	p("| stage | measure | study | ours |\n|---|---|---|---|\n")
-	for _, s := range Categorical {
+	for _, s := range Categorical() {
 		c.add(PT2020Table, s.Stage+": "+s.Measure, NotPossible)
 		p("| %s | %s | %s | not reproducible (confidential data) |\n", s.Stage, s.Measure, s.Value)
 	}

@@ -36,16 +36,16 @@ func TestCategoricalReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Fail != 0 || c.Missing != 0 || c.Exact+c.Within != len(perturbative.Targets)+1 {
-		t.Errorf("verdicts %+v for %d targets\n%s", c, len(perturbative.Targets)+1, out.String())
+	if c.Fail != 0 || c.Missing != 0 || c.Exact+c.Within != len(perturbative.Targets())+1 {
+		t.Errorf("verdicts %+v for %d targets\n%s", c, len(perturbative.Targets())+1, out.String())
 	}
 	words := map[string]int{}
 	for _, v := range c.Rows {
 		words[v.Verdict]++
 	}
 	// 38 exact checks (section 1) + 3 sdcMicro exact; PRAM: 2 checks + 2 comparisons; 11 study numbers.
-	if words[perturbative.Exact] != len(perturbative.Targets)+1+3 || words[perturbative.Tolerance] != 4 ||
-		words[perturbative.NotPossible] != len(perturbative.Categorical) || words[perturbative.NotReproduced] != 0 {
+	if words[perturbative.Exact] != len(perturbative.Targets())+1+3 || words[perturbative.Tolerance] != 4 ||
+		words[perturbative.NotPossible] != len(perturbative.Categorical()) || words[perturbative.NotReproduced] != 0 {
 		t.Errorf("verdict words %v", words)
 	}
 	for _, w := range []string{"same records", "agrees to 2.2e-16", "not reproducible (confidential data)", "agrees (\\|z\\| ≤ 4)"} {

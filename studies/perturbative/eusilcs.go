@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/experiments/resultsdir"
@@ -44,9 +45,10 @@ type EusilcsRef struct {
 }
 
 // EusilcsItems and EusilcsRefs are the two embedded tables.
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
 var (
-	EusilcsItems = mustEusilcsItems()
-	EusilcsRefs  = mustEusilcsRefs()
+	EusilcsItems = sync.OnceValue(mustEusilcsItems)
+	EusilcsRefs  = sync.OnceValue(mustEusilcsRefs)
 )
 
 func mustEusilcsItems() []EusilcsItem {
@@ -78,7 +80,7 @@ func mustEusilcsRefs() []EusilcsRef {
 
 // eusilcsRef returns sdcMicro's value for a key set and metric (NaN if absent).
 func eusilcsRef(keys, metric string) float64 {
-	for _, r := range EusilcsRefs {
+	for _, r := range EusilcsRefs() {
 		if r.Keys == keys && r.Metric == metric {
 			return r.Value
 		}
@@ -169,7 +171,7 @@ func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]Verdict, error) {
 	p("| code | measure | study | ours | verdict | ours, printed keys |\n|---|---|---|---|---|---|\n")
 	nOK, nStudy := 0, 0
 	var studyMiss []string
-	for _, it := range EusilcsItems {
+	for _, it := range EusilcsItems() {
 		if strings.HasPrefix(it.Metric, "suda_contribution:") {
 			continue // section 3: no run computes it
 		}
@@ -228,7 +230,7 @@ func EusilcsReport(w io.Writer, rt *resultsdir.Table) ([]Verdict, error) {
 			sudaIgnore[keys+" "+id] = m.Eval(in).Value
 		}
 	}
-	for _, r := range EusilcsRefs {
+	for _, r := range EusilcsRefs() {
 		if strings.HasPrefix(r.Metric, "suda_contribution:") {
 			continue
 		}
@@ -369,7 +371,7 @@ func (k eusilcsKeys) established() bool {
 
 func eusilcsKeyCheck(ours func(run, metric string) float64) eusilcsKeys {
 	var k eusilcsKeys
-	for _, it := range EusilcsItems {
+	for _, it := range EusilcsItems() {
 		if v, ok := strings.CutPrefix(it.Metric, "suda_contribution:"); ok {
 			k.contrib++
 			k.names = append(k.names, v)
@@ -527,7 +529,7 @@ func eusilcsLdivSection(p func(string, ...any), ours func(run, metric string) fl
 			s := ldivSummary(l)
 			cells[si] = fmtS(s)
 			for k, m := range ldivMetrics {
-				for _, it := range EusilcsItems {
+				for _, it := range EusilcsItems() {
 					if it.Run == eusilcsRun("study", sens) && it.Metric == m && printedOK(s[k], it.Value, it.Decimals) {
 						studyEq++
 					}

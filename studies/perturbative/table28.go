@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/metrics"
@@ -28,7 +29,8 @@ var studyHead = []string{"IL1", "IL1s", "Eig. %", "EQM", "EQM Σ", "EQM ρ", "EA
 
 // Table28 is the study's Table 28 verbatim, with the method chain each row corresponds to
 // (table28.expected.csv).
-var Table28 = mustStudyRows("table28.expected.csv")
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
+var Table28 = sync.OnceValue(func() []StudyRow { return mustStudyRows("table28.expected.csv") })
 
 // mustStudyRows reads one of the study's published tables from the study's folder: the
 // columns label, a yes/no flag, method and the ten values of StudyRow.Vals. The files are
@@ -83,7 +85,8 @@ func studyValue(rows []StudyRow, method, metric string) float64 {
 // sdcCheck are the sdcMicro 5.8.1 values (R's generator, one draw of pt2020_like) by method:
 // interval_disclosure, il1s_sum_sdc, eigen (sdcmicro.reference.csv). They are reference values:
 // Morais (2022) does not print them.
-var sdcCheck = mustSdcCheck()
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
+var sdcCheck = sync.OnceValue(mustSdcCheck)
 
 // mustSdcCheck reads sdcmicro.reference.csv. The file is embedded, so an error is a programming
 // error and panics.
@@ -198,12 +201,12 @@ func writePatterns(w io.Writer, r *rec, table string, ps []Pattern) {
 func writeTable28(w io.Writer, r *rec, cells []*Cell, load func(string) (*datasets.Dataset, error)) error {
 	fmt.Fprintln(w, "## Table 28: the study's chosen settings, with and without reverse mapping")
 	fmt.Fprintln(w)
-	writeStudyTable(w, Table28, cells, "M.I.")
+	writeStudyTable(w, Table28(), cells, "M.I.")
 	fmt.Fprintln(w, "### sdcMicro 5.8.1 check values (one pt2020_like draw with R's generator) beside ours")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| method | risk % sdcMicro | ours | IL1s sdcMicro | ours | eigen % sdcMicro | ours |\n|---|---|---|---|---|---|---|")
-	for _, r := range Table28 {
-		v, ok := sdcCheck[r.Method]
+	for _, r := range Table28() {
+		v, ok := sdcCheck()[r.Method]
 		c := byMethod(cells, r.Method)
 		if !ok || c == nil {
 			continue
@@ -256,7 +259,7 @@ func table28Patterns(cells []*Cell, load func(string) (*datasets.Dataset, error)
 	ps = append(ps, Pattern{Name: "`noise_additive` 5 %: risk within 4 SE of the formula", Ref: true,
 		Evidence: fmt.Sprintf("risk %s ± %s vs formula %s (z = %.2f)", g(ra.Mean), g(ra.SE), g(ra.Want), ra.Z()), OK: ra.OK})
 	// 2. correlated2: risk < 2 % (the study's 0.73 %).
-	ps = append(ps, Pattern{Name: fmt.Sprintf("`noise_correlated2` δ = 0.1: risk < 2 %% (study %.2f %%)", studyValue(Table28, "noise_correlated2", "interval_disclosure")),
+	ps = append(ps, Pattern{Name: fmt.Sprintf("`noise_correlated2` δ = 0.1: risk < 2 %% (study %.2f %%)", studyValue(Table28(), "noise_correlated2", "interval_disclosure")),
 		Evidence: fmt.Sprintf("risk %s", g(c2.Mean("interval_disclosure"))), OK: c2.Mean("interval_disclosure") < 2})
 	// 2b. correlated2: eigen within tolerance of 100δ²Σ|λ−1|/λ (a reference formula).
 	e2 := Expect(d, Noise{Kind: "correlated2", Level: c2.Param("delta")})
@@ -326,7 +329,7 @@ func table28Patterns(cells []*Cell, load func(string) (*datasets.Dataset, error)
 			}
 		}
 		ps = append(ps, Pattern{Name: fmt.Sprintf("`rankswap` p_frac = 0.1 has the largest eigen of the unrestricted methods without M.I. (study %.0f %%)",
-			100*studyValue(Table28, "rankswap", "eigen")),
+			100*studyValue(Table28(), "rankswap", "eigen")),
 			Evidence: fmt.Sprintf("largest: %s %s %%; rankswap %s %%", best, g(bestV), g(rs.Mean("eigen"))), OK: best == "rankswap"})
 	}
 	return ps, nil
@@ -339,7 +342,7 @@ func lowestPattern(cells []*Cell, na *Cell) Pattern {
 	var worse []string
 	for _, m := range []string{"il1s_sum_sdc", "mse", "mae"} {
 		for _, c := range cells {
-			if c == na || !slices.ContainsFunc(Table28, func(r StudyRow) bool { return r.Method == c.Method }) {
+			if c == na || !slices.ContainsFunc(Table28(), func(r StudyRow) bool { return r.Method == c.Method }) {
 				continue
 			}
 			if c.Mean(m) <= na.Mean(m) {
@@ -348,19 +351,20 @@ func lowestPattern(cells []*Cell, na *Cell) Pattern {
 		}
 	}
 	ev := fmt.Sprintf("noise_additive: il1s_sum_sdc %s, mse %s, mae %s; lowest of the %d Table 28 rows on all three",
-		g(na.Mean("il1s_sum_sdc")), g(na.Mean("mse")), g(na.Mean("mae")), len(Table28))
+		g(na.Mean("il1s_sum_sdc")), g(na.Mean("mse")), g(na.Mean("mae")), len(Table28()))
 	if len(worse) > 0 {
 		ev = fmt.Sprintf("noise_additive: il1s_sum_sdc %s, mse %s, mae %s; not lowest: %s",
 			g(na.Mean("il1s_sum_sdc")), g(na.Mean("mse")), g(na.Mean("mae")), strings.Join(worse, ", "))
 	}
 	return Pattern{Name: fmt.Sprintf("`noise_additive` 5 %%: lowest il1s_sum_sdc, mse, mae of the unrestricted methods, every Table 28 row with and without M.I. (study %s, %s, %s)",
-		g(studyValue(Table28, "noise_additive", "il1s_sum_sdc")), g(studyValue(Table28, "noise_additive", "mse")), g(studyValue(Table28, "noise_additive", "mae"))),
+		g(studyValue(Table28(), "noise_additive", "il1s_sum_sdc")), g(studyValue(Table28(), "noise_additive", "mse")), g(studyValue(Table28(), "noise_additive", "mae"))),
 		Evidence: ev, OK: len(worse) == 0}
 }
 
 // studyOrigCol1 is the study's Table 29 (investaprov): min, Q1, median, mean, Q3, max,
 // variance of the original (table29.expected.csv).
-var studyOrigCol1 = mustTable29()
+// The embedded file is read on first use, not at start-up (docs/datapath.md, "Start-up").
+var studyOrigCol1 = sync.OnceValue(mustTable29)
 
 // mustTable29 reads table29.expected.csv. The file is embedded, so an error is a programming
 // error and panics.
@@ -395,7 +399,7 @@ func writeDesc(w io.Writer, cells []*Cell, load func(string) (*datasets.Dataset,
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| release | min | Q1 | median | mean | Q3 | max | variance |\n|---|---|---|---|---|---|---|---|")
 	fmt.Fprintf(w, "| study original (PT2020) |")
-	for _, v := range studyOrigCol1 {
+	for _, v := range studyOrigCol1() {
 		fmt.Fprintf(w, " %s |", g(v))
 	}
 	fmt.Fprintln(w)
