@@ -64,11 +64,13 @@ func codeRows(d []float64, n, p int, cols []int) (buf []int32, levels []int, mis
 		for k, l := range cols {
 			v := row[l]
 			var c uint8
+			// A whole v in [0, smallCodes) (−0 as 0) is the common case, tested first: int(v)
+			// is implementation-defined for NaN and out-of-range v but never panics, and
+			// converts back to v only for a whole v.
+			iv := int(v)
 			switch {
-			case v != v:
-				missing = true
-			case v >= 0 && v < smallCodes && v == float64(int(v)):
-				s := &small[k*smallCodes+int(v)]
+			case float64(iv) == v && uint(iv) < smallCodes:
+				s := &small[k*smallCodes+iv]
 				if c = *s; c == 0 {
 					if next[k] == maxRowCode {
 						return nil, nil, false, false
@@ -76,6 +78,8 @@ func codeRows(d []float64, n, p int, cols []int) (buf []int32, levels []int, mis
 					next[k]++
 					c, *s = uint8(next[k]), uint8(next[k])
 				}
+			case v != v:
+				missing = true
 			default:
 				if other == nil {
 					other = make([]map[uint64]uint8, m)
@@ -196,34 +200,39 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 	// Each part's tuples: direct[low] is tuple + 1 of the last tuple with that low part; it
 	// belongs to the part at hand iff it exceeds the tuples numbered before the part.
 	direct := make([]int32, 1<<lowBits)
-	var c int32
+	cnt = make([]float64, 0, min(uint64(n), span)/2+1)
 	for b := range parts {
-		base := c
+		base := int32(len(cnt))
 		for j := start[b]; j < start[b+1]; j++ {
 			low := uint32(part[j]) >> idxBits
 			t := direct[low]
 			if t <= base {
-				c++
-				t, direct[low] = c, c
+				cnt = append(cnt, 0)
+				t = int32(len(cnt))
+				direct[low] = t
 			}
+			cnt[t-1]++
 			part[j] = t - 1
 		}
 	}
-	cnt = make([]float64, c)
-	wsum = cnt
-	if w.d != nil {
-		wsum = make([]float64, c)
-	}
+	// Each record's tuple, read back from its part in record order (the parts' cursors
+	// advance as the partition's did), and the weight sums in record order.
 	copy(cur, start[:parts])
+	if w.d == nil {
+		for i, k := range keys {
+			b := uint32(k) >> lowBits
+			keys[i] = part[cur[b]]
+			cur[b]++
+		}
+		return keys, cnt, cnt, true
+	}
+	wsum = make([]float64, len(cnt))
 	for i, k := range keys {
 		b := uint32(k) >> lowBits
 		t := part[cur[b]]
 		cur[b]++
 		keys[i] = t
-		cnt[t]++
-		if w.d != nil {
-			wsum[t] += w.at(i)
-		}
+		wsum[t] += w.at(i)
 	}
 	return keys, cnt, wsum, true
 }
