@@ -36,11 +36,18 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // order. (This is the order of the pairwise definition, so the sums are bit for bit those of
 // comparing every pair of tuples.)
 //
-// Cost: each record's key tuple is coded column by column into one mixed-radix number (when
-// the product of the code ranges fits in 64 bits) and the distinct tuples are found through a
-// direct array over those numbers when the code space is at most 8 entries a record and 2^26,
-// by radix-sorting the numbers when they fit in 32 bits, and through a hash table otherwise
-// (docs/scaling.md). The distinct tuples are then grouped by their missingness pattern (the
+// Cost: the key values are coded in one pass over the rows (at most 8 keys of at most 255
+// values each; otherwise column by column). Without a missing key value each record's codes
+// form a mixed-radix number below Π L_k for L_k values of key k; when that fits in 32 bits the
+// records are partitioned on its high bits and the tuples of each part found in a direct array
+// over its low bits (completeTuples), with no per-tuple codes: O(n·m) time and 8 bytes a record
+// (the codes, then the numbers and the partition; the numbers become the records' tuples) besides
+// the per-tuple sums (docs/scaling.md, "Distinct key tuples at census scale").
+// Otherwise each record's key tuple is one mixed-radix number with a digit for a missing value
+// (when the product of the code ranges fits in 64 bits) and the distinct tuples are found
+// through a direct array over those numbers when the code space is at most 8 entries a record
+// and 2^26, by radix-sorting the numbers when they fit in 32 bits, and through a hash table
+// otherwise. The distinct tuples are then grouped by their missingness pattern (the
 // set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on
 // the keys outside P ∪ Q. With an exact mixed-radix number a tuple masked on Q is its number
 // less Q's digits, so each tuple walks up the lattice of masks and finds its partners whose
