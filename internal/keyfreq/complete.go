@@ -150,10 +150,10 @@ const maxSplitBits = 16
 // by which the records are partitioned (a counting sort, stable, so each part lists its records
 // in record order), and lowBits low bits (at most maxLow and 32 less the bits of a record
 // index, so a low part and a record index pack into 32 bits), which index a direct array that
-// is never cleared: an entry is current when it names a tuple of the part at hand. The records
-// are then visited in order once more, reading each one's tuple back from its part, to count
-// and sum the weights. Numbers, partition and tuples live in buf's 2n words; the per-tuple
-// sums are the only other memory of size above 2^maxSplitBits.
+// is never cleared: an entry is current when it names a tuple of the part at hand. Each
+// record's tuple is written over its number; a last pass in record order sums the weights.
+// Numbers, partition and tuples live in buf's 2n words; the per-tuple sums are the only other
+// memory of size above 2^maxSplitBits.
 func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) (of []int32, cnt, wsum []float64, ok bool) {
 	mult := make([]uint64, m)
 	span := uint64(1)
@@ -198,13 +198,15 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 		cur[b]++
 	}
 	// Each part's tuples: direct[low] is tuple + 1 of the last tuple with that low part; it
-	// belongs to the part at hand iff it exceeds the tuples numbered before the part.
+	// belongs to the part at hand iff it exceeds the tuples numbered before the part. The
+	// numbers are no longer needed: each record's tuple is written over its number.
 	direct := make([]int32, 1<<lowBits)
+	idxMask := uint32(1)<<idxBits - 1
 	cnt = make([]float64, 0, min(uint64(n), span)/2+1)
 	for b := range parts {
 		base := int32(len(cnt))
-		for j := start[b]; j < start[b+1]; j++ {
-			low := uint32(part[j]) >> idxBits
+		for _, e := range part[start[b]:start[b+1]] {
+			low := uint32(e) >> idxBits
 			t := direct[low]
 			if t <= base {
 				cnt = append(cnt, 0)
@@ -212,26 +214,15 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 				direct[low] = t
 			}
 			cnt[t-1]++
-			part[j] = t - 1
+			keys[uint32(e)&idxMask] = t - 1
 		}
 	}
-	// Each record's tuple, read back from its part in record order (the parts' cursors
-	// advance as the partition's did), and the weight sums in record order.
-	copy(cur, start[:parts])
 	if w.d == nil {
-		for i, k := range keys {
-			b := uint32(k) >> lowBits
-			keys[i] = part[cur[b]]
-			cur[b]++
-		}
 		return keys, cnt, cnt, true
 	}
+	// The weight sums, in record order.
 	wsum = make([]float64, len(cnt))
-	for i, k := range keys {
-		b := uint32(k) >> lowBits
-		t := part[cur[b]]
-		cur[b]++
-		keys[i] = t
+	for i, t := range keys {
 		wsum[t] += w.at(i)
 	}
 	return keys, cnt, wsum, true
