@@ -48,8 +48,9 @@ const (
 // over the rows instead of one per column, and packs the codes of record i a byte a key into
 // buf[2i] (keys 0–3) and buf[2i+1] (keys 4–7). missing reports whether any key value is
 // missing. ok is false (and buf nil) when there are more than maxRowKeys keys, none, or a
-// column with more than maxRowCode distinct values.
-func codeRows(d []float64, n, p int, cols []int) (buf []int32, levels []int, missing, ok bool) {
+// column with more than maxRowCode distinct values, and, if completeOnly, at the first missing
+// value (the path with missing values codes the columns itself: codeKeys).
+func codeRows(d []float64, n, p int, cols []int, completeOnly bool) (buf []int32, levels []int, missing, ok bool) {
 	m := len(cols)
 	if m == 0 || m > maxRowKeys {
 		return nil, nil, false, false
@@ -79,6 +80,9 @@ func codeRows(d []float64, n, p int, cols []int) (buf []int32, levels []int, mis
 					c, *s = uint8(next[k]), uint8(next[k])
 				}
 			case v != v:
+				if completeOnly {
+					return nil, nil, true, false
+				}
 				missing = true
 			default:
 				if other == nil {

@@ -31,7 +31,7 @@ func TestCodeRows(t *testing.T) {
 			p := m + 1
 			cols := r.Perm(m)[:1+r.IntN(m)]
 			codes, lv := codeColumns(d, n, p, cols)
-			buf, rlv, missing, ok := codeRows(d, n, p, cols)
+			buf, rlv, missing, ok := codeRows(d, n, p, cols, false)
 			if !ok || !slices.Equal(lv, rlv) {
 				t.Fatalf("trial %d %s: codeRows ok=%v levels %v, codeColumns %v", trial, name, ok, rlv, lv)
 			}
@@ -48,6 +48,9 @@ func TestCodeRows(t *testing.T) {
 			if missing != hasZero {
 				t.Fatalf("trial %d %s: missing = %v, codes have a 0: %v", trial, name, missing, hasZero)
 			}
+			if cbuf, _, cmissing, cok := codeRows(d, n, p, cols, true); cok == hasZero || cmissing != hasZero || cok && !slices.Equal(cbuf, buf) {
+				t.Fatalf("trial %d %s: complete keys only: ok=%v missing=%v, codes have a 0: %v", trial, name, cok, cmissing, hasZero)
+			}
 			keys, kok := rowKeys(buf, n, len(cols), rlv)
 			ckeys, _, cok := codeKeys(d, n, p, cols)
 			if kok != cok || !slices.Equal(keys, ckeys) {
@@ -57,7 +60,7 @@ func TestCodeRows(t *testing.T) {
 	}
 	// Limits: 9 keys; 256 and 255 distinct values in a column (whole and not).
 	d := make([]float64, 300*9)
-	if _, _, _, ok := codeRows(d, 300, 9, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}); ok {
+	if _, _, _, ok := codeRows(d, 300, 9, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, false); ok {
 		t.Error("codeRows took 9 keys")
 	}
 	for _, c := range []struct {
@@ -69,7 +72,7 @@ func TestCodeRows(t *testing.T) {
 		for i := range d {
 			d[i] = c.scale * float64(i%c.distinct)
 		}
-		if _, lv, _, ok := codeRows(d, 300, 1, []int{0}); ok != c.ok || ok && lv[0] != c.distinct {
+		if _, lv, _, ok := codeRows(d, 300, 1, []int{0}, false); ok != c.ok || ok && lv[0] != c.distinct {
 			t.Errorf("%d values ×%g: codeRows ok=%v levels %v, want ok=%v", c.distinct, c.scale, ok, lv, c.ok)
 		}
 	}
@@ -111,7 +114,7 @@ func TestCompleteTuples(t *testing.T) {
 				wt = weights{d: d, p: p, c: m}
 			}
 			for _, maxLow := range []int{0, 1, 3, 8, maxSplitBits} {
-				buf, rlv, missing, ok := codeRows(d, n, p, cols)
+				buf, rlv, missing, ok := codeRows(d, n, p, cols, true)
 				if !ok || missing {
 					t.Fatalf("trial %d: codeRows ok=%v missing=%v", trial, ok, missing)
 				}

@@ -36,14 +36,15 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // order. (This is the order of the pairwise definition, so the sums are bit for bit those of
 // comparing every pair of tuples.)
 //
-// Cost: the key values are coded in one pass over the rows (at most 8 keys of at most 255
-// values each; otherwise column by column). Without a missing key value each record's codes
-// form a mixed-radix number below Π L_k for L_k values of key k; when that fits in 32 bits the
+// Cost: without a missing key value (and with at most 8 keys of at most 255 values each) the
+// key values are coded in one pass over the rows and each record's codes form a mixed-radix
+// number below Π L_k for L_k values of key k; when that fits in 32 bits the
 // records are partitioned on its high bits and the tuples of each part found in a direct array
 // over its low bits (completeTuples), with no per-tuple codes: O(n·m) time and 8 bytes a record
 // (the codes, then the numbers and the partition; the numbers become the records' tuples) besides
 // the per-tuple sums (docs/scaling.md, "Distinct key tuples at census scale").
-// Otherwise each record's key tuple is one mixed-radix number with a digit for a missing value
+// Otherwise the key columns are coded one by one, each record's key tuple is one mixed-radix
+// number with a digit for a missing value
 // (when the product of the code ranges fits in 64 bits) and the distinct tuples are found
 // through a direct array over those numbers when the code space is at most 8 entries a record
 // and 2^26, by radix-sorting the numbers when they fit in 32 bits, and through a hash table
@@ -109,16 +110,14 @@ func Frequencies(d []float64, n, p int, cols []int, wcol int) Tuples {
 
 // tuplesOf returns the tuple of each of the n records of d (Count) on the key columns cols,
 // and per tuple f and F with the weights w (unweighted: F is f). Without a missing key value
-// the tuples come from completeTuples; otherwise every tuple is numbered by first appearance
-// and joined with its compatible tuples (count).
+// the tuples come from completeTuples; otherwise (codeRows stops at the first missing value)
+// every tuple is numbered by first appearance and joined with its compatible tuples (count).
 func tuplesOf(d []float64, n, p int, cols []int, w weights) (of []int32, tf, tF []float64) {
 	var ts *tuples
 	var h hasher
-	if buf, levels, missing, ok := codeRows(d, n, p, cols); ok {
-		if !missing {
-			if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
-				return of, cnt, wsum
-			}
+	if buf, levels, _, ok := codeRows(d, n, p, cols, true); ok {
+		if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
+			return of, cnt, wsum
 		}
 		if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
 			h = newHasher(levels)
