@@ -101,6 +101,17 @@ func TestCensusFreshChild(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		fmt.Fprintf(&buf, "census-child %.6f %d %s\n", cpu, faults, strconv.FormatFloat(v, 'g', 17, 64))
+		// SDCBENCH_CENSUS_CALLS=k times k−1 further calls (to compare a first call with the
+		// next ones in the same process), each after a collection, as "census-child-again".
+		calls, _ := strconv.Atoi(os.Getenv("SDCBENCH_CENSUS_CALLS"))
+		for range calls - 1 {
+			runtime.GC()
+			c0, f0 := cpuSeconds(), minorFaults()
+			if _, err := st.run(); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&buf, "census-child-again %.6f %d\n", cpuSeconds()-c0, minorFaults()-f0)
+		}
 		os.Stdout.Write(buf.Bytes())
 		return
 	}

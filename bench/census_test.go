@@ -84,7 +84,8 @@ type censusStep struct {
 var censusStepNames = []string{"frequency", "ind_risk_mean", "global_risk_er", "kanon_k3"}
 
 // censusSteps returns the computations of BenchmarkCensus on d (censusTable): the weighted
-// frequencies fk and Fk (keyfreq.Count; value: sample uniques), the individual risk
+// frequencies fk and Fk (keyfreq.Frequencies: per key tuple, and each record's tuple; value:
+// sample uniques), the individual risk
 // (ind_risk_mean, weighted, from a fresh metrics.Input so the frequencies are recomputed), the
 // global risk (global_risk_er, likewise) and kanon with k = 3 and sdcMicro's default
 // importance (value: suppressions). The names are bench/sdcmicro_census.R's steps.
@@ -94,13 +95,12 @@ func censusSteps(d *datasets.Dataset) []censusStep {
 	for j, k := range censusKeys {
 		names[j], cols[j] = k.name, j
 	}
-	w := d.Col(d.P - 1)
 	opt := metrics.Options{Keys: names, Weight: "w"}
 	steps := []censusStep{{"frequency", func() (float64, error) {
-		f, _ := keyfreq.Count(d.Data, d.N, d.P, cols, w)
+		fr := keyfreq.Frequencies(d.Data, d.N, d.P, cols, d.P-1)
 		u := 0.0
-		for _, v := range f {
-			if v == 1 {
+		for _, t := range fr.Of {
+			if fr.F[t] == 1 {
 				u++
 			}
 		}

@@ -66,23 +66,41 @@ func keyColumns(in *Input) (cols []int, note string) {
 	return cols, ""
 }
 
-// catRisk holds the per-record frequencies and risks of the release.
+// catRisk holds the frequencies and risks of the release per distinct key tuple
+// (keyfreq.Frequencies): record i's are f[of[i]], F[of[i]] and r[of[i]].
 type catRisk struct {
-	f, F []float64 // sample frequency and weighted frequency (= f when unweighted)
-	r    []float64 // individual risk
-	note string    // why the risk is undefined, if it is
+	of      []int32   // the tuple of each record
+	f, F, r []float64 // per tuple: sample frequency, weighted frequency (= f unweighted), individual risk
+	note    string    // why the risk is undefined, if it is
+}
+
+// records returns the per-tuple values x per record, in record order (a new slice).
+func (c *catRisk) records(x []float64) []float64 {
+	out := make([]float64, len(c.of))
+	for i, t := range c.of {
+		out[i] = x[t]
+	}
+	return out
+}
+
+// sumRisk returns Σ_j r_j over the records in record order, bit for bit the sum of the
+// per-record risks.
+func (c *catRisk) sumRisk() float64 {
+	var s float64
+	for _, t := range c.of {
+		s += c.r[t]
+	}
+	return s
 }
 
 // frequencies returns, for each record j of the release, f(j), the number of records
 // compatible with j on the key columns, and F(j), the sum of their weights (metrics.md §4.1,
-// sdcMicro freqCalc; keyfreq.Count): i is compatible with j iff on every key x_ik = x_jk or
-// one of them is missing (NaN). With Opt.Weight "" F = f (the same slice). r(j) is 1/f(j), or
-// bfRisk(f(j), F(j)) with a weight. The slices are shared (cached per Input): read-only.
-//
-// The risks take no memory of their own (n floats less per call; fresh memory is dear here,
-// docs/datapath.md "Census scale against sdcMicro"): they are written over memory the call no
-// longer needs, the copy of the weight column once keyfreq.Count has summed it, or without
-// weights the second output of keyfreq.Count (equal to f).
+// sdcMicro freqCalc; keyfreq.Frequencies): i is compatible with j iff on every key x_ik = x_jk
+// or one of them is missing (NaN). With Opt.Weight "" F = f (the same slice). r(j) is 1/f(j),
+// or bfRisk(f(j), F(j)) with a weight. All three are held per distinct key tuple (catRisk), and
+// the weights are read from the table in place: at census scale fresh memory is dear here, and
+// per tuple there are about a third as many values as records (docs/datapath.md "Census scale
+// against sdcMicro"). The result is shared (cached per Input): read-only.
 func frequencies(in *Input) *catRisk {
 	t := in.keyTable()
 	d, n, p := t.Data, t.N, t.P
@@ -93,37 +111,43 @@ func frequencies(in *Input) *catRisk {
 		}
 		return &catRisk{note: note}
 	}
-	var w []float64
+	wc := -1
 	if in.Opt.Weight != "" {
-		wc := colIndex(t.Names, in.Opt.Weight)
-		if wc < 0 {
+		if wc = colIndex(t.Names, in.Opt.Weight); wc < 0 {
 			return &catRisk{note: "weight column " + in.Opt.Weight + " not found"}
 		}
-		w = make([]float64, n)
-		for i := range w {
-			v := d[i*p+wc]
-			if v != v {
+	}
+	fr := keyfreq.Frequencies(d, n, p, cols, wc)
+	c := &catRisk{of: fr.Of, f: fr.F, F: fr.FW, r: make([]float64, len(fr.F))}
+	if wc < 0 {
+		for t, ft := range c.f {
+			c.r[t] = 1 / ft
+		}
+		return c
+	}
+	searched := false
+	for t, ft := range c.f {
+		// A missing weight makes its tuples' sums NaN (every tuple's F holds its own records'
+		// weights), so the column is searched only if some sum is NaN.
+		if Ft := c.F[t]; Ft != Ft && !searched {
+			if hasMissingWeight(d, n, p, wc) {
 				return &catRisk{note: "missing weights"}
 			}
-			w[i] = v
+			searched = true
+		}
+		c.r[t] = bfRisk(ft, c.F[t])
+	}
+	return c
+}
+
+// hasMissingWeight reports whether column wc of the n×p table d has a missing value.
+func hasMissingWeight(d []float64, n, p, wc int) bool {
+	for i := range n {
+		if v := d[i*p+wc]; v != v {
+			return true
 		}
 	}
-	f, F := keyfreq.Count(d, n, p, cols, w)
-	if w == nil {
-		r := F // F = f: its memory becomes r's, unless it is f's
-		if &r[0] == &f[0] {
-			r = make([]float64, n)
-		}
-		for i, fi := range f {
-			r[i] = 1 / fi
-		}
-		return &catRisk{f: f, F: f, r: r}
-	}
-	r := w // the weights are summed into F: their memory becomes r's
-	for i, fi := range f {
-		r[i] = bfRisk(fi, F[i])
-	}
-	return &catRisk{f: f, F: F, r: r}
+	return false
 }
 
 // bfRisk returns the Benedetti–Franconi individual risk of a record with sample frequency f
@@ -157,21 +181,22 @@ func KAnonViolations(in *Input, k int) Result {
 		return nanNote(c.note)
 	}
 	cnt := 0
-	for _, f := range c.f {
-		if f < float64(k) {
+	for _, t := range c.of {
+		if c.f[t] < float64(k) {
 			cnt++
 		}
 	}
-	return Result{Value: float64(cnt), Aux: map[string]float64{"pct": 100 * float64(cnt) / float64(len(c.f))}}
+	return Result{Value: float64(cnt), Aux: map[string]float64{"pct": 100 * float64(cnt) / float64(len(c.of))}}
 }
 
-// riskSummary applies g to the individual risks, or returns NaN with the reason.
-func riskSummary(in *Input, g func(r []float64) float64) Result {
+// riskSummary applies g to the individual risks (per tuple: catRisk) and the number of
+// records, or returns NaN with the reason.
+func riskSummary(in *Input, g func(c *catRisk, n float64) float64) Result {
 	c := riskOf(in)
 	if c.note != "" {
 		return nanNote(c.note)
 	}
-	return Result{Value: g(c.r)}
+	return Result{Value: g(c, float64(len(c.of)))}
 }
 
 func sum(x []float64) float64 {
@@ -184,21 +209,26 @@ func sum(x []float64) float64 {
 
 // IndRiskMax returns ind_risk_max = max_j r_j (metrics.md §4.3): r_j = 1/f(j) unweighted, the
 // Benedetti–Franconi approximation with Opt.Weight. NaN without key columns.
-func IndRiskMax(in *Input) Result { return riskSummary(in, slices.Max[[]float64]) }
+func IndRiskMax(in *Input) Result {
+	// Every tuple has a record, so the largest risk of a tuple is the largest of a record.
+	return riskSummary(in, func(c *catRisk, _ float64) float64 { return slices.Max(c.r) })
+}
 
 // IndRiskMean returns ind_risk_mean = mean_j r_j (metrics.md §4.3).
 func IndRiskMean(in *Input) Result {
-	return riskSummary(in, func(r []float64) float64 { return sum(r) / float64(len(r)) })
+	return riskSummary(in, func(c *catRisk, n float64) float64 { return c.sumRisk() / n })
 }
 
 // GlobalRiskER returns global_risk_er = Σ_j r_j, the expected number of re-identifications
 // (metrics.md §4.4, sdcMicro risk_ER). Unweighted with no missing keys it is the number of
 // distinct key combinations.
-func GlobalRiskER(in *Input) Result { return riskSummary(in, sum) }
+func GlobalRiskER(in *Input) Result {
+	return riskSummary(in, func(c *catRisk, _ float64) float64 { return c.sumRisk() })
+}
 
 // GlobalRiskPct returns global_risk_pct = 100·mean_j r_j (metrics.md §4.4, Morais (2022) Eq. 3.7).
 func GlobalRiskPct(in *Input) Result {
-	return riskSummary(in, func(r []float64) float64 { return 100 * sum(r) / float64(len(r)) })
+	return riskSummary(in, func(c *catRisk, n float64) float64 { return 100 * c.sumRisk() / n })
 }
 
 // hierRisk returns r^{h(j)} = 1 − Π_{i∈h(j)} (1 − r_i) per record, for the households of
@@ -225,12 +255,12 @@ func hierRisk(in *Input) ([]float64, string) {
 		if _, ok := prod[k]; !ok {
 			prod[k] = 1
 		}
-		prod[k] *= 1 - c.r[i]
+		prod[k] *= 1 - c.r[c.of[i]]
 	}
 	out := make([]float64, len(h))
 	for i, v := range h {
 		if v != v {
-			out[i] = c.r[i]
+			out[i] = c.r[c.of[i]]
 			continue
 		}
 		out[i] = 1 - prod[keyfreq.Bits(v)]
@@ -265,7 +295,7 @@ func RiskyObs(in *Input) Result {
 	if c.note != "" {
 		return nanNote(c.note)
 	}
-	r := slices.Clone(c.r)
+	r := c.records(c.r)
 	slices.Sort(r)
 	med := Quantile7(r, 0.5)
 	dev := make([]float64, len(r))
@@ -279,8 +309,8 @@ func RiskyObs(in *Input) Result {
 	}
 	thr := med + 2*mad
 	cnt := 0
-	for _, v := range c.r {
-		if v > thr && v > 0.1 {
+	for _, t := range c.of {
+		if v := c.r[t]; v > thr && v > 0.1 {
 			cnt++
 		}
 	}

@@ -10,9 +10,10 @@ import (
 	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
 
-// frequenciesReference is frequencies as it was before it wrote the risks over memory it no
-// longer needed: its own copy of the weight column, f and F as keyfreq.Count returns them, and
-// a fresh slice of risks.
+// frequenciesReference is frequencies as it was before it held the frequencies per distinct
+// key tuple (and before it wrote the risks over memory it no longer needed): its own copy of the
+// weight column, f and F per record as keyfreq.Count returns them, and a fresh slice of risks
+// per record. Its catRisk numbers each record as a tuple of its own.
 func frequenciesReference(in *Input) *catRisk {
 	t := in.keyTable()
 	cols, note := keyColumns(in)
@@ -27,7 +28,10 @@ func frequenciesReference(in *Input) *catRisk {
 		}
 	}
 	f, F := keyfreq.Count(t.Data, t.N, t.P, cols, w)
-	c := &catRisk{f: f, F: F, r: make([]float64, t.N)}
+	c := &catRisk{of: make([]int32, t.N), f: f, F: F, r: make([]float64, t.N)}
+	for i := range c.of {
+		c.of[i] = int32(i)
+	}
 	for i := range c.r {
 		if w == nil {
 			c.r[i] = 1 / f[i]
@@ -83,12 +87,13 @@ func TestFrequenciesMatchReference(t *testing.T) {
 			if got.note != "" || want.note != "" {
 				t.Fatalf("trial %d: notes %q and %q", trial, got.note, want.note)
 			}
-			for name, pair := range map[string][2][]float64{"f": {got.f, want.f}, "F": {got.F, want.F}, "r": {got.r, want.r}} {
+			for name, pair := range map[string][2][]float64{"f": {got.records(got.f), want.f}, "F": {got.records(got.F), want.F}, "r": {got.records(got.r), want.r}} {
 				if !slices.Equal(bits(pair[0]), bits(pair[1])) {
 					t.Fatalf("trial %d (n=%d, missing %v, weight %q): %s differs from the reference", trial, n, miss, weight, name)
 				}
 			}
-			for _, m := range []func(*Input) Result{IndRiskMean, GlobalRiskER, IndRiskMax, RiskyObs} {
+			kanon3 := func(in *Input) Result { return KAnonViolations(in, 3) }
+			for _, m := range []func(*Input) Result{IndRiskMean, GlobalRiskER, GlobalRiskPct, IndRiskMax, RiskyObs, kanon3} {
 				a := m(&Input{Orig: d, Masked: d, Opt: opt}).Value
 				in := &Input{Orig: d, Masked: d, Opt: opt}
 				cached(in, "cat:risk", frequenciesReference)
@@ -104,5 +109,17 @@ func TestFrequenciesMatchReference(t *testing.T) {
 	d.Data[7*4+3] = math.NaN()
 	if c := frequencies(&Input{Orig: d, Masked: d, Opt: Options{Keys: []string{"a", "b", "c"}, Weight: "w"}}); c.note != "missing weights" {
 		t.Errorf("a missing weight: note %q, want \"missing weights\"", c.note)
+	}
+	// Weights +Inf and −Inf in one key tuple make its F NaN without a missing weight: the risks
+	// are still computed (NaN for that tuple), as the reference computes them.
+	d = randomKeyTable(rng, 20, 0, false)
+	for _, i := range []int{3, 4} {
+		copy(d.Data[i*4:i*4+3], []float64{1, 2, 3})
+	}
+	d.Data[3*4+3], d.Data[4*4+3] = math.Inf(1), math.Inf(-1)
+	in := &Input{Orig: d, Masked: d, Opt: Options{Keys: []string{"a", "b", "c"}, Weight: "w"}}
+	got, want := frequencies(in), frequenciesReference(in)
+	if got.note != "" || !slices.Equal(bits(got.records(got.r)), bits(want.r)) || !math.IsNaN(want.r[3]) {
+		t.Errorf("weights ±Inf in one tuple: note %q, risks %v, want %v", got.note, got.records(got.r), want.r)
 	}
 }

@@ -48,15 +48,16 @@ func TestCategoricalTen(t *testing.T) {
 	} {
 		in := catInput(catTen(c.missing), c.weighted)
 		cr := frequencies(in)
+		f, F, r := cr.records(cr.f), cr.records(cr.F), cr.records(cr.r)
 		for j := range c.f {
-			if cr.f[j] != c.f[j] {
-				t.Errorf("missing=%v: f(%d) = %v, want %v", c.missing, j+1, cr.f[j], c.f[j])
+			if f[j] != c.f[j] {
+				t.Errorf("missing=%v: f(%d) = %v, want %v", c.missing, j+1, f[j], c.f[j])
 			}
-			if c.F != nil && cr.F[j] != c.F[j] {
-				t.Errorf("weighted=%v: F(%d) = %v, want %v", c.weighted, j+1, cr.F[j], c.F[j])
+			if c.F != nil && F[j] != c.F[j] {
+				t.Errorf("weighted=%v: F(%d) = %v, want %v", c.weighted, j+1, F[j], c.F[j])
 			}
-			if c.r != nil && !near(cr.r[j], c.r[j], 1e-11) {
-				t.Errorf("weighted=%v: r(%d) = %.13g, want %.13g", c.weighted, j+1, cr.r[j], c.r[j])
+			if c.r != nil && !near(r[j], c.r[j], 1e-11) {
+				t.Errorf("weighted=%v: r(%d) = %.13g, want %.13g", c.weighted, j+1, r[j], c.r[j])
 			}
 		}
 	}

@@ -46,7 +46,10 @@ func PerRecord(in *Input) (*RecordRisk, error) {
 	}
 	t := in.keyTable()
 	cols, _ := keyColumns(in)
-	rr := &RecordRisk{Fk: c.f, FkW: c.F, Risk: c.r}
+	rr := &RecordRisk{Fk: c.records(c.f), FkW: c.records(c.F), Risk: c.records(c.r)}
+	if in.Opt.Weight == "" {
+		rr.FkW = rr.Fk // F = f unweighted: the same slice, as catRisk holds it
+	}
 	for _, j := range cols {
 		rr.Keys = append(rr.Keys, t.Names[j])
 	}

@@ -36,11 +36,19 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // order. (This is the order of the pairwise definition, so the sums are bit for bit those of
 // comparing every pair of tuples.)
 //
-// Cost: each record's key tuple is coded column by column into one mixed-radix number (when
-// the product of the code ranges fits in 64 bits) and the distinct tuples are found through a
-// direct array over those numbers when the code space is at most 8 entries a record and 2^26,
-// by radix-sorting the numbers when they fit in 32 bits, and through a hash table otherwise
-// (docs/scaling.md). The distinct tuples are then grouped by their missingness pattern (the
+// Cost: without a missing key value (and with at most 8 keys of at most 255 values each) the
+// key values are coded in one pass over the rows and each record's codes form a mixed-radix
+// number below Π L_k for L_k values of key k; when that fits in 32 bits the
+// records are partitioned on its high bits and the tuples of each part found in a direct array
+// over its low bits (completeTuples), with no per-tuple codes: O(n·m) time and 8 bytes a record
+// (the codes, then the numbers and the partition; the numbers become the records' tuples) besides
+// the per-tuple sums (docs/scaling.md, "Distinct key tuples at census scale").
+// Otherwise the key columns are coded one by one, each record's key tuple is one mixed-radix
+// number with a digit for a missing value
+// (when the product of the code ranges fits in 64 bits) and the distinct tuples are found
+// through a direct array over those numbers when the code space is at most 8 entries a record
+// and 2^26, by radix-sorting the numbers when they fit in 32 bits, and through a hash table
+// otherwise. The distinct tuples are then grouped by their missingness pattern (the
 // set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on
 // the keys outside P ∪ Q. With an exact mixed-radix number a tuple masked on Q is its number
 // less Q's digits, so each tuple walks up the lattice of masks and finds its partners whose
@@ -59,19 +67,73 @@ func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	if n == 0 {
 		return f, F
 	}
-	var ts *tuples
-	var h hasher
-	if keys, levels, ok := codeKeys(d, n, p, cols); ok {
-		h = newHasher(levels)
-		ts = distinctKeys(keys, n, len(cols), levels, w, h)
-	} else {
-		codes, levels := codeColumns(d, n, p, cols)
-		h = newHasher(levels)
-		ts = distinct(codes, n, len(cols), levels, w, h)
+	var wt weights
+	if w != nil {
+		wt = weights{d: w, p: 1}
 	}
-	tf, tF := count(ts, h, w != nil)
-	for i, t := range ts.of {
+	of, tf, tF := tuplesOf(d, n, p, cols, wt)
+	for i, t := range of {
 		f[i], F[i] = tf[t], tF[t]
 	}
 	return f, F
+}
+
+// Tuples are the frequencies of Count per distinct key tuple: record i's f and F are
+// F[Of[i]] and FW[Of[i]]. A tuple's records are the records with its key values exactly (a
+// missing value matching only a missing value); its F and FW are those of Count. The numbering
+// of the tuples is unspecified.
+type Tuples struct {
+	Of []int32   // the tuple of each record
+	F  []float64 // per tuple: the records compatible with it (sdcMicro fk)
+	FW []float64 // per tuple: the sum of their weights (sdcMicro Fk); F itself if unweighted
+}
+
+// Frequencies returns Count's frequencies of the n×p row-major table d on the key columns cols
+// per distinct key tuple, with the weights in column wcol of d (read in place; wcol < 0:
+// unweighted), bit for bit those of Count with that column as w.
+//
+// Per tuple they take less memory than Count's two per-record slices (at 10^6 census records
+// about 0.3·10^6 tuples), and a sum over the records of a function of f and F, taken in record
+// order through Of, is bit for bit the sum over Count's per-record values (docs/datapath.md,
+// "Census scale against sdcMicro").
+func Frequencies(d []float64, n, p int, cols []int, wcol int) Tuples {
+	if n == 0 {
+		return Tuples{Of: []int32{}, F: []float64{}, FW: []float64{}}
+	}
+	var wt weights
+	if wcol >= 0 {
+		wt = weights{d: d, p: p, c: wcol}
+	}
+	of, tf, tF := tuplesOf(d, n, p, cols, wt)
+	return Tuples{Of: of, F: tf, FW: tF}
+}
+
+// tuplesOf returns the tuple of each of the n records of d (Count) on the key columns cols,
+// and per tuple f and F with the weights w (unweighted: F is f). Without a missing key value
+// the tuples come from completeTuples; otherwise (codeRows stops at the first missing value)
+// every tuple is numbered by first appearance and joined with its compatible tuples (count).
+func tuplesOf(d []float64, n, p int, cols []int, w weights) (of []int32, tf, tF []float64) {
+	var ts *tuples
+	var h hasher
+	if buf, levels, _, ok := codeRows(d, n, p, cols, true); ok {
+		if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
+			return of, cnt, wsum
+		}
+		if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
+			h = newHasher(levels)
+			ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+		}
+	}
+	if ts == nil {
+		if keys, levels, ok := codeKeys(d, n, p, cols); ok {
+			h = newHasher(levels)
+			ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+		} else {
+			codes, levels := codeColumns(d, n, p, cols)
+			h = newHasher(levels)
+			ts = distinct(codes, n, len(cols), levels, w.slice(n), h)
+		}
+	}
+	tf, tF = count(ts, h, w.d != nil)
+	return ts.of, tf, tF
 }
