@@ -73,18 +73,27 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	mtf := j.tf
 
 	// The complete tuples with all their partners, slab by slab (slabs).
+	// With one slab (sl nil), in ascending order, read in place.
 	sl := slabs(ts, h, complete.tuples, ix.bits != nil, weighted)
+	ord := complete.tuples
+	if sl != nil {
+		ord = sl.ord
+	}
 	tf = slices.Clone(ts.cnt)
-	var pl, pstart, deg []int32 // weighted: the partners of sl.ord[i], pl[pstart[i]:pstart[i+1]]
+	var pl, pstart, deg []int32 // weighted: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
 	if weighted {
 		tF = make([]float64, len(ts.cnt))
-		pstart = make([]int32, len(sl.ord)+1)
+		pstart = make([]int32, len(ord)+1)
 		deg = make([]int32, u) // complete partners of each tuple with a missing key
 	}
 	m := ts.m
-	for i, t := range sl.ord {
-		part = ix.up(sl.hash[i], sl.codes[i*m:(i+1)*m], h.mult, order, 0, part[:0])
-		ct, ft := sl.cnt[i], sl.cnt[i]
+	for i, t := range ord {
+		x, codes, ct := ts.hash[t], ts.tuple(t), ts.cnt[t]
+		if sl != nil {
+			x, codes, ct = sl.hash[i], sl.codes[i*m:(i+1)*m], sl.cnt[i]
+		}
+		part = ix.up(x, codes, h.mult, order, 0, part[:0])
+		ft := ct
 		for _, r := range part {
 			ft += ms.cnt[r]
 			mtf[r] += ct
@@ -94,7 +103,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 			continue
 		}
 		insertionSort(part) // ascending tuples
-		f := sl.wsum[i]
+		f := ts.wsum[t]
 		for _, r := range part {
 			f += ms.wsum[r]
 			deg[r]++
@@ -118,9 +127,11 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	ct, cw := make([]int32, len(pl)), make([]float64, len(pl))
 	pos := deg[:0:0]
 	pos = append(pos, cstart[:u]...)
-	for _, t := range complete.tuples { // ascending, so that each bucket ascends
-		i := sl.at[t]
-		wt := sl.wsum[i]
+	for i, t := range complete.tuples { // ascending, so that each bucket ascends
+		if sl != nil {
+			i = int(sl.at[t])
+		}
+		wt := ts.wsum[t]
 		for _, r := range pl[pstart[i]:pstart[i+1]] {
 			ct[pos[r]], cw[pos[r]] = t, wt
 			pos[r]++
@@ -191,16 +202,17 @@ func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
 		pos[s]++
 	}
 	scatterPairs(&edges, adj, pos)
-	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
-	nb = make([]int32, len(adj))
-	copy(pos, start[:u])
-	for s := range int32(u) {
-		for _, v := range adj[start[s]:start[s+1]] {
-			nb[pos[v]] = s
-			pos[v]++
+	// Each bucket sorted in place (its partners are distinct): short runs, in cache, cheaper
+	// than a second scatter over all the pairs (docs/scaling.md).
+	for s := range u {
+		b := adj[start[s]:start[s+1]]
+		if len(b) <= 16 {
+			insertionSort(b)
+		} else {
+			slices.Sort(b)
 		}
 	}
-	return nb, start
+	return adj, start
 }
 
 // insertionSort sorts the short slice a in ascending order.
@@ -215,20 +227,21 @@ func insertionSort(a []int32) {
 // slabMax is the most numbers of a slab (slabs): 128 KB of a 2-bit upIndex bitmap.
 const slabMax = 1 << 19
 
-// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes, count and sum;
-// at[t] is the position i of tuple t (weighted only).
+// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes and count; at[t]
+// is the position i of tuple t (weighted only).
 type slabbed struct {
-	ord, at   []int32
-	hash      []uint64
-	codes     []uint32
-	cnt, wsum []float64
+	ord, at []int32
+	hash    []uint64
+	codes   []uint32
+	cnt     []float64
 }
 
 // slabs returns the tuples tup of ts (ascending) grouped by slab, in ascending order within a
-// slab, with their data gathered in that order (wsum only if weighted). A slab is a run of
-// numbers on which the codes of the most significant keys are fixed, at most slabMax numbers:
-// a tuple's masks then fall in its own slab or in those with some of these codes 0, so that an
-// upIndex bitmap is probed within a few small regions (if bitmap; otherwise one slab).
+// slab, with their data gathered in that order; nil if there would be one slab. A slab is a
+// run of numbers on which the codes of the most significant keys are fixed, at most slabMax
+// numbers: a tuple's masks then fall in its own slab or in those with some of these codes 0,
+// so that an upIndex bitmap is probed within a few small regions (if bitmap; otherwise one
+// slab).
 func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 	m := ts.m
 	s := m // the keys s.. fix the slab: the last whose multiplier (the slab's size) is at most slabMax
@@ -242,15 +255,15 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 			s = m // more slabs than tuples
 		}
 	}
+	if s == m {
+		return nil
+	}
 	// Slab of a tuple: Σ_{k≥s} c_k·mult_k/mult_s.
 	q := make([]uint64, m)
-	nslab := uint64(1)
-	if s < m {
-		for k := s; k < m; k++ {
-			q[k] = h.mult[k] / h.mult[s]
-		}
-		nslab = h.span / h.mult[s]
+	for k := s; k < m; k++ {
+		q[k] = h.mult[k] / h.mult[s]
 	}
+	nslab := h.span / h.mult[s]
 	slabOf := func(t int32) uint64 {
 		var x uint64
 		for k, c := range ts.tuple(t)[s:] {
@@ -268,7 +281,6 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 	n := len(tup)
 	sl := &slabbed{ord: make([]int32, n), hash: make([]uint64, n), codes: make([]uint32, n*m), cnt: make([]float64, n)}
 	if weighted {
-		sl.wsum = make([]float64, n)
 		sl.at = make([]int32, len(ts.cnt))
 	}
 	for _, t := range tup {
@@ -278,7 +290,7 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 		sl.ord[i], sl.hash[i], sl.cnt[i] = t, ts.hash[t], ts.cnt[t]
 		copy(sl.codes[i*m:(i+1)*m], ts.tuple(t))
 		if weighted {
-			sl.wsum[i], sl.at[t] = ts.wsum[t], int32(i)
+			sl.at[t] = int32(i)
 		}
 	}
 	return sl
