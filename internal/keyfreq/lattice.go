@@ -202,17 +202,16 @@ func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
 		pos[s]++
 	}
 	scatterPairs(&edges, adj, pos)
-	// Each bucket sorted in place (its partners are distinct): short runs, in cache, cheaper
-	// than a second scatter over all the pairs (docs/scaling.md).
-	for s := range u {
-		b := adj[start[s]:start[s+1]]
-		if len(b) <= 16 {
-			insertionSort(b)
-		} else {
-			slices.Sort(b)
+	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
+	nb = make([]int32, len(adj))
+	copy(pos, start[:u])
+	for s := range int32(u) {
+		for _, v := range adj[start[s]:start[s+1]] {
+			nb[pos[v]] = s
+			pos[v]++
 		}
 	}
-	return adj, start
+	return nb, start
 }
 
 // insertionSort sorts the short slice a in ascending order.
