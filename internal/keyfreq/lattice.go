@@ -8,14 +8,18 @@ import "slices"
 // that is t's mixed-radix number minus Σ_{k∈Q∖P} t_k·mult_k. Rather than streaming every
 // complete tuple past every missingness pattern (one probe per complete tuple and pattern:
 // about 70 patterns at 10^6 records with 2 % of the cells missing), each tuple walks up the
-// lattice of masks, key by key, and a branch is followed only while some tuple with a missing
-// key lies above it: the index marks every number x that agrees, outside Q, with a tuple u
-// whose missing keys Q contain the keys missing in x. A complete tuple thus probes one mask per
-// key and a few more (14.5 a complete tuple there, for 2.6 partners).
+// lattice of masks, key by key in the walk order (keys with many levels first), and a branch is
+// followed only while some tuple with a missing key lies above it: the index marks each tuple u
+// with a missing key (missing keys Q) and the numbers a walk passes on its way to u, u with a
+// non-empty proper suffix (in walk order) of the keys Q ∖ P filled with codes, for each pattern
+// P ⊊ Q present (fillSets). Masking the keys with many levels first leaves the keys with few
+// levels to fill: on census keys at 10^6 records 163,000 marks instead of 1.0·10^6 for every
+// subset of Q.
 
 // countLattice is count for an exact hasher. The tuples with a missing key are copied into a
-// compact table of their own (so that the joins among them read small arrays). Every tuple walks up the lattice of masks through an upIndex and finds its compatible
-// tuples whose missing keys strictly contain its own (for a complete tuple, all its partners);
+// compact table of their own (so that the joins among them read small arrays). Every tuple
+// walks up the lattice of masks through an upIndex and finds its compatible tuples whose
+// missing keys strictly contain its own (for a complete tuple, all its partners);
 // the other compatible pairs, of two patterns neither of which contains the other, are joined
 // pattern by pattern (countJoin's joins). ok is false (and nothing computed) if the index would
 // take more than about one mark per record, or the hasher is not exact.
