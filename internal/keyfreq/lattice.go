@@ -108,6 +108,9 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		}
 		insertionSort(part) // ascending tuples
 		f := ts.wsum[t]
+		if sl != nil {
+			f = sl.wsum[i]
+		}
 		for _, r := range part {
 			f += ms.wsum[r]
 			deg[r]++
@@ -132,10 +135,11 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	pos := deg[:0:0]
 	pos = append(pos, cstart[:u]...)
 	for i, t := range complete.tuples { // ascending, so that each bucket ascends
+		wt := ts.wsum[t]
 		if sl != nil {
 			i = int(sl.at[t])
+			wt = sl.wsum[i]
 		}
-		wt := ts.wsum[t]
 		for _, r := range pl[pstart[i]:pstart[i+1]] {
 			ct[pos[r]], cw[pos[r]] = t, wt
 			pos[r]++
@@ -230,17 +234,18 @@ func insertionSort(a []int32) {
 // slabMax is the most numbers of a slab (slabs): 128 KB of a 2-bit upIndex bitmap.
 const slabMax = 1 << 19
 
-// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes and count; at[t]
-// is the position i of tuple t (weighted only).
+// A slabbed copy of tuples: ord[i] is the i-th tuple, with its number, codes, count and sum;
+// at[t] is the position i of tuple t (weighted only).
 type slabbed struct {
-	ord, at []int32
-	hash    []uint64
-	codes   []uint32
-	cnt     []float64
+	ord, at   []int32
+	hash      []uint64
+	codes     []uint32
+	cnt, wsum []float64
 }
 
 // slabs returns the tuples tup of ts (ascending) grouped by slab, in ascending order within a
-// slab, with their data gathered in that order; nil if there would be one slab. A slab is a
+// slab, with their data gathered in that order (wsum only if weighted); nil if there would be
+// one slab. A slab is a
 // run of numbers on which the codes of the most significant keys are fixed, at most slabMax
 // numbers: a tuple's masks then fall in its own slab or in those with some of these codes 0,
 // so that an upIndex bitmap is probed within a few small regions (if bitmap; otherwise one
@@ -284,6 +289,7 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 	n := len(tup)
 	sl := &slabbed{ord: make([]int32, n), hash: make([]uint64, n), codes: make([]uint32, n*m), cnt: make([]float64, n)}
 	if weighted {
+		sl.wsum = make([]float64, n)
 		sl.at = make([]int32, len(ts.cnt))
 	}
 	for _, t := range tup {
@@ -293,7 +299,7 @@ func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 		sl.ord[i], sl.hash[i], sl.cnt[i] = t, ts.hash[t], ts.cnt[t]
 		copy(sl.codes[i*m:(i+1)*m], ts.tuple(t))
 		if weighted {
-			sl.at[t] = int32(i)
+			sl.wsum[i], sl.at[t] = ts.wsum[t], int32(i)
 		}
 	}
 	return sl
