@@ -245,11 +245,10 @@ type slabbed struct {
 
 // slabs returns the tuples tup of ts (ascending) grouped by slab, in ascending order within a
 // slab, with their data gathered in that order (wsum only if weighted); nil if there would be
-// one slab. A slab is a
-// run of numbers on which the codes of the most significant keys are fixed, at most slabMax
-// numbers: a tuple's masks then fall in its own slab or in those with some of these codes 0,
-// so that an upIndex bitmap is probed within a few small regions (if bitmap; otherwise one
-// slab).
+// one slab. A slab is a run of numbers on which the codes of the most significant keys are
+// fixed, at most slabMax numbers: a tuple's masks then fall in its own slab or in those with
+// some of these codes 0, so that an upIndex bitmap is probed within a few small regions (if
+// bitmap; otherwise one slab).
 func slabs(ts *tuples, h hasher, tup []int32, bitmap, weighted bool) *slabbed {
 	m := ts.m
 	s := m // the keys s.. fix the slab: the last whose multiplier (the slab's size) is at most slabMax
