@@ -1,6 +1,7 @@
 package keyfreq
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -108,5 +109,114 @@ func TestCountLatticeDeclines(t *testing.T) {
 	}
 	if _, _, ok := countLattice(&tuples{}, mixHasher(2), false, nil, autoIndex); ok {
 		t.Error("countLattice must decline a verified hasher")
+	}
+}
+
+// TestCountLatticeSlabs: with a code space larger than a slab (four keys of 30 categories),
+// the complete tuples are walked slab by slab from a gathered copy, and in place with one slab
+// (the hash index); f and F equal the pattern joins bit for bit either way, weighted and not.
+func TestCountLatticeSlabs(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 13))
+	const n, m = 3000, 4
+	d := randomTable(r, n, m, []int{30, 30, 30, 30}, func(k, c int) float64 { return float64(c + 1) }, 0.05)
+	p := m + 1
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = d[i*p+m]
+	}
+	cols := []int{0, 1, 2, 3}
+	for _, ww := range [][]float64{nil, w} {
+		codes, lv := codeColumns(d, n, p, cols)
+		h := newHasher(lv)
+		ts := distinct(codes, n, m, lv, ww, h)
+		if h.span <= slabMax {
+			t.Fatalf("code space %d: want more than a slab", h.span)
+		}
+		var complete []int32
+		for _, P := range patterns(ts) {
+			if !slices.Contains(P.miss, true) {
+				complete = P.tuples
+			}
+		}
+		if slabs(ts, h, complete, true, ww != nil) == nil {
+			t.Fatal("slabs: want more than one slab")
+		}
+		jf, jF := countJoin(ts, h, ww != nil, autoJoin)
+		for _, index := range []int{bitmapIndex, hashIndex} {
+			tf, tF, ok := countLattice(ts, h, ww != nil, patterns(ts), index)
+			if !ok {
+				t.Fatalf("index %d: countLattice declined", index)
+			}
+			if !slices.Equal(tf, jf) || !bitsEqual(tF, jF) {
+				t.Errorf("index %d weighted=%v: countLattice differs from countJoin", index, ww != nil)
+			}
+		}
+	}
+}
+
+// TestFillSets: on random sets of missing patterns, fillSets gives each pattern Q every key set
+// filled on a walk to it (the non-empty proper suffixes, in walk order, of Q ∖ P for every
+// pattern P ⊊ Q present and for P empty) once, and nothing else.
+func TestFillSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 14))
+	for trial := 0; trial < 200; trial++ {
+		m := 1 + r.IntN(6)
+		levels := make([]int, m)
+		for k := range levels {
+			levels[k] = 1 + r.IntN(5)
+		}
+		order := walkOrder(levels)
+		var pats []*pattern
+		seen := map[uint64]bool{0: true}
+		for range 1 + r.IntN(12) {
+			q := uint64(r.IntN(1<<m-1) + 1)
+			if seen[q] {
+				continue
+			}
+			seen[q] = true
+			P := &pattern{miss: make([]bool, m), tuples: make([]int32, 1+r.IntN(3))}
+			for k := range m {
+				P.miss[k] = q>>k&1 != 0
+			}
+			pats = append(pats, P)
+		}
+		sets, _ := fillSets(pats, order, levels)
+		for i, Q := range pats {
+			want := map[string]bool{}
+			for P := range seen {
+				q := uint64(0)
+				for k, miss := range Q.miss {
+					if miss {
+						q |= 1 << k
+					}
+				}
+				if P == q || P&^q != 0 {
+					continue
+				}
+				var seq []int
+				for _, k := range order {
+					if (q&^P)>>k&1 != 0 {
+						seq = append(seq, k)
+					}
+				}
+				for j := 1; j < len(seq); j++ {
+					s := slices.Clone(seq[j:])
+					slices.Sort(s)
+					want[fmt.Sprint(s)] = true
+				}
+			}
+			got := map[string]bool{}
+			for _, F := range sets[i] {
+				s := slices.Clone(F)
+				slices.Sort(s)
+				if got[fmt.Sprint(s)] {
+					t.Fatalf("trial %d pattern %v: fill %v twice", trial, Q.miss, F)
+				}
+				got[fmt.Sprint(s)] = true
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("trial %d pattern %v: fills %v, want %v", trial, Q.miss, got, want)
+			}
+		}
 	}
 }
