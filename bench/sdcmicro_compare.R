@@ -33,10 +33,11 @@ opt <- function(name, default) {
 keyNames <- paste0("k", 1:7)
 
 # ---- the sdcMicro side (child process) ----
-child <- function(case, inp, out) {
+child <- function(case, inp, out, masked) {
   suppressMessages(library(sdcMicro))
   stopifnot(packageVersion("sdcMicro") == "5.8.1")
   x <- read.csv(inp)
+  xm <- if (!is.na(masked)) read.csv(masked) else NULL
   value <- NA_real_
   t <- system.time({
     switch(case,
@@ -51,6 +52,31 @@ child <- function(case, inp, out) {
       },
       noise_additive = {
         y <- addNoise(x, noise = 5, method = "additive")$xm
+      },
+      noise_correlated2 = {
+        y <- addNoise(x, noise = 50, method = "correlated2")$xm
+      },
+      rankswap = {
+        y <- rankSwap(x, P = 0.1, TopPercent = 0, BottomPercent = 0)
+      },
+      onedims_k3 = {
+        y <- microaggregation(x, method = "onedims", aggr = 3)$mx
+      },
+      il1s = {
+        value <- dUtility(x, xm, method = "IL1s")
+        y <- NULL
+      },
+      il1rel = {
+        value <- dUtility(x, xm, method = "IL1")
+        y <- NULL
+      },
+      eigen = {
+        value <- 100 * dUtility(x, xm, method = "eigen")
+        y <- NULL
+      },
+      interval_disclosure = {
+        value <- 100 * dRisk(x, xm)
+        y <- NULL
       },
       freq = , freq_na = {
         ff <- freqCalc(x, keyVars = keyNames, w = "w")
@@ -78,13 +104,15 @@ child <- function(case, inp, out) {
 
 if (flag("--child")) {
   i <- match("--child", args)
-  child(args[i + 1], args[i + 2], args[i + 3])
+  child(args[i + 1], args[i + 2], args[i + 3], if (length(args) >= i + 4) args[i + 4] else NA)
   quit(save = "no")
 }
 
 # ---- the cases ----
-# data: "normal" (n × d N(0,1) columns V1..Vd) or "keys" (seven skewed categorical keys of 2–30
-# categories and a weight w in [1, 100); na: the share of missing key cells).
+# data: "normal" (n × d N(0,1) columns V1..Vd), "pair" (such an original and a masked file: the
+# original plus N(0, 0.05²) noise, for the measures of loss and risk between the two) or "keys"
+# (seven skewed categorical keys of 2–30 categories and a weight w in [1, 100); na: the share of
+# missing key cells).
 # ours: sdcbench's arguments after the input file; agree: how the one number is computed.
 cases <- list(
   mdav_k3 = list(data = "normal", d = 10, sizes = c(5000, 20000), full = c(10000, 20000, 1e5),
@@ -99,6 +127,27 @@ cases <- list(
   noise_additive = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
     ours = c("protect", "--method", "noise_additive", "--param", "noise_pct=5"), agree = "noisesd",
     what = "addNoise(method = \"additive\", noise = 5) / protect --method noise_additive --param noise_pct=5"),
+  noise_correlated2 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "noise_correlated2", "--param", "delta=0.1"), agree = "noisesd",
+    what = "addNoise(method = \"correlated2\", noise = 50) / protect --method noise_correlated2 --param delta=0.1 (δ = 0.1 in both; sdcMicro ignores noise here)"),
+  rankswap = list(data = "normal", d = 10, sizes = c(1e4, 1e5), full = c(1e4, 1e5, 1e6),
+    ours = c("protect", "--method", "rankswap", "--param", "p_frac=0.1"), agree = "noisesd",
+    what = "rankSwap(P = 0.1, TopPercent = 0, BottomPercent = 0) / protect --method rankswap --param p_frac=0.1"),
+  onedims_k3 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "ma_onedims_sdc", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"onedims\", aggr = 3) / protect --method ma_onedims_sdc --param k=3"),
+  il1s = list(data = "pair", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "il1s_sum_sdc"), agree = "value",
+    what = "dUtility(method = \"IL1s\") / eval --metrics il1s_sum_sdc"),
+  il1rel = list(data = "pair", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "il1rel_sum_sdc"), agree = "value",
+    what = "dUtility(method = \"IL1\") / eval --metrics il1rel_sum_sdc"),
+  eigen = list(data = "pair", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "eigen_sdc"), agree = "value",
+    what = "100 · dUtility(method = \"eigen\") / eval --metrics eigen_sdc (in %)"),
+  interval_disclosure = list(data = "pair", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "interval_disclosure"), agree = "value",
+    what = "100 · dRisk() / eval --metrics interval_disclosure (in %)"),
   freq = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
     ours = c("eval", "--metrics", "kanon_viol_2"), agree = "value",
     what = "freqCalc: records with f_k < 2 / eval --metrics kanon_viol_2"),
@@ -118,7 +167,7 @@ cases <- list(
 
 genData <- function(cs, n) {
   set.seed(n)
-  if (cs$data == "normal") {
+  if (cs$data %in% c("normal", "pair")) {
     return(as.data.frame(matrix(rnorm(n * cs$d), n, cs$d)))
   }
   L <- c(2, 4, 6, 8, 12, 20, 30)
@@ -136,17 +185,19 @@ script <- "bench/sdcmicro_compare.R"
 stopifnot(file.exists(bin), file.exists(script))
 childCPU <- function(t) t[["user.child"]] + t[["sys.child"]]
 
-runTheirs <- function(name, inp, out) {
+runTheirs <- function(name, inp, out, masked) {
   res <- NULL
-  t <- system.time(res <- system2("Rscript", c(script, "--child", name, inp, out), stdout = TRUE))
+  t <- system.time(res <- system2("Rscript", c(script, "--child", name, inp, out, masked), stdout = TRUE))
   v <- suppressWarnings(as.numeric(strsplit(trimws(res[length(res)]), " ")[[1]]))
   list(call = v[1], process = childCPU(t), value = v[2])
 }
 
-runOurs <- function(cs, inp, out) {
+runOurs <- function(cs, inp, out, masked) {
   a <- if (cs$ours[1] == "protect") {
     c(cs$ours, "--in", inp, "--out", out, "--quiet", "--seed", "1",
       if (cs$data == "keys") c("--columns", paste(keyNames, collapse = ","), "--keep", "w"))
+  } else if (cs$data == "pair") {
+    c(cs$ours, "--orig", inp, "--masked", masked)
   } else {
     c(cs$ours, "--orig", inp, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
   }
@@ -179,13 +230,18 @@ for (name in names_) {
     x <- genData(cs, n)
     inp <- file.path(tmp, "in.csv")
     write.csv(x, inp, row.names = FALSE, na = "NA")
+    masked <- NULL
+    if (cs$data == "pair") { # the same masked file for both tools
+      masked <- file.path(tmp, "masked.csv")
+      write.csv(x + rnorm(n * cs$d, sd = 0.05), masked, row.names = FALSE)
+    }
     their <- file.path(tmp, "theirs.csv")
     our <- file.path(tmp, "ours.csv")
     th <- list()
     us <- list()
     for (r in seq_len(reps)) { # alternating, so that a drift of the machine hits both
-      th[[r]] <- runTheirs(name, inp, their)
-      us[[r]] <- runOurs(cs, inp, our)
+      th[[r]] <- runTheirs(name, inp, their, masked)
+      us[[r]] <- runOurs(cs, inp, our, masked)
     }
     call <- median(sapply(th, `[[`, "call"))
     proc <- median(sapply(th, `[[`, "process"))
@@ -196,7 +252,7 @@ for (name in names_) {
       value = sprintf("%.10g / %.10g", th[[1]]$value, us[[1]]$value),
       suppressed = sprintf("%d / %d", as.integer(th[[1]]$value),
         sum(is.na(as.matrix(read.csv(our)[, keyNames]))) - sum(is.na(as.matrix(x[, keyNames])))))
-    d <- if (cs$data == "normal") cs$d else 8
+    d <- if (cs$data %in% c("normal", "pair")) cs$d else 8
     rows[[length(rows) + 1]] <- data.frame(case = name, n = n, d = d, call = call, process = proc,
       ours = ours, ratio = call / ours, agreement = agree, stringsAsFactors = FALSE)
     cat(sprintf("%-15s n=%-8d d=%-3d sdcMicro call %9.3f process %9.3f | sdcbench %8.3f | ratio %7.2f | %s\n",
@@ -232,7 +288,9 @@ md <- c(
   "reading and writing the CSV files: compare `noise_additive`, whose method is one pass.",
   "",
   "The data are generated in R with `set.seed(n)`: *normal* cases are n × d independent N(0, 1)",
-  "columns; the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`) are seven",
+  "columns; the *pair* cases (`il1s`, `il1rel`, `eigen`, `interval_disclosure`) give both tools the same",
+  "original and masked file (the original plus N(0, 0.05²) noise), so sdcbench reads two CSV files;",
+  "the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`) are seven",
   "categorical keys of 2, 4, 6, 8, 12, 20 and 30 categories (category c drawn with probability",
   "∝ 1/c) and a sampling weight w in [1, 100) (d = 8 columns); `freq_na` sets 2 % of the key cells",
   "missing (a missing value matches any value, sdcMicro's freqCalc rule).",
