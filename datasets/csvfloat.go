@@ -3,7 +3,6 @@ package datasets
 import (
 	"encoding/binary"
 	"math"
-	"math/big"
 	"math/bits"
 	"strconv"
 )
@@ -181,43 +180,6 @@ const eiselMin, eiselMax = -64, 64
 type eiselPow struct {
 	hi, lo uint64
 	exp    int
-}
-
-// eiselPows holds 10^q for q in [eiselMin, eiselMax], computed exactly with math/big as Go's
-// strconv generates its table (internal/strconv/pow10gen.go). Read-only after initialization.
-var eiselPows = makeEiselPows()
-
-// makeEiselPows computes eiselPows with integers only: for q ≥ 0, 10^q has L bits and its
-// mantissa is its top 128 bits (10^q shifted by 128 − L, truncated), exponent L; for q < 0,
-// 10^−q has L bits and is not a power of two, so 2^(127+L)/10^−q lies in [2^127, 2^128): the
-// mantissa is that quotient rounded down, exponent 1 − L. (A loop of exact rational doublings
-// gives the same numbers — makeEiselPowsRat in the tests — but cost 30–150 ms and 128,000
-// allocations at every start of the program.)
-func makeEiselPows() []eiselPow {
-	ten := big.NewInt(10)
-	mask := new(big.Int).SetUint64(^uint64(0))
-	out := make([]eiselPow, 0, eiselMax-eiselMin+1)
-	p, d, lo := new(big.Int), new(big.Int), new(big.Int)
-	for q := eiselMin; q <= eiselMax; q++ {
-		p.Exp(ten, big.NewInt(int64(max(q, -q))), nil)
-		l := p.BitLen()
-		var exp int
-		if q >= 0 {
-			if l >= 128 {
-				d.Rsh(p, uint(l-128))
-			} else {
-				d.Lsh(p, uint(128-l))
-			}
-			exp = l
-		} else {
-			d.Lsh(big.NewInt(1), uint(127+l))
-			d.Quo(d, p)
-			exp = 1 - l
-		}
-		lo.And(d, mask)
-		out = append(out, eiselPow{hi: new(big.Int).Rsh(d, 64).Uint64(), lo: lo.Uint64(), exp: exp})
-	}
-	return out
 }
 
 // eiselLemire returns the float64 nearest to m·10^e (m > 0 or the signed zero) as Go's

@@ -83,11 +83,77 @@ func RegisterGenerator(info Info, gen Generator) {
 	registry[info.Name] = &entry{info: info, gen: gen}
 }
 
+// A GeneratorSet is a family of synthetic datasets registered at once (RegisterGenerators):
+// Names lists its members, and Get returns the Info and Generator of a member, ok false for
+// any other name. Both must agree, and be safe to call concurrently.
+type GeneratorSet struct {
+	Names func() []string
+	Get   func(name string) (info Info, gen Generator, ok bool)
+}
+
+// generatorSets are the sets registered by RegisterGenerators; their members' entries are
+// made on first use (setEntries), like those of the generated families.
+var (
+	generatorSets []GeneratorSet
+	setEntries    sync.Map // name → *entry
+)
+
+// RegisterGenerators adds every member of set as if by RegisterGenerator, but builds a
+// member's Info and Generator only when the member is listed or loaded: registering hundreds
+// of names one by one is work, allocations and page faults at the start of every process
+// (docs/datapath.md "Start-up"). Call it from an init function. A member that is also
+// registered by name, or by another set, is found under the first registration (the tests
+// of the registering package should check that there is none).
+func RegisterGenerators(set GeneratorSet) {
+	generatorSets = append(generatorSets, set)
+}
+
+// lookup returns the entry of a registered dataset name, or nil.
+func lookup(name string) *entry {
+	if e, ok := registry[name]; ok {
+		return e
+	}
+	if e, ok := setEntries.Load(name); ok {
+		return e.(*entry)
+	}
+	for _, set := range generatorSets {
+		if info, gen, ok := set.Get(name); ok {
+			e, _ := setEntries.LoadOrStore(name, &entry{info: info, gen: gen})
+			return e.(*entry)
+		}
+	}
+	return nil
+}
+
+// registeredNames returns the names of every registered dataset, sorted (the generated
+// families excluded).
+func registeredNames() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	for _, set := range generatorSets {
+		names = append(names, set.Names()...)
+	}
+	slices.Sort(names)
+	return names
+}
+
 // List returns the registered datasets sorted by name.
 func List() []Info {
 	out := make([]Info, 0, len(registry))
 	for _, e := range registry {
 		out = append(out, e.info)
+	}
+	for _, set := range generatorSets {
+		for _, n := range set.Names() {
+			if _, dup := registry[n]; dup {
+				continue
+			}
+			if info, _, ok := set.Get(n); ok {
+				out = append(out, info)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -96,17 +162,14 @@ func List() []Info {
 // Load returns the registered dataset name. The table is parsed once and shared: callers
 // must not modify it (Clone it first).
 func Load(name string) (*Dataset, error) {
-	e, ok := registry[name]
+	e := lookup(name)
+	ok := e != nil
 	if !ok {
 		e = loadFamily(name) // normal_d10_n1000000 etc. (family.go)
 		ok = e != nil
 	}
 	if !ok {
-		names := make([]string, 0, len(registry))
-		for n := range registry {
-			names = append(names, n)
-		}
-		slices.Sort(names)
+		names := registeredNames()
 		return nil, fmt.Errorf("datasets: unknown dataset %q%s (have %v, or a generated <family>_d<d>_n<n>: normal, clustered, lognormal, grid)", name, suggest.DidYouMean(name, names), names)
 	}
 	e.once.Do(func() {

@@ -35,7 +35,8 @@ func (k ColumnKind) String() string {
 // column: the numeric loss, linkage and interval measures, the objectives built on them and the
 // numeric diagnostics, and the two measures of categorical changes. Every other metric is
 // AnyColumns. The table lives here, beside Info, so that each metric's file stays as it is.
-var columnKinds = func() map[string]ColumnKind {
+// Built on first use (Lookup, List), not at start-up.
+var columnKinds = sync.OnceValue(func() map[string]ColumnKind {
 	m := map[string]ColumnKind{}
 	for _, id := range strings.Fields(`
 		sse_sst il1s il1s_sum_sdc il1s_rel il1rel il1rel_sum_sdc il3 il3_code mse mae mse_cov mae_cov
@@ -50,46 +51,48 @@ var columnKinds = func() map[string]ColumnKind {
 		m[id] = CategoricalColumns
 	}
 	return m
-}()
+})
 
 // labels are the short human names of the metrics on plot axes and in report headers; a
-// metric without one is labelled by its ID.
-var labels = map[string]string{
-	"sse_sst": "SSE/SST", "il1s": "IL1s", "il1s_sum_sdc": "IL1s (sum, sdcMicro)", "il1s_rel": "IL1s relative",
-	"il1rel": "IL1 relative", "il1rel_sum_sdc": "IL1 relative (sum, sdcMicro)", "il3": "IL3", "il3_code": "IL3 (code variant)",
-	"mse": "MSE of values", "mae": "MAE of values", "mse_cov": "MSE of covariances", "mae_cov": "MAE of covariances",
-	"mse_cor": "MSE of correlations", "mae_cor": "MAE of correlations", "gini_diff": "Gini difference",
-	"eigen": "Eigenvalue loss", "eigen_sdc": "Eigenvalue loss (sdcMicro)", "pil": "PIL", "pil_kde": "PIL (KDE)",
-	"reg_coef_dev": "Regression coefficient deviation", "ut1": "UT1", "n_suppressed": "Suppressed cells",
-	"pram_changed": "Records changed by PRAM", "rmd_risk1": "RMD risk 1", "rmd_risk2": "RMD risk 2",
-	"score_kde": "Score (KDE)", "dbrl_sets": "DBRL per subset",
-	"dld": "DLD", "dbrl": "DBRL", "dbrl2": "DBRL (1st or 2nd)", "dbrl_attr": "DBRL per attribute",
-	"dbrl_attr2": "DBRL per attribute (1st or 2nd)", "prl": "PRL", "id_rank": "Rank-interval disclosure",
-	"sdid": "SDID", "interval_disclosure": "Interval disclosure", "dr": "DR (combined risk)",
-	"dis_suda_max": "DIS-SUDA max", "dis_suda_mean": "DIS-SUDA mean", "global_risk_er": "Expected re-identifications",
-	"global_risk_pct": "Global risk", "hier_risk_er": "Expected re-identifications (households)",
-	"hier_risk_pct": "Household risk", "ind_risk_max": "Individual risk max", "ind_risk_mean": "Individual risk mean",
-	"kanon_viol_2": "2-anonymity violations", "kanon_viol_3": "3-anonymity violations", "kanon_viol_5": "5-anonymity violations",
-	"ldiv_distinct_max": "Distinct l-diversity max", "ldiv_distinct_mean": "Distinct l-diversity mean",
-	"ldiv_distinct_median": "Distinct l-diversity median", "ldiv_distinct_min": "Distinct l-diversity min",
-	"risky_obs": "Risky records", "singling_out": "Singling-out risk", "linkability": "Linkability risk",
-	"inference": "Inference risk", "risky_cells": "Risky cells", "suda_contrib_max": "Largest SUDA attribute contribution",
-	"fobj1": "Fobj1", "fobj2": "Fobj2", "fobj3": "Fobj3", "fobj4": "Fobj4", "fobj4_cal": "Fobj4 (calibration)",
-	"fobj5": "Fobj5", "il1_dld_mean": "Mean of SSE/SST and DLD", "score": "Score",
-	"acc_rate": "Acceptance rate", "audit_eps_lb": "Audited ε lower bound", "bias": "Bias", "cat_bias": "Bias per category",
-	"cat_coverage_et": "Equal-tailed coverage per category", "cat_coverage_hpd": "HPD coverage per category",
-	"cat_hpd_width": "HPD width per category", "cat_post_mean": "Posterior mean per category",
-	"cat_post_var": "Posterior variance per category", "coverage_et": "Equal-tailed coverage", "coverage_hpd": "HPD coverage",
-	"ess": "Effective sample size", "et_width": "Equal-tailed width", "hpd_width": "HPD width", "mse_est": "Squared error",
-	"post_mean": "Posterior mean", "post_var": "Posterior variance", "rel_bias": "Relative bias",
-	"cov_dev_max": "Max covariance deviation", "desc_col1": "Mean of column 1", "dfo_cpu": "DFO CPU time",
-	"dfo_evals": "DFO evaluations", "dfo_g": "DFO groups G*", "dfo_g0": "DFO start groups", "dfo_groups": "DFO released groups",
-	"fcrm_iters": "FCRM iterations", "fcrm_last_delta": "FCRM last change", "fcrm_objective": "FCRM objective",
-	"il_start": "SSE/SST of the start", "imp": "Improvement over the start", "marg_kept": "Marginals kept",
-	"max_ratio_max": "Max ratio of maxima", "mean_dev_max": "Max mean deviation", "neg_cols": "Columns with negatives",
-	"pram_expected": "Expected PRAM changes", "pram_invariance_err": "PRAM invariance error",
-	"sse_sst_lb": "SSE/SST lower bound", "var_ratio_max": "Max variance ratio", "zeros_kept": "Columns with zeros kept",
-}
+// metric without one is labelled by its ID. Built on first use.
+var labels = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"sse_sst": "SSE/SST", "il1s": "IL1s", "il1s_sum_sdc": "IL1s (sum, sdcMicro)", "il1s_rel": "IL1s relative",
+		"il1rel": "IL1 relative", "il1rel_sum_sdc": "IL1 relative (sum, sdcMicro)", "il3": "IL3", "il3_code": "IL3 (code variant)",
+		"mse": "MSE of values", "mae": "MAE of values", "mse_cov": "MSE of covariances", "mae_cov": "MAE of covariances",
+		"mse_cor": "MSE of correlations", "mae_cor": "MAE of correlations", "gini_diff": "Gini difference",
+		"eigen": "Eigenvalue loss", "eigen_sdc": "Eigenvalue loss (sdcMicro)", "pil": "PIL", "pil_kde": "PIL (KDE)",
+		"reg_coef_dev": "Regression coefficient deviation", "ut1": "UT1", "n_suppressed": "Suppressed cells",
+		"pram_changed": "Records changed by PRAM", "rmd_risk1": "RMD risk 1", "rmd_risk2": "RMD risk 2",
+		"score_kde": "Score (KDE)", "dbrl_sets": "DBRL per subset",
+		"dld": "DLD", "dbrl": "DBRL", "dbrl2": "DBRL (1st or 2nd)", "dbrl_attr": "DBRL per attribute",
+		"dbrl_attr2": "DBRL per attribute (1st or 2nd)", "prl": "PRL", "id_rank": "Rank-interval disclosure",
+		"sdid": "SDID", "interval_disclosure": "Interval disclosure", "dr": "DR (combined risk)",
+		"dis_suda_max": "DIS-SUDA max", "dis_suda_mean": "DIS-SUDA mean", "global_risk_er": "Expected re-identifications",
+		"global_risk_pct": "Global risk", "hier_risk_er": "Expected re-identifications (households)",
+		"hier_risk_pct": "Household risk", "ind_risk_max": "Individual risk max", "ind_risk_mean": "Individual risk mean",
+		"kanon_viol_2": "2-anonymity violations", "kanon_viol_3": "3-anonymity violations", "kanon_viol_5": "5-anonymity violations",
+		"ldiv_distinct_max": "Distinct l-diversity max", "ldiv_distinct_mean": "Distinct l-diversity mean",
+		"ldiv_distinct_median": "Distinct l-diversity median", "ldiv_distinct_min": "Distinct l-diversity min",
+		"risky_obs": "Risky records", "singling_out": "Singling-out risk", "linkability": "Linkability risk",
+		"inference": "Inference risk", "risky_cells": "Risky cells", "suda_contrib_max": "Largest SUDA attribute contribution",
+		"fobj1": "Fobj1", "fobj2": "Fobj2", "fobj3": "Fobj3", "fobj4": "Fobj4", "fobj4_cal": "Fobj4 (calibration)",
+		"fobj5": "Fobj5", "il1_dld_mean": "Mean of SSE/SST and DLD", "score": "Score",
+		"acc_rate": "Acceptance rate", "audit_eps_lb": "Audited ε lower bound", "bias": "Bias", "cat_bias": "Bias per category",
+		"cat_coverage_et": "Equal-tailed coverage per category", "cat_coverage_hpd": "HPD coverage per category",
+		"cat_hpd_width": "HPD width per category", "cat_post_mean": "Posterior mean per category",
+		"cat_post_var": "Posterior variance per category", "coverage_et": "Equal-tailed coverage", "coverage_hpd": "HPD coverage",
+		"ess": "Effective sample size", "et_width": "Equal-tailed width", "hpd_width": "HPD width", "mse_est": "Squared error",
+		"post_mean": "Posterior mean", "post_var": "Posterior variance", "rel_bias": "Relative bias",
+		"cov_dev_max": "Max covariance deviation", "desc_col1": "Mean of column 1", "dfo_cpu": "DFO CPU time",
+		"dfo_evals": "DFO evaluations", "dfo_g": "DFO groups G*", "dfo_g0": "DFO start groups", "dfo_groups": "DFO released groups",
+		"fcrm_iters": "FCRM iterations", "fcrm_last_delta": "FCRM last change", "fcrm_objective": "FCRM objective",
+		"il_start": "SSE/SST of the start", "imp": "Improvement over the start", "marg_kept": "Marginals kept",
+		"max_ratio_max": "Max ratio of maxima", "mean_dev_max": "Max mean deviation", "neg_cols": "Columns with negatives",
+		"pram_expected": "Expected PRAM changes", "pram_invariance_err": "PRAM invariance error",
+		"sse_sst_lb": "SSE/SST lower bound", "var_ratio_max": "Max variance ratio", "zeros_kept": "Columns with zeros kept",
+	}
+})
 
 // unitText is how a unit reads on an axis; "" for the dimensionless "raw".
 var unitText = map[string]string{"%": "%", "frac": "fraction", "count": "count", "pp": "percentage points", "s": "s"}
@@ -118,10 +121,10 @@ func (in Info) AxisLabel() string {
 // describe fills the registry's Label and Columns into an Info that leaves them empty.
 func describe(in Info) Info {
 	if in.Label == "" {
-		in.Label = labels[in.ID]
+		in.Label = labels()[in.ID]
 	}
 	if in.Columns == KindUnset {
-		in.Columns = columnKinds[in.ID]
+		in.Columns = columnKinds()[in.ID]
 		if in.Columns == KindUnset {
 			in.Columns = AnyColumns
 		}

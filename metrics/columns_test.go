@@ -27,12 +27,12 @@ func TestEveryMetricDeclaresLabelAndColumns(t *testing.T) {
 			t.Errorf("%s: column kind unset", in.ID)
 		}
 	}
-	for id := range columnKinds {
+	for id := range columnKinds() {
 		if _, err := Lookup(id); err != nil {
 			t.Errorf("columnKinds names %s: %v", id, err)
 		}
 	}
-	for id := range labels {
+	for id := range labels() {
 		if _, err := Lookup(id); err != nil {
 			t.Errorf("labels names %s: %v", id, err)
 		}

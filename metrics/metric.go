@@ -242,13 +242,17 @@ type Metric interface {
 
 var metricTable registry.Registry[Metric]
 
-// Register adds m under its ID; it panics on a duplicate. Call it from init. The registry
-// completes m's Info (Label, Columns: describe) and evaluates it on the columns of its kind
-// only (evalGated), so every caller of Lookup gets the declared metric.
+// Register adds m under its ID; it panics on a duplicate. Call it from init. Lookup and List
+// complete m's Info (Label, Columns: describe), and the metric Lookup returns evaluates m on
+// the columns of its kind only (evalGated), so every caller of Lookup gets the declared
+// metric. (Registration stores m as it is: completing it here cost an allocation per metric
+// at the start of every process; docs/datapath.md "Start-up".)
 func Register(m Metric) {
-	info := describe(m.Info())
-	metricTable.Add("metrics: Register", info.ID, declared{m, info})
+	metricTable.Add("metrics: Register", m.Info().ID, m)
 }
+
+// declare returns the registered metric m as Lookup returns it.
+func declare(m Metric) declared { return declared{m, describe(m.Info())} }
 
 // declared is a registered metric with its completed Info and its column-kind gate.
 type declared struct {
@@ -269,14 +273,14 @@ func Lookup(id string) (Metric, error) {
 		return nil, fmt.Errorf("metrics: %w %q%s (have %v)", ErrUnknownMetric, id,
 			registry.DidYouMean(id, metricTable.Names()), metricTable.Names())
 	}
-	return m, nil
+	return declare(m), nil
 }
 
 // List returns every registered metric's Info sorted by ID.
 func List() []Info {
 	var out []Info
 	for _, m := range metricTable.Values() {
-		out = append(out, m.Info())
+		out = append(out, describe(m.Info()))
 	}
 	return out
 }

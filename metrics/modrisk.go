@@ -12,7 +12,6 @@ import (
 // Model-based global risk of sdcMicro 5.8.1's modRisk (docs/metrics.md "Model-based global
 // risk"; Skinner and Holmes 1998; Clogg and Eliason 1987).
 func init() {
-	kindOf["modrisk_gr1"], kindOf["modrisk_gr2"] = "risk", "risk" // kind.go's table, kept here
 	Register(Func(Info{ID: "modrisk_gr1", Label: "Model-based risk gr1", Unit: "frac", Better: Lower, Components: []string{"er"},
 		Description: "log-linear model risk: Σ over sample uniques of P(population unique), divided by the number of non-empty key cells; er the sum (sdcMicro modRisk gr1; metrics.md: model-based global risk)"},
 		ModRiskGR1))

@@ -35,6 +35,20 @@ func TestRegisterRefusesAClaimedExperiment(t *testing.T) {
 	Register(Study{Name: "fake2", Files: fstest.MapFS{"fake-one.toml": {}}})
 }
 
+// TestRegisterRefusesAClaimedFolder checks the same for a script-written folder named like a
+// registered study's experiment, and that a refused study is not registered.
+func TestRegisterRefusesAClaimedFolder(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a study with a folder named like fake-one registered")
+		}
+		if _, ok := Get("fake3"); ok {
+			t.Error("the refused study fake3 is registered")
+		}
+	}()
+	Register(Study{Name: "fake3", Files: fstest.MapFS{}, Folders: []string{"fake-one"}})
+}
+
 func TestBundled(t *testing.T) {
 	b := Bundled()
 	if err := fstest.TestFS(b, "fake-one.toml"); err != nil {

@@ -1,7 +1,7 @@
 // Package synth registers the seeded synthetic substitutes of MAGGA study's 34-instance benchmark
 // (docs/magga.md): the instances whose files are not shipped are replaced by the
 // documented generators, with the same n and d. Importing the package registers them with
-// datasets.RegisterGenerator under Source "substitute"; `sdcbench list datasets` shows them.
+// datasets.RegisterGenerators under Source "substitute"; `sdcbench list datasets` shows them.
 //
 // Instance # is generated from rand.New(rand.NewPCG(#, seed−1)), so the seed 1 that
 // datasets.Load uses gives the spec's stream PCG(#, 0). Values are drawn record by record and,
@@ -58,12 +58,30 @@ var Instances = []Instance{
 	{30, "idh_nordeste", "IDH(3) bounded index components", 1780, 3, idh},
 }
 
+// The instances are registered as one set, each built on use (not at the start of every
+// process; docs/datapath.md "Start-up").
 func init() {
-	for _, in := range Instances {
-		datasets.RegisterGenerator(datasets.Info{Name: in.Name, Source: "substitute",
-			Description: fmt.Sprintf("MAGGA study instance #%d substitute, %d×%d: %s (magga.md §11.1)", in.Num, in.N, in.D, in.Desc)},
-			in.Generate)
+	datasets.RegisterGenerators(datasets.GeneratorSet{Names: instanceNames, Get: instanceDataset})
+}
+
+func instanceNames() []string {
+	out := make([]string, len(Instances))
+	for i, in := range Instances {
+		out[i] = in.Name
 	}
+	return out
+}
+
+// instanceDataset returns the Info and generator of the instance called name.
+func instanceDataset(name string) (datasets.Info, datasets.Generator, bool) {
+	for _, in := range Instances {
+		if in.Name == name {
+			return datasets.Info{Name: in.Name, Source: "substitute",
+					Description: fmt.Sprintf("MAGGA study instance #%d substitute, %d×%d: %s (magga.md §11.1)", in.Num, in.N, in.D, in.Desc)},
+				in.Generate, true
+		}
+	}
+	return datasets.Info{}, nil, false
 }
 
 // Generate returns the instance drawn from rand.NewPCG(Num, seed−1).

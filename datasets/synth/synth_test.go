@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,13 +16,20 @@ import (
 // With SYNTH_CSV_DIR set it also writes each instance as CSV, the artifact of §11.1.
 func TestInstances(t *testing.T) {
 	src := map[string]string{}
+	desc := map[string]string{}
+	count := map[string]int{}
 	for _, in := range datasets.List() {
 		src[in.Name] = in.Source
+		desc[in.Name] = in.Description
+		count[in.Name]++
 	}
 	dir := os.Getenv("SYNTH_CSV_DIR")
 	for _, in := range Instances {
 		if src[in.Name] != "substitute" {
 			t.Errorf("%s: source %q", in.Name, src[in.Name])
+		}
+		if want := fmt.Sprintf("MAGGA study instance #%d substitute, %d×%d: %s (magga.md §11.1)", in.Num, in.N, in.D, in.Desc); desc[in.Name] != want || count[in.Name] != 1 {
+			t.Errorf("%s: listed %d times, description %q, want %q", in.Name, count[in.Name], desc[in.Name], want)
 		}
 		d, err := datasets.Load(in.Name)
 		if err != nil {
@@ -45,6 +53,11 @@ func TestInstances(t *testing.T) {
 	}
 	if dir != "" {
 		os.WriteFile(filepath.Join(dir, "GO_VERSION"), []byte(runtime.Version()+"\n"), 0o644)
+	}
+	for _, name := range []string{"census", "pt2020_like", "testdata_nc", "Outliers", ""} {
+		if _, _, ok := instanceDataset(name); ok {
+			t.Errorf("instanceDataset(%q) is an instance", name)
+		}
 	}
 	if len(Instances) != 27 {
 		t.Errorf("%d instances, want 27 (34 minus the 7 shipped sets)", len(Instances))

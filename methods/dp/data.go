@@ -40,39 +40,67 @@ func SUSEPCounts() []int { return append([]int(nil), susepCounts...) }
 // SUSEPCells returns the cell names (sex × age band) of SUSEPCounts.
 func SUSEPCells() []string { return append([]string(nil), susepCells...) }
 
+// The scenarios are registered as one set, each built on use (not at the start of every
+// process; docs/datapath.md "Start-up").
 func init() {
+	datasets.RegisterGenerators(datasets.GeneratorSet{Names: scenarioNames, Get: scenarioDataset})
+}
+
+// scenarioNames lists the datasets of the binary and categorical scenarios and SUSEP's.
+func scenarioNames() []string {
+	var out []string
 	for _, s := range binaryScenarios {
-		n, x := s[0], s[1]
-		datasets.RegisterGenerator(datasets.Info{
-			Name:        fmt.Sprintf("dp_bin_n%d_x%d", n, x),
-			Description: fmt.Sprintf("DP study binary scenario: n = %d records, x = %d ones (p = %g)", n, x, float64(x)/float64(n)),
-			Source:      "substitute",
-		}, func(uint64) (*datasets.Dataset, error) {
-			return BinaryDataset(fmt.Sprintf("dp_bin_n%d_x%d", n, x), n, x), nil
-		})
+		out = append(out, binaryName(s[0], s[1]))
 	}
 	for _, s := range catScenarios {
+		out = append(out, s.name)
+	}
+	return append(out, "susep_collisions")
+}
+
+func binaryName(n, x int) string { return fmt.Sprintf("dp_bin_n%d_x%d", n, x) }
+
+// scenarioDataset returns the Info and generator of the scenario dataset called name.
+func scenarioDataset(name string) (datasets.Info, datasets.Generator, bool) {
+	for _, s := range binaryScenarios {
+		n, x := s[0], s[1]
+		if name != binaryName(n, x) {
+			continue
+		}
+		return datasets.Info{
+			Name:        name,
+			Description: fmt.Sprintf("DP study binary scenario: n = %d records, x = %d ones (p = %g)", n, x, float64(x)/float64(n)),
+			Source:      "substitute",
+		}, func(uint64) (*datasets.Dataset, error) { return BinaryDataset(name, n, x), nil }, true
+	}
+	for _, s := range catScenarios {
+		if name != s.name {
+			continue
+		}
 		x, err := CountsFromProportions(s.p, s.n)
 		if err != nil {
-			panic(err) // the table above is wrong
+			panic(err) // the table above is wrong (TestScenarioDatasets loads every scenario)
 		}
 		names := make([]string, len(x))
 		for i := range names {
 			names[i] = fmt.Sprintf("c%d", i+1)
 		}
-		datasets.RegisterGenerator(datasets.Info{
+		return datasets.Info{
 			Name:        s.name,
 			Description: fmt.Sprintf("DP study categorical scenario (%s): n = %d, C = %d, p = %v, one-hot", s.desc, s.n, len(x), s.p),
 			Source:      "substitute",
-		}, func(uint64) (*datasets.Dataset, error) { return CategoricalDataset(s.name, names, x), nil })
+		}, func(uint64) (*datasets.Dataset, error) { return CategoricalDataset(s.name, names, x), nil }, true
 	}
-	datasets.RegisterGenerator(datasets.Info{
-		Name:        "susep_collisions",
-		Description: "SUSEP AutoSeg collisions 2015 (DP study Table 4.1): n = 107 records, 8 sex × age cells, one-hot",
-		Source:      "original",
-	}, func(uint64) (*datasets.Dataset, error) {
-		return CategoricalDataset("susep_collisions", SUSEPCells(), SUSEPCounts()), nil
-	})
+	if name == "susep_collisions" {
+		return datasets.Info{
+				Name:        "susep_collisions",
+				Description: "SUSEP AutoSeg collisions 2015 (DP study Table 4.1): n = 107 records, 8 sex × age cells, one-hot",
+				Source:      "original",
+			}, func(uint64) (*datasets.Dataset, error) {
+				return CategoricalDataset("susep_collisions", SUSEPCells(), SUSEPCounts()), nil
+			}, true
+	}
+	return datasets.Info{}, nil, false
 }
 
 // BinaryDataset returns n records of one 0/1 column "y" whose first x values are 1.
