@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -13,7 +14,7 @@ import (
 // otherwise a plain line at most every 10 seconds and at the end. A nil writer reports nothing.
 type progress struct {
 	w        io.Writer
-	bar      *termBar
+	bar      *progressbar.ProgressBar
 	name     string
 	total    int
 	done     int // including skipped
@@ -29,7 +30,16 @@ func newProgress(w io.Writer, name string, total, skipped int) *progress {
 		return p
 	}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.bar = newTermBar(w, name, total)
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(name),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowElapsedTimeOnFinish(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+		)
 		p.bar.Set(skipped)
 		return p
 	}
