@@ -77,6 +77,16 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 	}
 	sawNumber := make([]bool, p) // a real number was read (so the text of the column is lost)
 	nonFinite := make([]bool, p) // NaN or ±Inf parsed from a number (an error unless the column turns text)
+	// plain: every field is read, into its own column, as a number so far (numericLine)
+	plain := p == nh
+	for c, j := range hs.keep {
+		plain = plain && c == j && !text[c]
+	}
+	sawAll := false // sawNumber is all true
+	numShort := -1  // a number of at most this many bytes may be a missing token
+	if miss.numeric {
+		numShort = miss.longest
+	}
 	n := 0
 	for {
 		line, more := src.next()
@@ -93,12 +103,33 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 		data = slices.Grow(data, p)
 		data = data[:len(data)+p]
 		row := data[len(data)-p:]
+		slack := cap(line)-len(line) >= scanSlack
+		if plain && slack && numericLine(line[:len(line)+scanSlack], row, numShort) {
+			if !sawAll {
+				for c := range sawNumber {
+					sawNumber[c] = true
+				}
+				sawAll = true
+			}
+			n++
+			continue
+		}
 		pos := 0
 		for j := 0; j < nh; j++ {
 			c := col[j]
+			if c >= 0 && cols[c] == nil && !text[c] && slack {
+				// the usual numeric field: parsed as it is scanned
+				if v, k, ok := scanDecimal(line[:len(line)+scanSlack], pos, len(line)); ok &&
+					(k == len(line) || line[k] == ',') && !(miss.numeric && k-pos <= miss.longest) {
+					row[c] = v
+					sawNumber[c] = true
+					pos = k
+					goto next
+				}
+			}
 			if c >= 0 && cols[c] == nil && !text[c] && pos < len(line) {
-				// the usual numeric field: parsed as it is scanned; first a code, a short
-				// integer: exactly float64(m), as parseDecimal makes it
+				// the same at the end of the input (no slack after the line); first a code, a
+				// short integer: exactly float64(m), as parseDecimal makes it
 				k := pos
 				var m uint64
 				for k < len(line) && k-pos < 15 && line[k]-'0' < 10 {
@@ -180,6 +211,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 						return nil, false, false
 					}
 					text[c] = true
+					plain = false
 					if !sawNumber[c] { // only missing cells so far: read as text from here
 						cols[c] = newTextColumn()
 						row[c] = float64(cols[c].id(s))
