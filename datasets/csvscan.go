@@ -139,46 +139,60 @@ func numericLine(b []byte, row []float64, short int) bool {
 			var m uint64
 			if n == 1 {
 				m = x & 0xFF
-			} else {
-				m = digitsValue(x << (64 - 8*uint(n)))
+			} else { // n < 8 digits, moved to the top of the word in two shifts of less than 64
+				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
 			}
-			// the fraction's leading zeros (up to eight) are not significant after a zero
-			// integer part, as in 0.0039048493379949534: 17 significant digits of 19
-			lz := bits.TrailingZeros64(x1) >> 3 & -b2i(m == 0)
+			// a zero integer part and the fraction's leading zeros (up to eight) are not
+			// significant, as in 0.0039048493379949534: 17 significant digits of 19
+			lz := (n + bits.TrailingZeros64(x1)>>3) & -b2i(m == 0)
 			m = m*1e8 + digitsValue(x1)
 			x = load64(p, f+8) ^ zeros
 			r := bits.TrailingZeros64(nonDigits(x)) >> 3
-			m = m*pow10u[r&15] + digitsValue(x<<(64-8*uint(r)))
-			frac := 8 + r
-			if r == 8 {
+			frac := 8
+			if r == 8 { // 16 fraction digits or more
+				m = m*1e8 + digitsValue(x)
 				x = load64(p, f+16) ^ zeros
 				r = bits.TrailingZeros64(nonDigits(x)) >> 3
-				m = m*pow10u[r&15] + digitsValue(x<<(64-8*uint(r)))
-				frac += r
+				frac = 16
+				if r == 8 {
+					return false // 24 fraction digits or more
+				}
 			}
-			if n+frac-lz > 19 {
+			m = m*pow10u[r&15] + digitsValue(x<<8<<((56-8*uint(r))&63))
+			frac += r
+			sig := n + frac - lz // at least the significant digits
+			if sig > 19 {
 				return false
 			}
 			k = f + frac
-			if m <= 1<<53 && frac <= 22 { // Clinger's fast path, as parseDecimalPrefix
+			if sig <= 15 && frac <= 22 {
+				// Clinger's fast path (m < 10^15 < 2^53), as parseDecimalPrefix takes it
 				v = float64(int64(m)) / pow10[frac]
 				v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
 			} else {
-				// Eisel–Lemire as eiselLemire computes it, for m > 2^53 and 10^−frac with
-				// 8 ≤ frac ≤ 23, so that the result is a normal number; the rare cases
-				// where it needs the wider product or may decline, and any other m and
-				// frac, go to eiselLemire
+				// Eisel–Lemire, as eiselLemire computes it. It gives the correctly rounded
+				// value or declines, as Clinger's path does where parseDecimalPrefix takes
+				// that (m ≤ 2^53), so the two agree. The branch is on the count of digits,
+				// known early, not on m: a release has numbers of 16 and 17 digits at
+				// random, and m ≤ 2^53 tells half of the 16-digit ones apart. For m ≥ 1
+				// and 8 ≤ frac ≤ 23 the result is a normal number; the rare cases where it
+				// needs the wider product or may decline, m = 0 and longer fractions go to
+				// eiselLemire, and what that declines to Clinger's path or the general way.
 				pw := &eiselPows[(-frac-eiselMin)&127]
 				clz := bits.LeadingZeros64(m)
-				mm := m << uint(clz)
+				mm := m << uint(clz&63)
 				xHi, xLo := bits.Mul64(mm, pw.hi)
 				msb := xHi >> 63
 				mant := xHi >> (msb + 9)
 				exp := uint64(pw.exp+63+1023) - uint64(clz) - (1 ^ msb)
-				if xHi&0x1FF == 0x1FF && xLo+mm < mm || xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 || m <= 1<<53 || frac > 23 {
+				if xHi&0x1FF == 0x1FF && xLo+mm < mm || xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 || m == 0 || frac > 23 {
 					var ok bool
 					if v, ok = eiselLemire(m, -frac, ch == '-'); !ok {
-						return false
+						if m > 1<<53 || frac > 22 {
+							return false
+						}
+						v = float64(int64(m)) / pow10[frac]
+						v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
 					}
 				} else {
 					mant += mant & 1 // from 54 to 53 bits
@@ -209,7 +223,7 @@ func numericLine(b []byte, row []float64, short int) bool {
 // load64 returns the eight bytes at p+i as a little-endian word, without a bounds check: the
 // caller guarantees they lie within its slice.
 func load64(p unsafe.Pointer, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, i)), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 }
 
 // byteAt returns the byte at p+i, without a bounds check (as load64).
