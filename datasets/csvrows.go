@@ -104,18 +104,22 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 		data = data[:len(data)+p]
 		row := data[len(data)-p:]
 		slack := cap(line)-len(line) >= scanSlack
-		if plain && slack && numericLine(line[:len(line)+scanSlack], row, numShort) {
+		pos, j := 0, 0
+		if plain && slack {
+			// the usual numeric line; readRows goes on from the first field it did not take
+			j, pos = numericLine(line[:len(line)+scanSlack], row, numShort)
 			if !sawAll {
-				for c := range sawNumber {
+				for c := range j {
 					sawNumber[c] = true
 				}
-				sawAll = true
+				sawAll = j == p
 			}
-			n++
-			continue
+			if j == p {
+				n++
+				continue
+			}
 		}
-		pos := 0
-		for j := 0; j < nh; j++ {
+		for ; j < nh; j++ {
 			c := col[j]
 			if c >= 0 && cols[c] == nil && !text[c] && slack {
 				// the usual numeric field: parsed as it is scanned

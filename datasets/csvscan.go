@@ -99,33 +99,34 @@ func b2i(b bool) int {
 	return i
 }
 
-// numericLine parses a line of the usual numeric table, b[:len(b)-scanSlack] (b extends
-// scanSlack bytes beyond the line), into row: as many plain decimals as row has cells,
-// separated by commas, each of at most 19 significant digits and none of at most short bytes
-// (a number that may be a missing token). It reports false for anything else, leaving row
-// partly written: readRows then reads the line field by field, as it would have without
-// this path.
+// numericLine parses the fields of a line of the usual numeric table, b[:len(b)-scanSlack]
+// (b extends scanSlack bytes beyond the line), into row, from the first: plain decimals of at
+// most 19 significant digits, none of at most short bytes (a number that may be a missing
+// token), each followed by a comma, the last cell's by the end of the line. It returns how many
+// cells it took, and where the first field it did not take starts: readRows reads the rest of
+// the line field by field (a missing token, text, a number with an exponent, a line with more
+// or fewer fields), as it would have read the whole line without this path.
 //
-// The line must be followed by '\n' or '\r' (the line source's terminator; otherwise it
-// reports false), so that no run of digits or fraction goes past the line's end. A field of
-// the usual shape — an integer part of fewer than eight digits, a point and 8 to 23 fraction
-// digits, as R and sdcbench write numbers — is read in three or four words of eight bytes
-// with no branch on its digits or sign (digitRun's steps, unrolled); any other field goes to
-// scanDecimal. Both give exactly parseDecimalPrefix's value (TestNumericLine).
+// The line must be followed by '\n' or '\r' (the line source's terminator; otherwise it takes
+// nothing), so that no run of digits or fraction goes past the line's end. A field of the
+// usual shapes — an integer part of fewer than eight digits, then the end of the field or a
+// point and 8 to 23 fraction digits, as R and sdcbench write numbers and codes — is read in one
+// to four words of eight bytes with no branch on its digits or sign (digitRun's steps,
+// unrolled); any other field goes to scanDecimal. Both give exactly parseDecimalPrefix's value
+// (TestNumericLine).
 //
 // The words are loaded without bounds checks (load64): every load starts at or before the
 // line's end, where the terminator stops every run of digits, so it stays within b.
-func numericLine(b []byte, row []float64, short int) bool {
+func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 	end := len(b) - scanSlack
 	if end < 0 || b[end] != '\n' && b[end] != '\r' {
-		return false
+		return 0, 0
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	const zeros = 0x3030303030303030
-	pos := 0
 	for c := range row {
 		if pos > end {
-			return false
+			return c, pos
 		}
 		ch := byteAt(p, pos)
 		i := pos + b2i((ch-'+')&^2 == 0)
@@ -155,14 +156,14 @@ func numericLine(b []byte, row []float64, short int) bool {
 				r = bits.TrailingZeros64(nonDigits(x)) >> 3
 				frac = 16
 				if r == 8 {
-					return false // 24 fraction digits or more
+					return c, pos // 24 fraction digits or more
 				}
 			}
 			m = m*pow10u[r&15] + digitsValue(x<<8<<((56-8*uint(r))&63))
 			frac += r
 			sig := n + frac - lz // at least the significant digits
 			if sig > 19 {
-				return false
+				return c, pos
 			}
 			k = f + frac
 			if sig <= 15 && frac <= 22 {
@@ -189,7 +190,7 @@ func numericLine(b []byte, row []float64, short int) bool {
 					var ok bool
 					if v, ok = eiselLemire(m, -frac, ch == '-'); !ok {
 						if m > 1<<53 || frac > 22 {
-							return false
+							return c, pos
 						}
 						v = float64(int64(m)) / pow10[frac]
 						v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
@@ -202,22 +203,39 @@ func numericLine(b []byte, row []float64, short int) bool {
 					v = math.Float64frombits(exp<<52 | mant&(1<<52-1) | uint64(b2i(ch == '-'))<<63)
 				}
 			}
+		} else if t := byteAt(p, i+n); uint(n-1) < 7 && (t == ',' || i+n == end) {
+			// an integer of one to seven digits
+			var m uint64
+			if n == 1 {
+				m = x & 0xFF
+			} else {
+				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
+			}
+			v = math.Float64frombits(math.Float64bits(float64(int64(m))) | uint64(b2i(ch == '-'))<<63)
+			k = i + n
 		} else {
 			var ok bool
 			if v, k, ok = scanDecimal(b, pos, end); !ok {
-				return false
+				return c, pos
 			}
 		}
 		if k-pos <= short {
-			return false
+			return c, pos
+		}
+		if byteAt(p, k) != ',' {
+			if k == end && c == len(row)-1 {
+				row[c] = v
+				return c + 1, end
+			}
+			return c, pos
+		}
+		if c == len(row)-1 {
+			return c, pos // more fields than cells
 		}
 		row[c] = v
-		if byteAt(p, k) != ',' {
-			return k == end && c == len(row)-1
-		}
 		pos = k + 1
 	}
-	return false // more fields than row has cells
+	return 0, 0 // no cells
 }
 
 // load64 returns the eight bytes at p+i as a little-endian word, without a bounds check: the

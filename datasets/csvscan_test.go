@@ -27,8 +27,8 @@ func scanField(rng *rand.Rand) (f string, typical bool) {
 		return strconv.FormatFloat(v, 'f', rng.IntN(25), 64), false
 	case 5:
 		return strconv.FormatFloat(v, 'g', 1+rng.IntN(19), 64), false
-	case 6:
-		return strconv.Itoa(rng.IntN(2000) - 1000), false
+	case 6: // codes and counts
+		return strconv.Itoa(rng.IntN(2000) - 1000), true
 	case 7: // leading zeros and signs around random digits: 1 to 26 of them
 		var b strings.Builder
 		b.WriteString([]string{"", "-", "+"}[rng.IntN(3)])
@@ -101,28 +101,42 @@ func TestNumericLine(t *testing.T) {
 			b = append(b, "0123456789,.-e"[rng.IntN(14)])
 		}
 		row := make([]float64, p)
-		got := numericLine(b, row, short)
-		want := make([]float64, p)
-		ok := len(fields) == p && len(line) == len(strings.Join(fields, ",")) && (term == '\n' || term == '\r')
-		for c := 0; ok && c < p; c++ {
-			var wok bool
-			want[c], wok = parseDecimal([]byte(fields[c]))
-			ok = wok && len(fields[c]) > short
+		taken, pos := numericLine(b, row, short)
+		checkNumericLine(t, b, line, term, row, short, taken, pos)
+		if taken < p && typical && len(fields) == p && line == strings.Join(fields, ",") && short < 0 && (term == '\n' || term == '\r') {
+			t.Fatalf("numericLine(%q) left a line of typical fields to the general way from field %d", b, taken)
 		}
-		if got && !ok {
-			t.Fatalf("numericLine(%q, short %d) took a line parseDecimal declines", b, short)
+	}
+}
+
+// checkNumericLine fails unless numericLine(b, row, short) = taken, pos is right for line:
+// nothing taken unless term is '\n' or '\r'; every field taken one that parseDecimal takes
+// whole, longer than short, with its value bit for bit, followed by a comma or, for the last
+// cell, by the end of the line; pos the start of the first field not taken.
+func checkNumericLine(t *testing.T, b []byte, line string, term byte, row []float64, short, taken, pos int) {
+	t.Helper()
+	if term != '\n' && term != '\r' && taken != 0 {
+		t.Fatalf("numericLine(%q) took %d fields of a line followed by %q", b, taken, term)
+	}
+	lf := strings.Split(line, ",")
+	off := 0
+	for c := range taken {
+		if c >= len(lf) {
+			t.Fatalf("numericLine(%q) took %d fields of %d", b, taken, len(lf))
 		}
-		if got {
-			for c := range row {
-				if math.Float64bits(row[c]) != math.Float64bits(want[c]) {
-					t.Fatalf("numericLine(%q): field %d (%q) = %v (%x), parseDecimal %v (%x)", b, c, fields[c], row[c],
-						math.Float64bits(row[c]), want[c], math.Float64bits(want[c]))
-				}
-			}
+		want, ok := parseDecimal([]byte(lf[c]))
+		if !ok || len(lf[c]) <= short || math.Float64bits(row[c]) != math.Float64bits(want) {
+			t.Fatalf("numericLine(%q, short %d): field %d (%q) = %v (%x), parseDecimal %v (%x), %v", b, short, c, lf[c],
+				row[c], math.Float64bits(row[c]), want, math.Float64bits(want), ok)
 		}
-		if !got && ok && typical && short < 0 {
-			t.Fatalf("numericLine(%q) left a line of typical fields to the general way", b)
+		off += len(lf[c]) + 1
+	}
+	if taken == len(row) {
+		if len(lf) != len(row) {
+			t.Fatalf("numericLine(%q) took all %d cells of a line of %d fields", b, taken, len(lf))
 		}
+	} else if pos != off {
+		t.Fatalf("numericLine(%q) took %d fields and stopped at %d, not %d", b, taken, pos, off)
 	}
 }
 
@@ -213,8 +227,7 @@ func bytesWord(b []byte) uint64 {
 	return w
 }
 
-// FuzzNumericLine is TestNumericLine's comparison on any line: numericLine takes it only when
-// every comma-separated field is a decimal parseDecimal takes whole, with its value bit for bit.
+// FuzzNumericLine is TestNumericLine's comparison (checkNumericLine) on any line.
 func FuzzNumericLine(f *testing.F) {
 	for _, s := range []string{"-0.626453810742332,1.59528080213779", "0.0039048493379949534,1", "1.5,,2",
 		"9.43406554599346e-05", "0.99999999999999999,-0.00000000000000000000000", "+.5,5.,-0"} {
@@ -226,18 +239,58 @@ func FuzzNumericLine(f *testing.F) {
 		}
 		b := append(append(bytes.Clone(line), term), "1234567"...)
 		row := make([]float64, p)
-		if !numericLine(b, row, -1) {
-			return
+		taken, pos := numericLine(b, row, -1)
+		checkNumericLine(t, b, string(line), term, row, -1, taken, pos)
+	})
+}
+
+// TestReadNumericLinesMatchStandard compares ReadCSV with the encoding/csv reader on numeric
+// tables whose lines numericLine takes whole, in part (a missing token, a number with an
+// exponent or of more than 19 digits, spaces, quotes, text, a line with a field too many or
+// too few: readRows reads on from where it stopped) or not at all, under every option set, in
+// whole inputs and streamed ones of every chunk size (sameRead).
+func TestReadNumericLinesMatchStandard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 16))
+	odd := []string{"NA", "", "NaN", "-99", ".", "?", " 1.5", "\"2.25\"", "1e-05", "x", "Inf",
+		"0.000000000000123456789012345", "12345678901234567890.5"}
+	// a column missing, then a number (a line numericLine takes whole), then text: the column
+	// turns text after a number, so the number's text must be read again
+	for _, s := range []string{"a,b\n1.5,NA\n2.5,3.25\n3.5,x\n", "a,b\n1.5,NA\n2.5,3\n3.5,x\n",
+		"a,b\nNA,1.5\n2.25,1.5\nx,1.5\n", "a,b\n1.5,\n0.123456789012345,2\n3.5,x\n"} {
+		for _, opt := range fastOptions {
+			sameRead(t, s, opt)
 		}
-		fields := bytes.Split(line, []byte{','})
-		if len(fields) != int(p) || term != '\n' && term != '\r' {
-			t.Fatalf("numericLine(%q, %d fields, then %q) took it", line, p, term)
-		}
-		for c, fl := range fields {
-			want, ok := parseDecimal(fl)
-			if !ok || math.Float64bits(want) != math.Float64bits(row[c]) {
-				t.Fatalf("numericLine(%q): field %q = %v, parseDecimal %v, %v", line, fl, row[c], want, ok)
+	}
+	for iter := range 300 {
+		var b strings.Builder
+		b.WriteString("a,b,c,d\n")
+		rows := 1 + rng.IntN(40)
+		for r := range rows {
+			nf := 4
+			if rng.IntN(50) == 0 {
+				nf = 3 + 2*rng.IntN(2) // a field too few or too many
+			}
+			for c := range nf {
+				if c > 0 {
+					b.WriteByte(',')
+				}
+				f, _ := scanField(rng)
+				if iter%3 == 0 && strings.ContainsAny(f, "\" ") || iter%3 == 1 && rng.IntN(8) == 0 {
+					f = odd[rng.IntN(len(odd))]
+				}
+				if iter%3 == 2 { // typical numbers only
+					for ty := false; !ty; {
+						f, ty = scanField(rng)
+					}
+				}
+				b.WriteString(f)
+			}
+			if r < rows-1 || rng.IntN(2) == 0 {
+				b.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)])
 			}
 		}
-	})
+		for _, opt := range fastOptions {
+			sameRead(t, b.String(), opt)
+		}
+	}
 }
