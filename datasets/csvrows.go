@@ -53,10 +53,13 @@ func defaultMissing(s []byte) bool {
 // that starts with a quote ends at the next quote, which a comma or the end of the line must
 // follow; a quote anywhere else, or a line with another number of fields than the header,
 // is left to encoding/csv). A field of a numeric column that starts as a plain decimal is
-// parsed as it is scanned (parseDecimalPrefix): when the decimal ends where the field ends,
-// the field is that number, exactly as trimming it, testing it for a missing text and
-// parsing it with parseFloat would give (no missing text can be such a number of that
-// length: missingSet.numeric); anything else takes that general way.
+// parsed as it is scanned (scanDecimal, or parseDecimalPrefix for a line with no room after
+// it in the buffer): when the decimal ends where the field ends, the field is that number,
+// exactly as trimming it, testing it for a missing text and parsing it with parseFloat would
+// give (no missing text can be such a number of that length: missingSet.numeric); anything
+// else takes that general way. While every column is read and numeric, a line is first
+// given to numericLine, which parses the usual numbers in one loop, and the fields it does
+// not take are read here from the first of them on.
 func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool) (d *Dataset, again, ok bool) {
 	miss := newMissingSet(opt.NA)
 	p := len(hs.keep)
