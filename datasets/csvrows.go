@@ -53,10 +53,13 @@ func defaultMissing(s []byte) bool {
 // that starts with a quote ends at the next quote, which a comma or the end of the line must
 // follow; a quote anywhere else, or a line with another number of fields than the header,
 // is left to encoding/csv). A field of a numeric column that starts as a plain decimal is
-// parsed as it is scanned (parseDecimalPrefix): when the decimal ends where the field ends,
-// the field is that number, exactly as trimming it, testing it for a missing text and
-// parsing it with parseFloat would give (no missing text can be such a number of that
-// length: missingSet.numeric); anything else takes that general way.
+// parsed as it is scanned (scanDecimal, or parseDecimalPrefix for a line with no room after
+// it in the buffer): when the decimal ends where the field ends, the field is that number,
+// exactly as trimming it, testing it for a missing text and parsing it with parseFloat would
+// give (no missing text can be such a number of that length: missingSet.numeric); anything
+// else takes that general way. While every column is read and numeric, a line is first
+// given to numericLine, which parses the usual numbers in one loop, and the fields it does
+// not take are read here from the first of them on.
 func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name string, opt ReadOptions, mixed bool) (d *Dataset, again, ok bool) {
 	miss := newMissingSet(opt.NA)
 	p := len(hs.keep)
@@ -77,6 +80,16 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 	}
 	sawNumber := make([]bool, p) // a real number was read (so the text of the column is lost)
 	nonFinite := make([]bool, p) // NaN or ±Inf parsed from a number (an error unless the column turns text)
+	// plain: every field is read, into its own column, as a number so far (numericLine)
+	plain := p == nh
+	for c, j := range hs.keep {
+		plain = plain && c == j && !text[c]
+	}
+	sawAll := false // sawNumber is all true
+	numShort := -1  // a number of at most this many bytes may be a missing token
+	if miss.numeric {
+		numShort = miss.longest
+	}
 	n := 0
 	for {
 		line, more := src.next()
@@ -93,12 +106,37 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 		data = slices.Grow(data, p)
 		data = data[:len(data)+p]
 		row := data[len(data)-p:]
-		pos := 0
-		for j := 0; j < nh; j++ {
+		slack := cap(line)-len(line) >= scanSlack
+		pos, j := 0, 0
+		if plain && slack {
+			// the usual numeric line; readRows goes on from the first field it did not take
+			j, pos = numericLine(line[:len(line)+scanSlack], row, numShort)
+			if !sawAll {
+				for c := range j {
+					sawNumber[c] = true
+				}
+				sawAll = j == p
+			}
+			if j == p {
+				n++
+				continue
+			}
+		}
+		for ; j < nh; j++ {
 			c := col[j]
+			if c >= 0 && cols[c] == nil && !text[c] && slack {
+				// the usual numeric field: parsed as it is scanned
+				if v, k, ok := scanDecimal(line[:len(line)+scanSlack], pos, len(line)); ok &&
+					(k == len(line) || line[k] == ',') && !(miss.numeric && k-pos <= miss.longest) {
+					row[c] = v
+					sawNumber[c] = true
+					pos = k
+					goto next
+				}
+			}
 			if c >= 0 && cols[c] == nil && !text[c] && pos < len(line) {
-				// the usual numeric field: parsed as it is scanned; first a code, a short
-				// integer: exactly float64(m), as parseDecimal makes it
+				// the same at the end of the input (no slack after the line); first a code, a
+				// short integer: exactly float64(m), as parseDecimal makes it
 				k := pos
 				var m uint64
 				for k < len(line) && k-pos < 15 && line[k]-'0' < 10 {
@@ -180,6 +218,7 @@ func readRows(src *lineSource, size int64, hs *headerSpec, text []bool, name str
 						return nil, false, false
 					}
 					text[c] = true
+					plain = false
 					if !sawNumber[c] { // only missing cells so far: read as text from here
 						cols[c] = newTextColumn()
 						row[c] = float64(cols[c].id(s))

@@ -1,0 +1,257 @@
+package datasets
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// scanSlack is how many bytes scanDecimal may load beyond the end of the field's line: the
+// line must lie inside a slice that extends at least this far (the reader's buffer).
+const scanSlack = 8
+
+// scanDecimal is the reader's parse of the usual numeric field: a plain decimal
+// [+-]digits[.digits] with at most 19 digits in all, written from b[i] on and ending before
+// end (the end of the line). It returns the value and the index k just after the decimal; ok
+// is false when b[i:end] does not start with such a decimal (no digits, more than 19 digits;
+// the caller then takes the general way). When ok, v is exactly parseDecimalPrefix's value
+// of b[i:k] and k its length from i, unless the decimal goes on with an exponent — the
+// caller accepts the field only when k is end or b[k] is a comma, where parseDecimalPrefix
+// stops too (TestScanDecimal).
+//
+// b must have scanSlack readable bytes beyond end: the digits are read eight at a time as one
+// little-endian word whatever follows them, the bytes at and after end are ignored. A run of
+// digits costs one step per eight digits, with no branch on the digits themselves (the
+// number of leading digit bytes of a word is counted from a mask; the leading-digit test and
+// value of Lemire's fast_float, here for any count of digits, see digitRun), and the sign is
+// read without a branch: the signs of a column of normal numbers are as unpredictable as a
+// coin. Leading zeros are counted as digits (so "0.0001234" is 8 digits), which keeps m below
+// 10^19 without tracking where the significant digits start; longer numbers are left to
+// parseDecimalPrefix.
+func scanDecimal(b []byte, i, end int) (v float64, k int, ok bool) {
+	if i >= end {
+		return 0, i, false
+	}
+	c := b[i]
+	neg := c == '-'
+	i += b2i((c-'+')&^2 == 0) // '+' or '-' (0x2B, 0x2D)
+	start := i
+	m, i := digitRun(b, i, end, 0)
+	digits, frac := i-start, 0
+	if i < end && b[i] == '.' {
+		var j int
+		m, j = digitRun(b, i+1, end, m)
+		frac = j - i - 1
+		digits += frac
+		i = j
+	}
+	if digits == 0 || digits > 19 {
+		return 0, i, false
+	}
+	if m <= 1<<53 { // Clinger's fast path (frac ≤ 19 < 22): exactly parseDecimalPrefix's division
+		v = float64(int64(m)) / pow10[frac]
+		return math.Float64frombits(math.Float64bits(v) | uint64(b2i(neg))<<63), i, true
+	}
+	v, ok = eiselLemire(m, -frac, neg)
+	return v, i, ok
+}
+
+// digitRun reads the ASCII digits from b[i] up to end, adding them to the digits of m (m·10^n
+// plus their value, wrapping beyond 2^64), and returns m and the index after the last digit.
+// Each step loads eight bytes and counts the digits they start with: with x the bytes XOR
+// '0', a byte is a digit when its x is below 10, which (x&0x7F)+0x76 tells in its high bit
+// without carrying into the next byte; the first byte flagged ends the run. Those digits,
+// moved to the top of the word (the bytes below them zero, as leading zeros), are combined
+// in three multiplications as in eightDigits.
+func digitRun(b []byte, i, end int, m uint64) (uint64, int) {
+	for {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ 0x3030303030303030
+		nd := ((x & 0x7F7F7F7F7F7F7F7F) + 0x7676767676767676 | x) & 0x8080808080808080
+		n := min(bits.TrailingZeros64(nd)>>3, end-i)
+		m = m*pow10u[n&15] + digitsValue(x<<(64-8*uint(n)))
+		i += n
+		if n < 8 {
+			return m, i
+		}
+	}
+}
+
+// pow10u holds 10^n as integers for n < 16 (digitRun indexes it with at most 8).
+var pow10u = [16]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// digitsValue is eightDigits for a word whose bytes are digit values 0–9 (not ASCII), the
+// first in the lowest byte.
+func digitsValue(w uint64) uint64 {
+	const mask = 0x000000FF000000FF
+	const mul1 = 100 + 1000000<<32
+	const mul2 = 1 + 10000<<32
+	w = w*10 + w>>8
+	return ((w&mask)*mul1 + ((w>>16)&mask)*mul2) >> 32
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
+}
+
+// numericLine parses the fields of a line of the usual numeric table, b[:len(b)-scanSlack]
+// (b extends scanSlack bytes beyond the line), into row, from the first: plain decimals of at
+// most 19 significant digits, none of at most short bytes (a number that may be a missing
+// token), each followed by a comma, the last cell's by the end of the line. It returns how many
+// cells it took, and where the first field it did not take starts: readRows reads the rest of
+// the line field by field (a missing token, text, a number with an exponent, a line with more
+// or fewer fields), as it would have read the whole line without this path.
+//
+// The line must be followed by '\n' or '\r' (the line source's terminator; otherwise it takes
+// nothing), so that no run of digits or fraction goes past the line's end. A field of the
+// usual shapes — an integer part of fewer than eight digits, then the end of the field or a
+// point and 8 to 23 fraction digits, as R and sdcbench write numbers and codes — is read in one
+// to four words of eight bytes with no branch on its digits or sign (digitRun's steps,
+// unrolled); any other field goes to scanDecimal. Both give exactly parseDecimalPrefix's value
+// (TestNumericLine).
+//
+// The words are loaded without bounds checks (load64): every load starts at or before the
+// line's end, where the terminator stops every run of digits, so it stays within b.
+func numericLine(b []byte, row []float64, short int) (taken, pos int) {
+	end := len(b) - scanSlack
+	if end < 0 || b[end] != '\n' && b[end] != '\r' {
+		return 0, 0
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	const zeros = 0x3030303030303030
+	for c := range row {
+		if pos > end {
+			return c, pos
+		}
+		ch := byteAt(p, pos)
+		i := pos + b2i((ch-'+')&^2 == 0)
+		x := load64(p, i) ^ zeros
+		n := bits.TrailingZeros64(nonDigits(x)) >> 3
+		f := i + n + 1
+		var v float64
+		var k int
+		if x1 := load64(p, f) ^ zeros; n < 8 && byteAt(p, f-1) == '.' && nonDigits(x1) == 0 {
+			// the integer part (no digits to seven), eight fraction digits, and the rest
+			var m uint64
+			if n == 1 {
+				m = x & 0xFF
+			} else { // n < 8 digits, moved to the top of the word in two shifts of less than 64
+				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
+			}
+			// a zero integer part and the fraction's leading zeros (up to eight) are not
+			// significant, as in 0.0039048493379949534: 17 significant digits of 19
+			lz := (n + bits.TrailingZeros64(x1)>>3) & -b2i(m == 0)
+			m = m*1e8 + digitsValue(x1)
+			x = load64(p, f+8) ^ zeros
+			r := bits.TrailingZeros64(nonDigits(x)) >> 3
+			frac := 8
+			if r == 8 { // 16 fraction digits or more
+				m = m*1e8 + digitsValue(x)
+				x = load64(p, f+16) ^ zeros
+				r = bits.TrailingZeros64(nonDigits(x)) >> 3
+				frac = 16
+				if r == 8 {
+					return c, pos // 24 fraction digits or more
+				}
+			}
+			m = m*pow10u[r&15] + digitsValue(x<<8<<((56-8*uint(r))&63))
+			frac += r
+			sig := n + frac - lz // at least the significant digits
+			if sig > 19 {
+				return c, pos
+			}
+			k = f + frac
+			if sig <= 15 && frac <= 22 {
+				// Clinger's fast path (m < 10^15 < 2^53), as parseDecimalPrefix takes it
+				v = float64(int64(m)) / pow10[frac]
+				v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
+			} else {
+				// Eisel–Lemire, as eiselLemire computes it. It gives the correctly rounded
+				// value or declines, as Clinger's path does where parseDecimalPrefix takes
+				// that (m ≤ 2^53), so the two agree. The branch is on the count of digits,
+				// known early, not on m: a release has numbers of 16 and 17 digits at
+				// random, and m ≤ 2^53 tells half of the 16-digit ones apart. For m ≥ 1
+				// and 8 ≤ frac ≤ 23 the result is a normal number; the rare cases where it
+				// needs the wider product or may decline, m = 0 and longer fractions go to
+				// eiselLemire, and what that declines to Clinger's path or the general way.
+				pw := &eiselPows[(-frac-eiselMin)&127]
+				clz := bits.LeadingZeros64(m)
+				mm := m << uint(clz&63)
+				xHi, xLo := bits.Mul64(mm, pw.hi)
+				msb := xHi >> 63
+				mant := xHi >> (msb + 9)
+				exp := uint64(pw.exp+63+1023) - uint64(clz) - (1 ^ msb)
+				if xHi&0x1FF == 0x1FF && xLo+mm < mm || xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 || m == 0 || frac > 23 {
+					var ok bool
+					if v, ok = eiselLemire(m, -frac, ch == '-'); !ok {
+						if m > 1<<53 || frac > 22 {
+							return c, pos
+						}
+						v = float64(int64(m)) / pow10[frac]
+						v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
+					}
+				} else {
+					mant += mant & 1 // from 54 to 53 bits
+					ov := mant >> 54
+					mant >>= 1 + ov
+					exp += ov
+					v = math.Float64frombits(exp<<52 | mant&(1<<52-1) | uint64(b2i(ch == '-'))<<63)
+				}
+			}
+		} else if t := byteAt(p, i+n); uint(n-1) < 7 && (t == ',' || i+n == end) {
+			// an integer of one to seven digits
+			var m uint64
+			if n == 1 {
+				m = x & 0xFF
+			} else {
+				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
+			}
+			v = math.Float64frombits(math.Float64bits(float64(int64(m))) | uint64(b2i(ch == '-'))<<63)
+			k = i + n
+		} else {
+			var ok bool
+			if v, k, ok = scanDecimal(b, pos, end); !ok {
+				return c, pos
+			}
+		}
+		if k-pos <= short {
+			return c, pos
+		}
+		if byteAt(p, k) != ',' {
+			if k == end && c == len(row)-1 {
+				row[c] = v
+				return c + 1, end
+			}
+			return c, pos
+		}
+		if c == len(row)-1 {
+			return c, pos // more fields than cells
+		}
+		row[c] = v
+		pos = k + 1
+	}
+	return 0, 0 // no cells
+}
+
+// load64 returns the eight bytes at p+i as a little-endian word, without a bounds check: the
+// caller guarantees they lie within its slice.
+func load64(p unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+}
+
+// byteAt returns the byte at p+i, without a bounds check (as load64).
+func byteAt(p unsafe.Pointer, i int) byte {
+	return *(*byte)(unsafe.Add(p, i))
+}
+
+// nonDigits flags, in the high bit of each byte, the bytes of x (ASCII bytes XOR '0') that
+// are not digits: x ≥ 10, told by (x&0x7F)+0x76 reaching 0x80 without carrying into the next
+// byte, or x's own high bit.
+func nonDigits(x uint64) uint64 {
+	return ((x & 0x7F7F7F7F7F7F7F7F) + 0x7676767676767676 | x) & 0x8080808080808080
+}
