@@ -26,7 +26,7 @@ type mdavState struct {
 	z       []float64 // the table
 	act     []int32   // record index of buffer row t
 	rows    []float64 // buffer rows in the lane layout of mdavindex.LaneOffset (nil until materialize)
-	dead    []bool    // buffer row t was emitted
+	dead    []bool    // buffer row t was emitted (capacity: whole lane groups, for scanBlock)
 	deadPos []int     // dead rows not yet compacted away
 	deadIn  [][]int32 // per pass block, its dead rows not yet compacted away (maskDead)
 	dirty   []int     // sum blocks that lost a row since the last centroid
@@ -36,6 +36,7 @@ type mdavState struct {
 	qb      []float64 // the reference point broadcast for the kernels (4·d)
 	bsum    []float64 // per-sumRows-block column sums, row-major
 	bdirty  []bool
+	octet   []float64 // scratch of sumOctet
 	// per-pass-block results, merged in block order
 	blockArg []int
 	heaps    []topK
@@ -49,8 +50,8 @@ type mdavState struct {
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
 	candBuf []int
-	tau     float64 // selectNearest's threshold for the current distTo point
-	cands   [][]int // per pass block, its live rows within tau
+	tau     float64  // selectNearest's threshold for the current distTo point
+	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 }
@@ -66,7 +67,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		d: d, k: k, m: n, alive: n,
 		z:        z,
 		act:      make([]int32, n),
-		dead:     make([]bool, n),
+		dead:     make([]bool, n, n4),
 		dist:     make([]float64, n4),
 		qb:       make([]float64, 4*d),
 		cent:     make([]float64, d),
@@ -75,6 +76,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		bdirty:   make([]bool, ns),
 		blockArg: make([]int, nb),
 		deadIn:   make([][]int32, nb),
+		cbits:    make([]uint64, nb*bmWords),
 		parRows:  parallelRows,
 	}
 	s.blockFn = s.block
@@ -110,7 +112,9 @@ func (s *mdavState) kill(t int) {
 	}
 	s.alive--
 	s.deadPos = append(s.deadPos, t)
-	s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	if !s.selectK { // the selecting passes read the dead flags (scanBlock)
+		s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	}
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
 		s.dirty = append(s.dirty, b)
@@ -151,8 +155,8 @@ func (s *mdavState) resum() {
 	ns := (s.m + sumRows - 1) / sumRows
 	b := 0
 	if s.rows != nil {
-		for ; b+1 < s.m/sumRows; b += 2 {
-			s.sumPair(b)
+		for ; b+8 <= s.m/sumRows; b += 8 {
+			s.sumOctet(b)
 		}
 	}
 	for ; b < ns; b++ {
@@ -165,13 +169,13 @@ func (s *mdavState) resum() {
 func (s *mdavState) centroid() {
 	ns := (s.m + sumRows - 1) / sumRows
 	if s.rows != nil && 4*len(s.dirty) >= ns {
-		// most blocks lost a row (large k): recompute them two at a time where both are whole
-		// (sumPair); recomputing a block that lost none gives the same bits
+		// most blocks lost a row (large k): recompute them eight at a time where all are
+		// whole (sumOctet); recomputing a block that lost none gives the same bits
 		whole := s.m / sumRows
 		b := 0
-		for ; b+1 < whole; b += 2 {
-			if s.bdirty[b] || s.bdirty[b+1] {
-				s.sumPair(b)
+		for ; b+8 <= whole; b += 8 {
+			if slices.Contains(s.bdirty[b:b+8], true) {
+				s.sumOctet(b)
 			}
 		}
 		for ; b < ns; b++ {
@@ -270,17 +274,10 @@ func (s *mdavState) farthestFrom(q []float64) int {
 	return s.mergeArg()
 }
 
-// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
+// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi): the
+// fused pass (scanBlock) with no row within its threshold.
 func (s *mdavState) farthestBlock(b, lo, hi int) {
-	s.distBlock(lo, hi)
-	s.maskDead(b)
-	best, bi := -1.0, -1
-	for i, v := range s.dist[lo:hi] {
-		if v > best { // false for NaN: dead rows (maskDead)
-			best, bi = v, lo+i
-		}
-	}
-	s.blockArg[b] = bi
+	s.scanBlock(b, lo, hi, math.Inf(-1))
 }
 
 // mergeArg merges the per-block argmax positions in block order (strict >, so the lowest

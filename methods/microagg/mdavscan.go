@@ -1,0 +1,71 @@
+package microagg
+
+import (
+	"math"
+
+	"github.com/sdcbench/sdcbench/internal/mdavindex"
+)
+
+// The fused passes of the scan MDAV (mdavstate.go): one pass over a block of the lane buffer
+// computes the distances to the current point, masks the dead rows, finds the block's
+// farthest live row and marks the live rows within selectNearest's τ (docs/scaling.md, "MDAV
+// at large k").
+
+// bmWords is the number of bitmap words of a pass block: one bit per row.
+const bmWords = blockRows / 64
+
+// scanBlock is the pass over buffer rows [lo, hi) of pass block b (lo a multiple of 4) for
+// the point in s.qb: s.dist[lo:hi] gets the squared distances (the kernel's rounding) and
+// NaN for the dead rows, as distBlock and maskDead write them; s.blockArg[b] the farthest
+// live row (strictly larger, so the lowest position on ties; NaN distances never taken; −1
+// when none); and bit t−lo of the block's bitmap (s.cbits, words b·bmWords…) is set for the
+// live rows within tau (never for a NaN distance). The lanes past hi in the last lane group
+// are scratch.
+func (s *mdavState) scanBlock(b, lo, hi int, tau float64) {
+	d := s.d
+	groups := (hi - lo + 3) / 4
+	var best [4]float64
+	var arg [4]int
+	bm := s.cbits[b*bmWords : (b+1)*bmWords]
+	if useAVX2 {
+		_ = s.dist[lo+4*groups-1]
+		_ = s.rows[(lo+4*groups)*d-1]
+		_ = s.dead[:lo+4*groups] // within the capacity (newMdavState)
+		_ = s.qb[4*d-1]
+		scanLanesAVX2(&s.dist[lo], &s.rows[lo*d], &s.qb[0], &s.dead[:lo+4*groups][lo], &bm[0], &best[0], &arg[0], d, groups, lo, hi, tau)
+	} else {
+		scanLanesGo(s.dist[lo:lo+4*groups], s.rows[lo*d:(lo+4*groups)*d], s.qb, s.dead[lo:hi], bm, &best, &arg, d, lo, tau)
+	}
+	bv, bi := -1.0, -1
+	for l := range 4 {
+		if arg[l] >= 0 && (best[l] > bv || best[l] == bv && arg[l] < bi) {
+			bv, bi = best[l], arg[l]
+		}
+	}
+	s.blockArg[b] = bi
+}
+
+// scanLanesGo is the portable pass of scanBlock over the lane groups of rows (dist: 4 per
+// group; dead: the flags of the rows first…, those past it not live), lane by lane as the
+// AVX2 kernel computes it: best[l] and arg[l] the largest distance of the rows t ≡ l (mod 4)
+// and the first such row, from −1 and −1.
+func scanLanesGo(dist, rows, qb []float64, dead []bool, bm []uint64, best *[4]float64, arg *[4]int, d, first int, tau float64) {
+	groups := len(dist) / 4
+	mdavindex.DistLanes(dist, rows, qb, d, groups)
+	*best = [4]float64{-1, -1, -1, -1}
+	*arg = [4]int{-1, -1, -1, -1}
+	nan := math.NaN()
+	clear(bm[:(4*groups+63)/64])
+	for i, v := range dist {
+		if i >= len(dead) || dead[i] {
+			v = nan
+			dist[i] = v
+		}
+		if l := i & 3; v > best[l] {
+			best[l], arg[l] = v, first+i
+		}
+		if v <= tau {
+			bm[i/64] |= 1 << (i % 64)
+		}
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package microagg
+
+func sumBlocks8AVX2(out, rows *float64, d int) { panic("unreachable") }
+
+func scanLanesAVX2(dist, rows, qb *float64, dead *bool, bm *uint64, best *float64, arg *int, d, groups, first, limit int, tau float64) {
+	panic("unreachable")
+}
