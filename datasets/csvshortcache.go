@@ -16,7 +16,7 @@ import (
 // shortMinHitRate the cache turns itself off. The zero value is ready to use; one cache per
 // goroutine.
 type shortCache struct {
-	keys    [shortSets][shortWays]uint64 // the bits of each entry's number
+	keys    [shortSets][shortWays]uint64 // the bits of each entry's number; 0: empty
 	sets    [shortSets][shortWays]shortEntry
 	next    [shortSets]uint8 // the way of the set to replace next
 	lookups int
@@ -56,10 +56,12 @@ func (c *shortCache) append(b []byte, v float64) []byte {
 	bits := math.Float64bits(v)
 	set := shortSet(bits)
 	keys, ents := &c.keys[set], &c.sets[set]
+	// An empty entry's key is 0, the bits of +0, which is whole and never looked up.
 	way := -1
-	for w := range shortWays {
-		if keys[w] == bits && ents[w].n != 0 {
+	for w, k := range keys {
+		if k == bits {
 			way = w
+			break
 		}
 	}
 	c.lookups++
