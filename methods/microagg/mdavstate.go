@@ -219,9 +219,30 @@ func (s *mdavState) maintain() {
 	}
 	d := s.d
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
-	// Stable, in place (w ≤ t), without a branch on the dead flags: every row is copied to w
-	// and w advances past the live ones only, so a dead row's copy is overwritten by the next
-	// live row (or left past the new end, which nothing reads).
+	if s.rows != nil && useAVX2 {
+		w = compactLanesAVX2(&s.rows[0], &s.act[0], &s.dead[0], d, w, s.m)
+	} else {
+		w = s.compactGo(w)
+	}
+	s.m = w
+	clear(s.dead[:s.m+len(s.deadPos)])
+	s.deadPos = s.deadPos[:0]
+	for b := range s.deadIn {
+		s.deadIn[b] = s.deadIn[b][:0]
+	}
+	s.resum()
+	if s.onCompact != nil {
+		s.onCompact()
+	}
+}
+
+// compactGo is the compaction of maintain from buffer row w, the first dead row (the
+// assembly compactLanesAVX2 where there is one): stable, in place (w ≤ t), without a branch on
+// the dead flags: every row is copied to w and w advances past the live ones only, so a dead
+// row's copy is overwritten by the next live row (or left past the new end, which nothing
+// reads). It returns the number of live rows.
+func (s *mdavState) compactGo(w int) int {
+	d := s.d
 	for t := w; t < s.m; t++ {
 		if s.rows != nil {
 			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
@@ -237,16 +258,7 @@ func (s *mdavState) maintain() {
 		}
 		w += live
 	}
-	s.m = w
-	clear(s.dead[:s.m+len(s.deadPos)])
-	s.deadPos = s.deadPos[:0]
-	for b := range s.deadIn {
-		s.deadIn[b] = s.deadIn[b][:0]
-	}
-	s.resum()
-	if s.onCompact != nil {
-		s.onCompact()
-	}
+	return w
 }
 
 // distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the

@@ -15,3 +15,9 @@ func sumBlocks8AVX2(out, rows *float64, d int)
 //
 //go:noescape
 func scanLanesAVX2(dist, rows, qb *float64, dead *bool, bm *uint64, best *float64, arg *int, d, groups, first, limit int, tau float64)
+
+// compactLanesAVX2 is compactLanesGo in assembly (mdavsums_amd64.s); it needs no AVX2 but
+// shares its switch.
+//
+//go:noescape
+func compactLanesAVX2(rows *float64, act *int32, dead *bool, d, w, m int) int

@@ -175,3 +175,83 @@ done:
 	VMOVDQU Y11, (AX)
 	VZEROUPPER
 	RET
+
+// func compactLanesAVX2(rows *float64, act *int32, dead *bool, d, w, m int) int
+//
+// The compaction of maintain from buffer row w (the first dead row) on: for t = w … m−1, row
+// t's d values (lane stride 32 bytes) and act[t] are copied to row w, and w advances unless
+// row t is dead; it returns the final w. Scalar moves, four columns at a time.
+TEXT ·compactLanesAVX2(SB), NOSPLIT, $0-56
+	MOVQ rows+0(FP), SI
+	MOVQ act+8(FP), R9
+	MOVQ dead+16(FP), R10
+	MOVQ d+24(FP), CX
+	MOVQ w+32(FP), DI
+	MOVQ m+40(FP), R11
+	MOVQ CX, R8
+	SHLQ $5, R8 // bytes per lane group
+	MOVQ CX, R15
+	ANDQ $3, R15 // columns after the last four
+	SHRQ $2, CX  // runs of four columns
+	MOVQ DI, BX  // t
+
+row:
+	CMPQ BX, R11
+	JGE  done
+	MOVQ BX, AX
+	SHRQ $2, AX
+	IMULQ R8, AX
+	MOVQ BX, DX
+	ANDQ $3, DX
+	LEAQ (AX)(DX*8), AX
+	ADDQ SI, AX // &row t, column 0
+	MOVQ DI, R12
+	SHRQ $2, R12
+	IMULQ R8, R12
+	MOVQ DI, DX
+	ANDQ $3, DX
+	LEAQ (R12)(DX*8), R12
+	ADDQ SI, R12 // &row w, column 0
+	MOVQ CX, R13
+	TESTQ R13, R13
+	JEQ  rest
+
+four:
+	MOVQ 0(AX), R14
+	MOVQ R14, 0(R12)
+	MOVQ 32(AX), R14
+	MOVQ R14, 32(R12)
+	MOVQ 64(AX), R14
+	MOVQ R14, 64(R12)
+	MOVQ 96(AX), R14
+	MOVQ R14, 96(R12)
+	ADDQ $128, AX
+	ADDQ $128, R12
+	DECQ R13
+	JNZ  four
+
+rest:
+	MOVQ R15, R13
+	TESTQ R13, R13
+	JEQ  copied
+
+one:
+	MOVQ 0(AX), R14
+	MOVQ R14, 0(R12)
+	ADDQ $32, AX
+	ADDQ $32, R12
+	DECQ R13
+	JNZ  one
+
+copied:
+	MOVL    (R9)(BX*4), R14
+	MOVL    R14, (R9)(DI*4)
+	MOVBQZX (R10)(BX*1), R14
+	XORQ    $1, R14
+	ADDQ    R14, DI
+	INCQ    BX
+	JMP     row
+
+done:
+	MOVQ DI, ret+48(FP)
+	RET
