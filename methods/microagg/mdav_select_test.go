@@ -31,11 +31,11 @@ func TestSelectMDAVSameLabels(t *testing.T) {
 		for name, z := range mdavtest.Tables(c.n, c.d, uint64(c.n+c.d+c.k)) {
 			t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d", name, c.n, c.d, c.k), func(t *testing.T) {
 				for _, workers := range []int{1, 2} {
-					a, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, false)
+					a, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, false, false)
 					if err != nil {
 						t.Fatal(err)
 					}
-					b, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, true)
+					b, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, true, false)
 					if err != nil {
 						t.Fatal(err)
 					}

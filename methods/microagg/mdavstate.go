@@ -54,12 +54,19 @@ type mdavState struct {
 	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
+	own       bool // z is scratch: materialize may turn it into the lane buffer in place
 }
 
 // newMdavState sets up the working set of the n records; without rows the lane buffer is not
 // filled (the indexed MDAV needs it only for its last steps: materialize) and the block sums
 // read z.
 func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
+	return newMdavStateOwn(z, n, d, k, workers, rows, false)
+}
+
+// newMdavStateOwn is newMdavState; with own, z is the caller's scratch, which the lane buffer
+// may take over (materialize): z's values are then lost.
+func newMdavStateOwn(z []float64, n, d, k, workers int, rows, own bool) *mdavState {
 	nb := (n + blockRows - 1) / blockRows
 	ns := (n + sumRows - 1) / sumRows
 	n4 := (n + 3) &^ 3 // whole lane groups
@@ -78,6 +85,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		deadIn:   make([][]int32, nb),
 		cbits:    make([]uint64, nb*bmWords),
 		parRows:  parallelRows,
+		own:      own,
 	}
 	s.blockFn = s.block
 	s.groupBuf = make([]int, 0, k)
@@ -197,10 +205,25 @@ func (s *mdavState) centroid() {
 }
 
 // materialize fills the lane buffer with the rows of the m buffer records (dead ones
-// included, so the blocks stay as they are, as −0s: kill).
+// included, so the blocks stay as they are, as −0s: kill). Before any row died or moved (act
+// the identity) it converts z lane group by lane group (toLaneBuffer), in z's own memory when
+// z is scratch (own) and large enough for whole lane groups, which saves a table of fresh
+// memory; s.z is then no longer the table.
 func (s *mdavState) materialize() {
 	d := s.d
-	s.rows = make([]float64, ((s.m+3)&^3)*d)
+	need := ((s.m + 3) &^ 3) * d
+	if s.m == len(s.act) && s.alive == s.m && len(s.deadPos) == 0 {
+		if s.own && cap(s.z) >= need {
+			s.rows = s.z[:need]
+			toLaneBuffer(s.rows, s.z[:s.m*d], s.m, d)
+			s.z = nil
+			return
+		}
+		s.rows = make([]float64, need)
+		toLaneBuffer(s.rows, s.z[:s.m*d], s.m, d)
+		return
+	}
+	s.rows = make([]float64, need)
 	negZero := math.Copysign(0, -1)
 	for t, i := range s.act[:s.m] {
 		for j, v := range s.z[int(i)*d : int(i)*d+d] {
@@ -208,6 +231,26 @@ func (s *mdavState) materialize() {
 				v = negZero
 			}
 			s.rows[mdavindex.LaneOffset(t, j, d)] = v
+		}
+	}
+}
+
+// toLaneBuffer writes the n rows of the row-major table src (d columns) into dst in the lane
+// layout of mdavindex.LaneOffset, the lanes of a last partial group set to +0. dst has
+// ⌈n/4⌉·4·d values and may be src itself (a lane group occupies the same 4·d values as its
+// four rows): each group is copied out before it is written.
+func toLaneBuffer(dst, src []float64, n, d int) {
+	tmp := make([]float64, 4*d)
+	for g := 0; 4*g < n; g++ {
+		r := min(4, n-4*g) // rows in the group
+		clear(tmp)
+		copy(tmp, src[4*g*d:(4*g+r)*d])
+		out := dst[4*g*d : 4*(g+1)*d]
+		for j := range d {
+			out[4*j] = tmp[j]
+			out[4*j+1] = tmp[d+j]
+			out[4*j+2] = tmp[2*d+j]
+			out[4*j+3] = tmp[3*d+j]
 		}
 	}
 }

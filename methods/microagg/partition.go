@@ -11,7 +11,9 @@ import (
 )
 
 // partitioner computes a partition of the n rows of the row-major n×d distance-space table
-// z with minimum group size k. It returns canonical labels and optional diagnostics.
+// z with minimum group size k. It returns canonical labels and optional diagnostics. z is
+// the caller's own table, which it no longer needs afterwards: a partitioner may overwrite
+// it (ma_mdav's MDAV makes it its lane buffer, mdavOwned).
 type partitioner func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error)
 
 // partitionMethod adapts a partitioner to methods.Method: it validates the input, builds the

@@ -30,7 +30,7 @@ func init() {
 			Missing:     missingMDAV,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
-			labels, err := MDAV(ctx, z, n, d, k, methods.Threads(ctx))
+			labels, err := mdavOwned(ctx, z, n, d, k, methods.Threads(ctx)) // z: Protect's own (partitioner)
 			return labels, nil, err
 		},
 	}})
