@@ -2,15 +2,36 @@
 
 #include "textflag.h"
 
+// SUMQUAD adds column (off bytes into the lane group at p) of the four blocks at p, p+R9,
+// p+2·R9, p+R11 to acc: their four vectors (one per block, its four rows in the lanes) are
+// transposed so that each holds one row of the four blocks, and the rows are added in order
+// with the accumulator as VADDPD's first operand, as the scalar loop's ADDSD.
+#define SUMQUAD(off, p, acc) \
+	VMOVUPD    off(p), Y0 \
+	VMOVUPD    off(p)(R9*1), Y1 \
+	VMOVUPD    off(p)(R9*2), Y2 \
+	VMOVUPD    off(p)(R11*1), Y3 \
+	VUNPCKLPD  Y1, Y0, Y8 \
+	VUNPCKHPD  Y1, Y0, Y9 \
+	VUNPCKLPD  Y3, Y2, Y10 \
+	VUNPCKHPD  Y3, Y2, Y11 \
+	VPERM2F128 $0x20, Y10, Y8, Y0 \
+	VPERM2F128 $0x20, Y11, Y9, Y1 \
+	VPERM2F128 $0x31, Y10, Y8, Y2 \
+	VPERM2F128 $0x31, Y11, Y9, Y3 \
+	VADDPD     Y0, acc, acc \
+	VADDPD     Y1, acc, acc \
+	VADDPD     Y2, acc, acc \
+	VADDPD     Y3, acc, acc
+
 // func sumBlocks8AVX2(out, rows *float64, d int)
 //
 // The column sums of the eight sum blocks of 64 rows that start at rows (a lane buffer of d
 // columns, mdavindex.LaneOffset): out[8j+i] = Σ_t rows[block i, row t, column j], added in
-// row order t = 0..63 from +0. Lane i of Y12 (blocks 0–3) or Y13 (blocks 4–7) runs the sum of
-// block i alone: a lane group's column j of four blocks is loaded as four vectors (one per
-// block, its four rows in the lanes) and transposed so that each vector holds one row of the
-// four blocks; the four rows are then added in order with VADDPD (the accumulator as the first
-// operand, as the scalar loop's ADDSD), so every block's additions are the scalar loop's.
+// row order t = 0..63 from +0. Lane i of an accumulator runs the sum of block i (of blocks
+// 0–3 or 4–7) and column j alone (SUMQUAD), so every block's additions are the scalar loop's.
+// Two columns at a time keep four chains of additions in flight; an odd last column is
+// summed alone.
 TEXT ·sumBlocks8AVX2(SB), NOSPLIT, $0-24
 	MOVQ out+0(FP), DI
 	MOVQ rows+8(FP), SI
@@ -22,7 +43,40 @@ TEXT ·sumBlocks8AVX2(SB), NOSPLIT, $0-24
 	LEAQ (R9)(R9*2), R11     // three blocks
 	LEAQ (SI)(R9*4), R10     // block 4
 
-col:
+pair:
+	CMPQ   CX, $2
+	JLT    single
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	MOVQ   SI, AX
+	MOVQ   R10, BX
+	MOVQ   $16, DX
+
+pairgrp:
+	SUMQUAD(0, AX, Y12)
+	SUMQUAD(0, BX, Y13)
+	SUMQUAD(32, AX, Y14)
+	SUMQUAD(32, BX, Y15)
+	ADDQ R8, AX
+	ADDQ R8, BX
+	DECQ DX
+	JNZ  pairgrp
+
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y13, 32(DI)
+	VMOVUPD Y14, 64(DI)
+	VMOVUPD Y15, 96(DI)
+	ADDQ    $128, DI
+	ADDQ    $64, SI
+	ADDQ    $64, R10
+	SUBQ    $2, CX
+	JMP     pair
+
+single:
+	TESTQ  CX, CX
+	JEQ    sumsdone
 	VXORPD Y12, Y12, Y12
 	VXORPD Y13, Y13, Y13
 	MOVQ   SI, AX
@@ -30,50 +84,17 @@ col:
 	MOVQ   $16, DX
 
 grp:
-	VMOVUPD    (AX), Y0
-	VMOVUPD    (AX)(R9*1), Y1
-	VMOVUPD    (AX)(R9*2), Y2
-	VMOVUPD    (AX)(R11*1), Y3
-	VUNPCKLPD  Y1, Y0, Y8     // b0r0 b1r0 b0r2 b1r2
-	VUNPCKHPD  Y1, Y0, Y9     // b0r1 b1r1 b0r3 b1r3
-	VUNPCKLPD  Y3, Y2, Y10    // b2r0 b3r0 b2r2 b3r2
-	VUNPCKHPD  Y3, Y2, Y11    // b2r1 b3r1 b2r3 b3r3
-	VPERM2F128 $0x20, Y10, Y8, Y0 // row 0 of blocks 0–3
-	VPERM2F128 $0x20, Y11, Y9, Y1 // row 1
-	VPERM2F128 $0x31, Y10, Y8, Y2 // row 2
-	VPERM2F128 $0x31, Y11, Y9, Y3 // row 3
-	VMOVUPD    (BX), Y4
-	VMOVUPD    (BX)(R9*1), Y5
-	VMOVUPD    (BX)(R9*2), Y6
-	VMOVUPD    (BX)(R11*1), Y7
-	VADDPD     Y0, Y12, Y12
-	VADDPD     Y1, Y12, Y12
-	VADDPD     Y2, Y12, Y12
-	VADDPD     Y3, Y12, Y12
-	VUNPCKLPD  Y5, Y4, Y8
-	VUNPCKHPD  Y5, Y4, Y9
-	VUNPCKLPD  Y7, Y6, Y10
-	VUNPCKHPD  Y7, Y6, Y11
-	VPERM2F128 $0x20, Y10, Y8, Y4
-	VPERM2F128 $0x20, Y11, Y9, Y5
-	VPERM2F128 $0x31, Y10, Y8, Y6
-	VPERM2F128 $0x31, Y11, Y9, Y7
-	VADDPD     Y4, Y13, Y13
-	VADDPD     Y5, Y13, Y13
-	VADDPD     Y6, Y13, Y13
-	VADDPD     Y7, Y13, Y13
-	ADDQ       R8, AX
-	ADDQ       R8, BX
-	DECQ       DX
-	JNZ        grp
+	SUMQUAD(0, AX, Y12)
+	SUMQUAD(0, BX, Y13)
+	ADDQ R8, AX
+	ADDQ R8, BX
+	DECQ DX
+	JNZ  grp
 
 	VMOVUPD Y12, (DI)
 	VMOVUPD Y13, 32(DI)
-	ADDQ    $64, DI
-	ADDQ    $32, SI
-	ADDQ    $32, R10
-	DECQ    CX
-	JNZ     col
+
+sumsdone:
 	VZEROUPPER
 	RET
 
