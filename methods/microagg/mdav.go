@@ -144,7 +144,7 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		if ix != nil {
 			return int(posOf[ix.Farthest(s.cent)])
 		}
-		return s.farthestFrom(s.cent)
+		return s.farthestCentroid()
 	}
 	var posBuf []int
 	toPos := func(recs []int) []int {

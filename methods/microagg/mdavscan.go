@@ -22,11 +22,18 @@ const bmWords = blockRows / 64
 // live rows within tau (never for a NaN distance). The lanes past hi in the last lane group
 // are scratch.
 func (s *mdavState) scanBlock(b, lo, hi int, tau float64) {
+	_, s.blockArg[b] = s.scanRange(lo, hi, tau, s.cbits[b*bmWords:(b+1)*bmWords])
+}
+
+// scanRange is scanBlock's pass over buffer rows [lo, hi) (lo a multiple of 4) with the
+// bitmap bm (a bit per row from lo): it returns the largest live distance and its lowest
+// position (−1 and −1 when no row is live).
+func (s *mdavState) scanRange(lo, hi int, tau float64, bm []uint64) (float64, int) {
 	d := s.d
 	groups := (hi - lo + 3) / 4
 	var best [4]float64
 	var arg [4]int
-	bm := s.cbits[b*bmWords : (b+1)*bmWords]
+	_ = bm[(4*groups+63)/64-1]
 	if useAVX2 {
 		_ = s.dist[lo+4*groups-1]
 		_ = s.rows[(lo+4*groups)*d-1]
@@ -42,7 +49,7 @@ func (s *mdavState) scanBlock(b, lo, hi int, tau float64) {
 			bv, bi = best[l], arg[l]
 		}
 	}
-	s.blockArg[b] = bi
+	return bv, bi
 }
 
 // scanLanesGo is the portable pass of scanBlock over the lane groups of rows (dist: 4 per

@@ -55,6 +55,11 @@ type mdavState struct {
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 	own       bool // z is scratch: materialize may turn it into the lane buffer in place
+	// farthestCentroid's bound: per sum block, √ of its largest live distance to pivot, valid
+	// while pivotOK (until the next compaction)
+	rootC   []float64
+	pivot   []float64
+	pivotOK bool
 }
 
 // newMdavState sets up the working set of the n records; without rows the lane buffer is not
@@ -268,6 +273,7 @@ func (s *mdavState) maintain() {
 		w = s.compactGo(w)
 	}
 	s.m = w
+	s.pivotOK = false // the rows moved
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	for b := range s.deadIn {
