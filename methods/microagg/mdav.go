@@ -2,7 +2,6 @@ package microagg
 
 import (
 	"context"
-	"math"
 
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/internal/parallel"
@@ -79,10 +78,11 @@ const (
 	selectMaxSteps = 1000
 )
 
-// allFinite reports whether every value of z is finite (no distance can then be NaN).
+// allFinite reports whether every value of z is finite (no distance can then be NaN): v − v
+// is +0 for a finite v and NaN for NaN and ±Inf.
 func allFinite(z []float64) bool {
 	for _, v := range z {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if v-v != 0 {
 			return false
 		}
 	}

@@ -38,13 +38,18 @@ func (m partitionMethod) Validate(d *datasets.Dataset, p methods.Params) error {
 }
 
 func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	return m.protect(ctx, d, p, rng, finiteNumeric(d))
+}
+
+// protect is Protect with finiteNumeric(d) known (fin).
+func (m partitionMethod) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand, fin bool) (*methods.Release, error) {
 	name := m.info.Name
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// Validate's checks; the z-scores' own (no constant column) is space's, which returns the
 	// same error
-	if _, err := validateShape(name, d, p, 2, false); err != nil {
+	if _, err := validateShapeOf(name, d, p, 2, false, fin); err != nil {
 		return nil, err
 	}
 	z, err := space(d, p)
