@@ -124,6 +124,11 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 	}
 	workers = min(workers, (n+blockRows-1)/blockRows)
 	bufs := make([][]byte, workers)
+	// Room for a block of numbers (at most 24 bytes and a separator each) from the start: a
+	// buffer grown by append would copy itself and touch the fresh memory of each doubling.
+	for k := range bufs {
+		bufs[k] = make([]byte, 0, min(blockRows*(25*f.d.P+1), 4<<20))
+	}
 	caches := make([]shortCache, workers)
 	var wg sync.WaitGroup
 	for start := 0; start < n; start += workers * blockRows {
