@@ -285,31 +285,6 @@ func (s *mdavState) maintain() {
 	}
 }
 
-// compactGo is the compaction of maintain from buffer row w, the first dead row (the
-// assembly compactLanesAVX2 where there is one): stable, in place (w ≤ t), without a branch on
-// the dead flags: every row is copied to w and w advances past the live ones only, so a dead
-// row's copy is overwritten by the next live row (or left past the new end, which nothing
-// reads). It returns the number of live rows.
-func (s *mdavState) compactGo(w int) int {
-	d := s.d
-	for t := w; t < s.m; t++ {
-		if s.rows != nil {
-			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
-			dst := s.rows[mdavindex.LaneOffset(w, 0, d):]
-			for j := 0; j < 4*d; j += 4 { // column j/4 of the row: lane stride 4
-				dst[j] = src[j]
-			}
-		}
-		s.act[w] = s.act[t]
-		live := 1
-		if s.dead[t] {
-			live = 0
-		}
-		w += live
-	}
-	return w
-}
-
 // distBlock fills s.dist[lo:hi] with the squared distances of buffer rows lo..hi−1 to the
 // point in s.qb (lo is a multiple of 4; the lanes past hi in the last group are scratch).
 func (s *mdavState) distBlock(lo, hi int) {
