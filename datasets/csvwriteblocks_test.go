@@ -113,7 +113,7 @@ func TestWriteBlocksError(t *testing.T) {
 	d := New("n", []string{"x"}, n, 1, make([]float64, n))
 	f := &rowFormatter{d: d}
 	for _, workers := range []int{1, 2} {
-		if err := f.write(&failWriter{ok: 10000}, workers); err != errShortWrite {
+		if err := f.write(&failWriter{ok: n}, workers); err != errShortWrite { // 2 bytes a row
 			t.Errorf("%d workers: error %v, want %v", workers, err, errShortWrite)
 		}
 	}

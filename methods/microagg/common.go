@@ -44,6 +44,12 @@ func validateKMissing(name string, d *datasets.Dataset, p methods.Params, minK i
 // space repeats); na reports that the table has a missing value that the method accepts, so
 // that it was checked for k, its size and its column kinds only.
 func validateShape(name string, d *datasets.Dataset, p methods.Params, minK int, missing bool) (na bool, err error) {
+	return validateShapeOf(name, d, p, minK, missing, finiteNumeric(d))
+}
+
+// validateShapeOf is validateShape with finiteNumeric(d) known (fin): a finite numeric table
+// needs no other pass over its values (HasMissing is false and RefuseMissing returns nil).
+func validateShapeOf(name string, d *datasets.Dataset, p methods.Params, minK int, missing, fin bool) (na bool, err error) {
 	k := p.Int("k")
 	if k < minK {
 		return false, fmt.Errorf("%s: %w k=%d: must be ≥ %d", name, methods.ErrBadParam, k, minK)
@@ -51,10 +57,24 @@ func validateShape(name string, d *datasets.Dataset, p methods.Params, minK int,
 	if d.N < 2*k {
 		return false, fmt.Errorf("%s: dataset %s has %d rows, fewer than 2k = %d", name, d.Name, d.N, 2*k)
 	}
+	if fin {
+		return false, nil
+	}
 	if missing && HasMissing(d) {
 		return true, methods.CheckNumericNA(name, d)
 	}
 	return false, methods.RefuseMissing(name, d, methods.AltMicroagg)
+}
+
+// finiteNumeric reports whether d has no categorical column and no missing or infinite value,
+// in one pass over the values: the tables that validateShape accepts without more checks.
+func finiteNumeric(d *datasets.Dataset) bool {
+	for j := 0; j < d.P; j++ {
+		if d.IsCategorical(j) {
+			return false
+		}
+	}
+	return allFinite(d.Data)
 }
 
 // checkZScore returns datasets.ZScore's error for d (fewer than 2 rows, a constant column),

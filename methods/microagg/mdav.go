@@ -2,7 +2,6 @@ package microagg
 
 import (
 	"context"
-	"math"
 
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
 	"github.com/sdcbench/sdcbench/internal/parallel"
@@ -56,7 +55,16 @@ var indexOptions mdavindex.Options
 func MDAV(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
 	sel := k >= selectMinK && allFinite(z)
 	indexed := n >= indexMinRows && d <= indexMaxDims && !(sel && n <= selectMaxSteps*k)
-	return mdavWith(ctx, z, n, d, k, workers, indexed, sel)
+	return mdavWith(ctx, z, n, d, k, workers, indexed, sel, false)
+}
+
+// mdavOwned is MDAV on a table z that is the caller's scratch: the scan path turns it into its
+// lane buffer in place instead of copying it (materialize), so z's values are lost. The labels
+// are MDAV's.
+func mdavOwned(ctx context.Context, z []float64, n, d, k, workers int) ([]int32, error) {
+	sel := k >= selectMinK && allFinite(z)
+	indexed := n >= indexMinRows && d <= indexMaxDims && !(sel && n <= selectMaxSteps*k)
+	return mdavWith(ctx, z, n, d, k, workers, indexed, sel, true)
 }
 
 // selectMinK is the group size from which the scan selects the k nearest rows
@@ -70,10 +78,11 @@ const (
 	selectMaxSteps = 1000
 )
 
-// allFinite reports whether every value of z is finite (no distance can then be NaN).
+// allFinite reports whether every value of z is finite (no distance can then be NaN): v − v
+// is +0 for a finite v and NaN for NaN and ±Inf.
 func allFinite(z []float64) bool {
 	for _, v := range z {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if v-v != 0 {
 			return false
 		}
 	}
@@ -83,12 +92,13 @@ func allFinite(z []float64) bool {
 // mdav is MDAV; with indexed, every query of the main loop comes from an mdavindex.Index
 // instead of passes (same partition).
 func mdav(ctx context.Context, z []float64, n, d, k, workers int, indexed bool) ([]int32, error) {
-	return mdavWith(ctx, z, n, d, k, workers, indexed, false)
+	return mdavWith(ctx, z, n, d, k, workers, indexed, false, false)
 }
 
 // mdavWith is mdav; with selectK (scan path only, z finite) the k nearest rows are selected
-// from all live distances instead of merged from per-block heaps (same partition).
-func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, selectK bool) ([]int32, error) {
+// from all live distances instead of merged from per-block heaps (same partition); with own,
+// z is scratch that the scan path may overwrite (mdavOwned).
+func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, selectK, own bool) ([]int32, error) {
 	if k < 1 || n < k || len(z) != n*d {
 		panic("microagg: MDAV: bad shape or k")
 	}
@@ -96,7 +106,7 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 	if selectK && !indexed && n < selectParallelRows {
 		workers = 1 // no pool: the selecting scan's passes run on one goroutine below that size
 	}
-	s := newMdavState(z, n, d, k, workers, !indexed)
+	s := newMdavStateOwn(z, n, d, k, workers, !indexed, own && !indexed)
 	s.selectK = selectK && !indexed
 	if s.selectK {
 		s.parRows = max(parallelRows, selectParallelRows)
@@ -134,7 +144,7 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 		if ix != nil {
 			return int(posOf[ix.Farthest(s.cent)])
 		}
-		return s.farthestFrom(s.cent)
+		return s.farthestCentroid()
 	}
 	var posBuf []int
 	toPos := func(recs []int) []int {

@@ -23,7 +23,8 @@ func TestSelectMDAVSameLabels(t *testing.T) {
 	selectParallelRows = parallelRows
 	type cs struct{ n, d, k int }
 	cases := []cs{{7, 2, 1}, {50, 2, 3}, {500, 2, 3}, {3000, 10, 3}, {3000, 3, 17}, {4000, 5, 60},
-		{2000, 4, 250}, {5000, 5, 1000}, {9000, 2, 1500}, {3000, 16, 100}, {2000, 1, 64}, {2500, 3, 800}}
+		{2000, 4, 250}, {5000, 5, 1000}, {9000, 2, 1500}, {3000, 16, 100}, {2000, 1, 64}, {2500, 3, 800},
+		{20000, 5, 100}, {12000, 2, 300}}
 	if os.Getenv("SDCBENCH_LONG") == "1" {
 		cases = append(cases, cs{100000, 5, 1000}, cs{100000, 10, 200})
 	}
@@ -31,11 +32,11 @@ func TestSelectMDAVSameLabels(t *testing.T) {
 		for name, z := range mdavtest.Tables(c.n, c.d, uint64(c.n+c.d+c.k)) {
 			t.Run(fmt.Sprintf("%s/n=%d/d=%d/k=%d", name, c.n, c.d, c.k), func(t *testing.T) {
 				for _, workers := range []int{1, 2} {
-					a, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, false)
+					a, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, false, false)
 					if err != nil {
 						t.Fatal(err)
 					}
-					b, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, true)
+					b, err := mdavWith(context.Background(), z, c.n, c.d, c.k, workers, false, true, false)
 					if err != nil {
 						t.Fatal(err)
 					}

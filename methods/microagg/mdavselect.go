@@ -2,6 +2,7 @@ package microagg
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/mdavindex"
@@ -29,9 +30,6 @@ var selectParallelRows = 1 << 18
 // distances are computed here, by the scalar column-order loop.
 func (s *mdavState) selectTau() {
 	k, m, d := s.k, s.m, s.d
-	if s.cands == nil {
-		s.cands = make([][]int, len(s.blockArg)) // before the pass: its blocks fill their own
-	}
 	s.tau = math.Inf(1)
 	if s.alive <= 4*k {
 		return
@@ -57,25 +55,10 @@ func (s *mdavState) selectTau() {
 }
 
 // selectBlock is the distTo work of pass block b over buffer rows [lo, hi) with selectK: the
-// distances, the block's farthest live row (lowest position on ties) and its live rows within
-// s.tau, in ascending position.
+// distances, the block's farthest live row (lowest position on ties) and the bitmap of its
+// live rows within s.tau (scanBlock).
 func (s *mdavState) selectBlock(b, lo, hi int) {
-	s.distBlock(lo, hi)
-	s.maskDead(b)
-	tau := s.tau
-	best, bi := -1.0, -1
-	cand := s.cands[b][:0]
-	for i, v := range s.dist[lo:hi] {
-		// both tests are false for NaN: dead rows (maskDead)
-		if v > best {
-			best, bi = v, lo+i
-		}
-		if v <= tau {
-			cand = append(cand, lo+i)
-		}
-	}
-	s.blockArg[b] = bi
-	s.cands[b] = cand
+	s.scanBlock(b, lo, hi, s.tau)
 }
 
 // selectNearest is nearest from every live row's distance instead of per-block heaps, for
@@ -92,47 +75,61 @@ func (s *mdavState) selectNearest() []int {
 	k := s.k
 	dist := s.dist
 	cand := s.candBuf[:0]
-	for _, c := range s.cands[:(s.m+blockRows-1)/blockRows] {
-		cand = append(cand, c...)
+	vals := s.selBuf[:0]
+	// the pass blocks' bitmaps, one word per 64 positions: bit i of word w is position 64w+i
+	for w, x := range s.cbits[:(s.m+63)/64] {
+		for ; x != 0; x &= x - 1 {
+			t := 64*w + bits.TrailingZeros64(x)
+			cand = append(cand, t)
+			vals = append(vals, dist[t])
+		}
 	}
 	if len(cand) < k {
-		cand = cand[:0]
+		cand, vals = cand[:0], vals[:0]
 		for t, x := range s.dead[:s.m] {
 			if !x {
 				cand = append(cand, t)
+				vals = append(vals, dist[t])
 			}
 		}
 	}
-	s.candBuf = cand
+	s.candBuf, s.selBuf = cand, vals
 	if len(cand) <= k {
 		s.groupBuf = append(s.groupBuf[:0], cand...)
 		return s.groupBuf
 	}
-	vals := s.selBuf[:0]
-	for _, t := range cand {
-		vals = append(vals, dist[t])
-	}
-	s.selBuf = vals
 	T := kthValue(vals, k-1)
+	// Both loops below are branch-free on v < T, which is true for about half of the
+	// candidates in no predictable order; v == T is rare.
 	below := 0
 	for _, v := range vals {
+		inc := 0
 		if v < T {
-			below++
+			inc = 1
 		}
+		below += inc
 	}
 	atT := k - below // rows at T to take, lowest positions first
-	g := s.groupBuf[:0]
+	if cap(s.groupBuf) < len(cand) {
+		s.groupBuf = make([]int, len(cand))
+	}
+	g := s.groupBuf[:len(cand)]
+	n := 0
 	for _, t := range cand {
-		switch v := dist[t]; {
-		case v < T:
-			g = append(g, t)
-		case v == T && atT > 0:
-			g = append(g, t)
+		v := dist[t]
+		g[n] = t // kept only if taken
+		inc := 0
+		if v < T {
+			inc = 1
+		}
+		if v == T && atT > 0 {
+			inc = 1
 			atT--
 		}
+		n += inc
 	}
-	s.groupBuf = g
-	return g
+	s.groupBuf = g[:n]
+	return s.groupBuf
 }
 
 // kthValue returns the value of rank k (0-based) among x, which it reorders; x must hold no

@@ -26,7 +26,7 @@ type mdavState struct {
 	z       []float64 // the table
 	act     []int32   // record index of buffer row t
 	rows    []float64 // buffer rows in the lane layout of mdavindex.LaneOffset (nil until materialize)
-	dead    []bool    // buffer row t was emitted
+	dead    []bool    // buffer row t was emitted (capacity: whole lane groups, for scanBlock)
 	deadPos []int     // dead rows not yet compacted away
 	deadIn  [][]int32 // per pass block, its dead rows not yet compacted away (maskDead)
 	dirty   []int     // sum blocks that lost a row since the last centroid
@@ -36,6 +36,7 @@ type mdavState struct {
 	qb      []float64 // the reference point broadcast for the kernels (4·d)
 	bsum    []float64 // per-sumRows-block column sums, row-major
 	bdirty  []bool
+	octet   []float64 // scratch of sumOctet
 	// per-pass-block results, merged in block order
 	blockArg []int
 	heaps    []topK
@@ -49,16 +50,28 @@ type mdavState struct {
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
 	candBuf []int
-	tau     float64 // selectNearest's threshold for the current distTo point
-	cands   [][]int // per pass block, its live rows within tau
+	tau     float64  // selectNearest's threshold for the current distTo point
+	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
+	own       bool // z is scratch: materialize may turn it into the lane buffer in place
+	// farthestCentroid's bound: per sum block, √ of its largest live distance to pivot, valid
+	// while pivotOK (until the next compaction)
+	rootC   []float64
+	pivot   []float64
+	pivotOK bool
 }
 
 // newMdavState sets up the working set of the n records; without rows the lane buffer is not
 // filled (the indexed MDAV needs it only for its last steps: materialize) and the block sums
 // read z.
 func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
+	return newMdavStateOwn(z, n, d, k, workers, rows, false)
+}
+
+// newMdavStateOwn is newMdavState; with own, z is the caller's scratch, which the lane buffer
+// may take over (materialize): z's values are then lost.
+func newMdavStateOwn(z []float64, n, d, k, workers int, rows, own bool) *mdavState {
 	nb := (n + blockRows - 1) / blockRows
 	ns := (n + sumRows - 1) / sumRows
 	n4 := (n + 3) &^ 3 // whole lane groups
@@ -66,7 +79,7 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		d: d, k: k, m: n, alive: n,
 		z:        z,
 		act:      make([]int32, n),
-		dead:     make([]bool, n),
+		dead:     make([]bool, n, n4),
 		dist:     make([]float64, n4),
 		qb:       make([]float64, 4*d),
 		cent:     make([]float64, d),
@@ -75,7 +88,9 @@ func newMdavState(z []float64, n, d, k, workers int, rows bool) *mdavState {
 		bdirty:   make([]bool, ns),
 		blockArg: make([]int, nb),
 		deadIn:   make([][]int32, nb),
+		cbits:    make([]uint64, nb*bmWords),
 		parRows:  parallelRows,
+		own:      own,
 	}
 	s.blockFn = s.block
 	s.groupBuf = make([]int, 0, k)
@@ -110,7 +125,9 @@ func (s *mdavState) kill(t int) {
 	}
 	s.alive--
 	s.deadPos = append(s.deadPos, t)
-	s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	if !s.selectK { // the selecting passes read the dead flags (scanBlock)
+		s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	}
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
 		s.dirty = append(s.dirty, b)
@@ -151,8 +168,8 @@ func (s *mdavState) resum() {
 	ns := (s.m + sumRows - 1) / sumRows
 	b := 0
 	if s.rows != nil {
-		for ; b+1 < s.m/sumRows; b += 2 {
-			s.sumPair(b)
+		for ; b+8 <= s.m/sumRows; b += 8 {
+			s.sumOctet(b)
 		}
 	}
 	for ; b < ns; b++ {
@@ -165,13 +182,13 @@ func (s *mdavState) resum() {
 func (s *mdavState) centroid() {
 	ns := (s.m + sumRows - 1) / sumRows
 	if s.rows != nil && 4*len(s.dirty) >= ns {
-		// most blocks lost a row (large k): recompute them two at a time where both are whole
-		// (sumPair); recomputing a block that lost none gives the same bits
+		// most blocks lost a row (large k): recompute them eight at a time where all are
+		// whole (sumOctet); recomputing a block that lost none gives the same bits
 		whole := s.m / sumRows
 		b := 0
-		for ; b+1 < whole; b += 2 {
-			if s.bdirty[b] || s.bdirty[b+1] {
-				s.sumPair(b)
+		for ; b+8 <= whole; b += 8 {
+			if slices.Contains(s.bdirty[b:b+8], true) {
+				s.sumOctet(b)
 			}
 		}
 		for ; b < ns; b++ {
@@ -193,10 +210,25 @@ func (s *mdavState) centroid() {
 }
 
 // materialize fills the lane buffer with the rows of the m buffer records (dead ones
-// included, so the blocks stay as they are, as −0s: kill).
+// included, so the blocks stay as they are, as −0s: kill). Before any row died or moved (act
+// the identity) it converts z lane group by lane group (toLaneBuffer), in z's own memory when
+// z is scratch (own) and large enough for whole lane groups, which saves a table of fresh
+// memory; s.z is then no longer the table.
 func (s *mdavState) materialize() {
 	d := s.d
-	s.rows = make([]float64, ((s.m+3)&^3)*d)
+	need := ((s.m + 3) &^ 3) * d
+	if s.m == len(s.act) && s.alive == s.m && len(s.deadPos) == 0 {
+		if s.own && cap(s.z) >= need {
+			s.rows = s.z[:need]
+			toLaneBuffer(s.rows, s.z[:s.m*d], s.m, d)
+			s.z = nil
+			return
+		}
+		s.rows = make([]float64, need)
+		toLaneBuffer(s.rows, s.z[:s.m*d], s.m, d)
+		return
+	}
+	s.rows = make([]float64, need)
 	negZero := math.Copysign(0, -1)
 	for t, i := range s.act[:s.m] {
 		for j, v := range s.z[int(i)*d : int(i)*d+d] {
@@ -208,6 +240,26 @@ func (s *mdavState) materialize() {
 	}
 }
 
+// toLaneBuffer writes the n rows of the row-major table src (d columns) into dst in the lane
+// layout of mdavindex.LaneOffset, the lanes of a last partial group set to +0. dst has
+// ⌈n/4⌉·4·d values and may be src itself (a lane group occupies the same 4·d values as its
+// four rows): each group is copied out before it is written.
+func toLaneBuffer(dst, src []float64, n, d int) {
+	tmp := make([]float64, 4*d)
+	for g := 0; 4*g < n; g++ {
+		r := min(4, n-4*g) // rows in the group
+		clear(tmp)
+		copy(tmp, src[4*g*d:(4*g+r)*d])
+		out := dst[4*g*d : 4*(g+1)*d]
+		for j := range d {
+			out[4*j] = tmp[j]
+			out[4*j+1] = tmp[d+j]
+			out[4*j+2] = tmp[2*d+j]
+			out[4*j+3] = tmp[3*d+j]
+		}
+	}
+}
+
 // maintain removes the dead rows, stably and in place, once they are an eighth of the buffer.
 func (s *mdavState) maintain() {
 	if len(s.deadPos) == 0 || 8*len(s.deadPos) < s.m {
@@ -215,25 +267,13 @@ func (s *mdavState) maintain() {
 	}
 	d := s.d
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
-	// Stable, in place (w ≤ t), without a branch on the dead flags: every row is copied to w
-	// and w advances past the live ones only, so a dead row's copy is overwritten by the next
-	// live row (or left past the new end, which nothing reads).
-	for t := w; t < s.m; t++ {
-		if s.rows != nil {
-			src := s.rows[mdavindex.LaneOffset(t, 0, d):]
-			dst := s.rows[mdavindex.LaneOffset(w, 0, d):]
-			for j := 0; j < 4*d; j += 4 { // column j/4 of the row: lane stride 4
-				dst[j] = src[j]
-			}
-		}
-		s.act[w] = s.act[t]
-		live := 1
-		if s.dead[t] {
-			live = 0
-		}
-		w += live
+	if s.rows != nil && useAVX2 {
+		w = compactLanesAVX2(&s.rows[0], &s.act[0], &s.dead[0], d, w, s.m)
+	} else {
+		w = s.compactGo(w)
 	}
 	s.m = w
+	s.pivotOK = false // the rows moved
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	for b := range s.deadIn {
@@ -270,17 +310,10 @@ func (s *mdavState) farthestFrom(q []float64) int {
 	return s.mergeArg()
 }
 
-// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi).
+// farthestBlock is the farthestFrom work of pass block b over buffer rows [lo, hi): the
+// fused pass (scanBlock) with no row within its threshold.
 func (s *mdavState) farthestBlock(b, lo, hi int) {
-	s.distBlock(lo, hi)
-	s.maskDead(b)
-	best, bi := -1.0, -1
-	for i, v := range s.dist[lo:hi] {
-		if v > best { // false for NaN: dead rows (maskDead)
-			best, bi = v, lo+i
-		}
-	}
-	s.blockArg[b] = bi
+	s.scanBlock(b, lo, hi, math.Inf(-1))
 }
 
 // mergeArg merges the per-block argmax positions in block order (strict >, so the lowest

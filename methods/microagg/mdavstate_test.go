@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestBlockSumsMatchRowLoop checks the block sums of MDAV's centroid (sumBlock, sumPair, as
+// TestBlockSumsMatchRowLoop checks the block sums of MDAV's centroid (sumBlock, sumOctet, as
 // resum and centroid use them) bit for bit against their definition, each column's live
 // values added in ascending row order to 0, skipping the dead rows (the loop before the
 // dead rows were stored as −0 and summed). Tables of 1 to 17 columns, row counts around the
@@ -19,7 +19,7 @@ func TestBlockSumsMatchRowLoop(t *testing.T) {
 	special := []float64{math.Copysign(0, -1), 0, 5e-324, -5e-324, 1e308, -1e308, math.Inf(1),
 		math.Inf(-1), math.NaN(), 1, -1}
 	for _, d := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 17} {
-		for _, n := range []int{1, 3, 63, 64, 65, 127, 128, 129, 200, 1024, 1111} {
+		for _, n := range []int{1, 3, 63, 64, 65, 127, 128, 129, 200, 511, 512, 513, 1024, 1111, 5000} {
 			for _, mode := range []string{"random", "runs", "block", "special"} {
 				t.Run(fmt.Sprintf("d=%d/n=%d/%s", d, n, mode), func(t *testing.T) {
 					z := make([]float64, n*d)

@@ -32,6 +32,32 @@ func (s *mdavState) sumBlock(b int) {
 	s.bdirty[b] = false
 }
 
+// sumOctet is sumBlock for the eight whole sum blocks b..b+7 of the lane buffer. With AVX2
+// the eight blocks are summed at once (sumBlocks8AVX2: each block's sums in one lane, its
+// additions those of the row loop, in its order), and otherwise two at a time (sumPair).
+func (s *mdavState) sumOctet(b int) {
+	d := s.d
+	if !useAVX2 {
+		for i := 0; i < 8; i += 2 {
+			s.sumPair(b + i)
+		}
+		return
+	}
+	if len(s.octet) < 8*d {
+		s.octet = make([]float64, 8*d)
+	}
+	lo := b * sumRows * d // the first row's offset: whole lane groups
+	_ = s.rows[lo+8*sumRows*d-1]
+	sumBlocks8AVX2(&s.octet[0], &s.rows[lo], d)
+	for i := range 8 {
+		sum := s.bsum[(b+i)*d : (b+i+1)*d]
+		for j := range sum {
+			sum[j] = s.octet[8*j+i]
+		}
+		s.bdirty[b+i] = false
+	}
+}
+
 // sumPair is sumBlock for the whole sum blocks b and b+1 of the lane buffer, computed
 // together: the two blocks' running sums are independent, so interleaving them halves the
 // chain of dependent additions the loop waits on.

@@ -11,7 +11,9 @@ import (
 )
 
 // partitioner computes a partition of the n rows of the row-major n×d distance-space table
-// z with minimum group size k. It returns canonical labels and optional diagnostics.
+// z with minimum group size k. It returns canonical labels and optional diagnostics. z is
+// the caller's own table, which it no longer needs afterwards: a partitioner may overwrite
+// it (ma_mdav's MDAV makes it its lane buffer, mdavOwned).
 type partitioner func(ctx context.Context, z []float64, n, d, k int, p methods.Params, rng *rand.Rand) ([]int32, map[string]any, error)
 
 // partitionMethod adapts a partitioner to methods.Method: it validates the input, builds the
@@ -36,13 +38,18 @@ func (m partitionMethod) Validate(d *datasets.Dataset, p methods.Params) error {
 }
 
 func (m partitionMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	return m.protect(ctx, d, p, rng, finiteNumeric(d))
+}
+
+// protect is Protect with finiteNumeric(d) known (fin).
+func (m partitionMethod) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand, fin bool) (*methods.Release, error) {
 	name := m.info.Name
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// Validate's checks; the z-scores' own (no constant column) is space's, which returns the
 	// same error
-	if _, err := validateShape(name, d, p, 2, false); err != nil {
+	if _, err := validateShapeOf(name, d, p, 2, false, fin); err != nil {
 		return nil, err
 	}
 	z, err := space(d, p)

@@ -50,7 +50,7 @@ func (m mdavMethod) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if err != nil {
 		return nil, fmt.Errorf("mdav: %w", err)
 	}
-	labels, err := MDAV(ctx, z, d.N, d.P, p.Int("k"), methods.Threads(ctx))
+	labels, err := mdavOwned(ctx, z, d.N, d.P, p.Int("k"), methods.Threads(ctx)) // z: this call's own
 	if err != nil {
 		return nil, fmt.Errorf("mdav: %w", err)
 	}

@@ -30,7 +30,7 @@ func init() {
 			Missing:     missingMDAV,
 		},
 		part: func(ctx context.Context, z []float64, n, d, k int, _ methods.Params, _ *rand.Rand) ([]int32, map[string]any, error) {
-			labels, err := MDAV(ctx, z, n, d, k, methods.Threads(ctx))
+			labels, err := mdavOwned(ctx, z, n, d, k, methods.Threads(ctx)) // z: Protect's own (partitioner)
 			return labels, nil, err
 		},
 	}})
@@ -96,7 +96,8 @@ func (m sdcVariant) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 	if err != nil {
 		return nil, err
 	}
-	if m.info.Missing != "" && HasMissing(d) {
+	fin := finiteNumeric(d) // one pass, shared with the checks of partitionMethod
+	if m.info.Missing != "" && !fin && HasMissing(d) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -105,7 +106,7 @@ func (m sdcVariant) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 		}
 		return protectMissing(ctx, m.info.Name, d, q)
 	}
-	return m.partitionMethod.Protect(ctx, d, q, rng)
+	return m.partitionMethod.protect(ctx, d, q, rng, fin)
 }
 
 // onedimsSDC is ma_onedims_sdc: individual ranking with fixed blocks of k per column.
