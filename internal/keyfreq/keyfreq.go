@@ -115,13 +115,20 @@ func Frequencies(d []float64, n, p int, cols []int, wcol int) Tuples {
 func tuplesOf(d []float64, n, p int, cols []int, w weights) (of []int32, tf, tF []float64) {
 	var ts *tuples
 	var h hasher
-	if buf, levels, _, ok := codeRows(d, n, p, cols, true); ok {
-		if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
-			return of, cnt, wsum
+	if buf, levels, missing, ok := codeRows(d, n, p, cols, false); ok {
+		if !missing {
+			if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
+				return of, cnt, wsum
+			}
 		}
-		if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
-			h = newHasher(levels)
-			ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+		h = newHasher(levels)
+		if missing {
+			ts, _ = distinctPacked(buf, n, len(cols), levels, w, h)
+		}
+		if ts == nil {
+			if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
+				ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+			}
 		}
 	}
 	if ts == nil {

@@ -84,11 +84,10 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		ord = sl.ord
 	}
 	tf = slices.Clone(ts.cnt)
-	var pl, pstart, deg []int32 // weighted: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
+	var pl, pstart []int32 // weighted: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
 	if weighted {
 		tF = make([]float64, len(ts.cnt))
 		pstart = make([]int32, len(ord)+1)
-		deg = make([]int32, u) // complete partners of each tuple with a missing key
 	}
 	m := ts.m
 	for i, t := range ord {
@@ -113,7 +112,6 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		}
 		for _, r := range part {
 			f += ms.wsum[r]
-			deg[r]++
 		}
 		tF[t] = f
 		pl = append(pl, part...)
@@ -125,41 +123,36 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	if !weighted {
 		return tf, tf, true
 	}
-	// A tuple with a missing key adds its partners in ascending order: the complete ones
-	// (bucketed with their sums, then sorted) merged with those with a missing key (nb).
-	cstart := make([]int32, u+1)
-	for s, d := range deg {
-		cstart[s+1] = cstart[s] + d
-	}
-	ct, cw := make([]int32, len(pl)), make([]float64, len(pl))
-	pos := deg[:0:0]
-	pos = append(pos, cstart[:u]...)
-	for i, t := range complete.tuples { // ascending, so that each bucket ascends
-		wt := ts.wsum[t]
-		if sl != nil {
-			i = int(sl.at[t])
-			wt = sl.wsum[i]
-		}
-		for _, r := range pl[pstart[i]:pstart[i+1]] {
-			ct[pos[r]], cw[pos[r]] = t, wt
-			pos[r]++
-		}
-	}
-	nb, start := missingNeighbours(j.edges, u)
-	for s, t := range id {
-		var a float64
-		c, cend := cstart[s], cstart[s+1]
-		for _, v := range nb[start[s]:start[s+1]] {
-			iv := id[v]
-			for ; c < cend && ct[c] < iv; c++ {
-				a += cw[c]
+	// A tuple with a missing key adds its partners, itself included, in ascending order. Rather
+	// than sorting each one's partners, every tuple, in ascending order, adds its sum to those of
+	// its partners with a missing key: the complete ones from their walks (pl), those with a
+	// missing key (and itself) from the compatible pairs bucketed by tuple (adj).
+	adj, start := missingAdjacency(j.edges, u)
+	mF := make([]float64, u)
+	ci := 0
+	pushComplete := func(below int32) { // the complete tuples before tuple below
+		for ; ci < len(complete.tuples) && complete.tuples[ci] < below; ci++ {
+			c, i := complete.tuples[ci], ci
+			if sl != nil {
+				i = int(sl.at[c])
 			}
-			a += ms.wsum[v]
+			wc := ts.wsum[c]
+			for _, r := range pl[pstart[i]:pstart[i+1]] {
+				mF[r] += wc
+			}
 		}
-		for ; c < cend; c++ {
-			a += cw[c]
+	}
+	for s, t := range id {
+		pushComplete(t)
+		ws := ms.wsum[s]
+		mF[s] += ws
+		for _, r := range adj[start[s]:start[s+1]] {
+			mF[r] += ws
 		}
-		tF[t] = a
+	}
+	pushComplete(int32(len(ts.cnt)))
+	for s, t := range id {
+		tF[t] = mF[s]
 	}
 	return tf, tF, true
 }
@@ -196,30 +189,17 @@ func compactMissing(ts *tuples, pats []*pattern, u int) (ms *tuples, id []int32)
 	return ms, id
 }
 
-// missingNeighbours buckets the compatible pairs edges of the tuples 0..u−1: each tuple's
-// bucket nb[start[s]:start[s+1]] lists its partners and itself in ascending order.
-func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
+// missingAdjacency buckets the compatible pairs edges of the tuples 0..u−1: each tuple's
+// bucket adj[start[s]:start[s+1]] lists its partners, in no particular order.
+func missingAdjacency(edges edgeList, u int) (adj, start []int32) {
 	start = make([]int32, u+1)
 	for s := range u {
-		start[s+1] = start[s] + int32(edges.deg[s]) + 1
+		start[s+1] = start[s] + int32(edges.deg[s])
 	}
-	adj := make([]int32, start[u])
+	adj = make([]int32, start[u])
 	pos := slices.Clone(start[:u])
-	for s := range int32(u) {
-		adj[pos[s]] = s
-		pos[s]++
-	}
 	scatterPairs(&edges, adj, pos)
-	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
-	nb = make([]int32, len(adj))
-	copy(pos, start[:u])
-	for s := range int32(u) {
-		for _, v := range adj[start[s]:start[s+1]] {
-			nb[pos[v]] = s
-			pos[v]++
-		}
-	}
-	return nb, start
+	return adj, start
 }
 
 // insertionSort sorts the short slice a in ascending order.

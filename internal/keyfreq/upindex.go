@@ -9,12 +9,15 @@ import (
 // tuples by number. A tuple walks up to a tuple u (missing keys Q) by masking the keys of Q it
 // has, in the walk order of the keys; the numbers on the way are u with a non-empty proper
 // suffix (in walk order) of those keys filled with codes. Those are the numbers marked below
-// u (fills), for every pattern present whose missing keys Q contains, and u itself.
+// u (fills), for every pattern present whose missing keys Q contains, and u itself (marked as a
+// tuple, not as a fill unless it is also on the way to another tuple: a walk goes on from a
+// number only if it is a fill).
 type upIndex struct {
-	// Bitmap mode (bits != nil): 2 bits a number, bit 2x set if x is below a tuple with a missing
-	// key, bit 2x+1 if x is such a tuple. Otherwise the numbers below are the keys of below,
-	// with entry u+1 if the number is tuple u and 0 if not, and filter has the bit of each
-	// (filterBit): a probe of a number not below reads a small bit array, mostly, not the table.
+	// Bitmap mode (bits != nil): 2 bits a number, bit 2x set if x is a fill (on the way to a
+	// tuple with a missing key), bit 2x+1 if x is such a tuple. Otherwise the marked numbers are
+	// the keys of below, with entry (u+1)·2 + 1 if the number is tuple u and a fill, (u+1)·2 if
+	// tuple u and not a fill, and 1 for a fill that is no tuple; filter has the bit of each
+	// (filterBit): a probe of a number not marked reads a small bit array, mostly, not the table.
 	bits   []uint64
 	before []int32 // bitmap mode: the tuples marked in the words before each word of bits
 	slot   []int32 // bitmap mode: the tuples in ascending order of their numbers
@@ -212,21 +215,28 @@ func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int) {
 	}
 }
 
-// mark records that x is below a tuple with a missing key (and, if tuple ≥ 0, is that tuple).
+// mark records that x is tuple (if tuple ≥ 0) or a fill (if tuple < 0).
 func (ix *upIndex) mark(x uint64, tuple int32) {
 	if ix.bits != nil {
 		b := uint64(1)
 		if tuple >= 0 {
-			b = 3
+			b = 2
 		}
 		ix.bits[x>>5] |= b << (2 * (x & 31))
 		return
 	}
 	i := ix.filterBit(x)
 	ix.filter[i>>6] |= 1 << (i & 63)
-	if e, slot := ix.below.find(x, nil); e < 0 || tuple >= 0 {
-		ix.below.put(slot, x, tuple+1)
+	e, slot := ix.below.find(x, nil)
+	if e < 0 {
+		e = 0
 	}
+	if tuple >= 0 {
+		e |= (tuple + 1) << 1
+	} else {
+		e |= 1
+	}
+	ix.below.put(slot, x, e)
 }
 
 // filterBit returns the bit of the number x in the filter of a hash-mode upIndex.
@@ -234,30 +244,30 @@ func (ix *upIndex) filterBit(x uint64) uint64 {
 	return (x * 0xbf58476d1ce4e5b9) >> ix.fshift
 }
 
-// probe reports whether x is below a tuple with a missing key, and if so, the tuple x (−1 if x
-// is not one).
-func (ix *upIndex) probe(x uint64) (below bool, r int32) {
+// probe reports whether x is a fill (on the way to a tuple with a missing key), and the tuple
+// with a missing key x is (−1 if none).
+func (ix *upIndex) probe(x uint64) (fill bool, r int32) {
 	if ix.bits != nil {
 		b := ix.bits[x>>5] >> (2 * (x & 31))
-		if b&1 == 0 {
-			return false, -1
-		}
 		if b&2 == 0 {
-			return true, -1
+			return b&1 != 0, -1
 		}
-		return true, ix.slot[ix.rank(x)]
+		return b&1 != 0, ix.slot[ix.rank(x)]
 	}
 	if i := ix.filterBit(x); ix.filter[i>>6]>>(i&63)&1 == 0 {
 		return false, -1
 	}
 	e, _ := ix.below.find(x, nil)
-	return e >= 0, e - 1
+	if e < 0 {
+		return false, -1
+	}
+	return e&1 != 0, e>>1 - 1
 }
 
 // up appends to out the tuples with a missing key that equal x (a number whose codes are
 // codes) with the keys of a non-empty set M masked, M made of the keys order[from:] that are
 // not missing in x, visiting the masks in lexicographic order of their keys in walk order and
-// skipping every mask with nothing above it.
+// skipping every mask with nothing above it (no fill).
 func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, order []int, from int, out []int32) []int32 {
 	for j := from; j < len(order); j++ {
 		k := order[j]
@@ -266,14 +276,13 @@ func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, order []int, from
 			continue
 		}
 		y := x - uint64(c)*mult[k]
-		below, r := ix.probe(y)
-		if !below {
-			continue
-		}
+		fill, r := ix.probe(y)
 		if r >= 0 {
 			out = append(out, r)
 		}
-		out = ix.up(y, codes, mult, order, j+1, out)
+		if fill {
+			out = ix.up(y, codes, mult, order, j+1, out)
+		}
 	}
 	return out
 }
