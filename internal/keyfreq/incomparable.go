@@ -59,13 +59,17 @@ func (j *joiner) streamMany(A *pattern, Bs []*pattern) {
 		nt += tableSize(len(B.tuples))
 		ns += len(B.tuples)
 	}
-	slots := make([]slot, nt)
-	ent, head := make([]int32, ns), make([]int32, ns)
-	ecnt, eacc := make([]float64, ns), make([]float64, ns)
-	var next []int32
-	if j.weighted {
-		next = make([]int32, ns)
+	// The buffers are kept in j for the next call: only the table slots need clearing.
+	if cap(j.mslots) < nt {
+		j.mslots = make([]slot, nt)
 	}
+	slots := j.mslots[:nt]
+	clear(slots)
+	if cap(j.mi32) < 3*ns {
+		j.mi32, j.mf64 = make([]int32, 3*ns), make([]float64, 2*ns)
+	}
+	ent, head, next := j.mi32[:ns], j.mi32[ns:2*ns], j.mi32[2*ns:3*ns]
+	ecnt, eacc := j.mf64[:ns], j.mf64[ns:2*ns]
 	for i, B := range Bs {
 		sd := &sides[i]
 		sd.tuples = B.tuples
@@ -118,7 +122,7 @@ func (j *joiner) streamMany(A *pattern, Bs []*pattern) {
 			for _, k := range sd.probe {
 				key -= dm[k]
 			}
-			e, _ := sd.tb.find(key, nil)
+			e := sd.tb.lookup(key)
 			if e < 0 {
 				continue
 			}
