@@ -140,9 +140,8 @@ type joiner struct {
 	lookup func(key uint64) int32
 
 	tb         table
-	mslots     []slot    // streamMany's tables
-	mi32       []int32   // streamMany's per-tuple lists
-	mf64       []float64 // streamMany's per-entry sums
+	gx         []uint64 // gather's numbers
+	gc         []uint32 // gather's codes
 	ent        []int32
 	ecnt, eacc []float64
 	head, next []int32
