@@ -51,7 +51,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		return nil, nil, false
 	}
 	ms, id := compactMissing(ts, missing, u) // ms: the tuples with a missing key; id: their numbers in ts
-	ix := newUpIndex(ms, h, missing, sets, int(marks), len(ts.of), index)
+	ix := newUpIndex(ms, h, missing, order, sets, int(marks), len(ts.of), index)
 
 	// Pairs of patterns neither of which contains the other, joined pattern by pattern; then the
 	// pairs of which one's missing keys contain the other's, from the smaller pattern up.
@@ -84,10 +84,34 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		ord = sl.ord
 	}
 	tf = slices.Clone(ts.cnt)
-	var pl, pstart []int32 // weighted: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
+	// Weighted, a complete tuple's sum is its own and then its partners' in ascending order (all
+	// of them with a missing key). A tuple with a missing key adds its partners, itself
+	// included, in ascending order: rather than sorting each one's partners, every tuple, in
+	// ascending order, adds its sum to those of its partners with a missing key (mF): the
+	// complete ones from their walks, those with a missing key (and itself) from the compatible
+	// pairs bucketed by tuple (adj). With one slab the complete tuples are walked in ascending
+	// order, so they add theirs as they are walked, after the tuples with a missing key before
+	// them (pushMissing); slab by slab their partners are kept (pl) and added afterwards.
+	var adj, start []int32
+	var mF []float64
+	var pl, pstart []int32 // slab by slab: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
+	si := 0                // the next tuple with a missing key to add its sum
+	pushMissing := func(below int32) { // those before tuple below
+		for ; si < u && id[si] < below; si++ {
+			ws := ms.wsum[si]
+			mF[si] += ws
+			for _, r := range adj[start[si]:start[si+1]] {
+				mF[r] += ws
+			}
+		}
+	}
 	if weighted {
 		tF = make([]float64, len(ts.cnt))
-		pstart = make([]int32, len(ord)+1)
+		adj, start = missingAdjacency(j.edges, u)
+		mF = make([]float64, u)
+		if sl != nil {
+			pstart = make([]int32, len(ord)+1)
+		}
 	}
 	m := ts.m
 	for i, t := range ord {
@@ -114,8 +138,16 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 			f += ms.wsum[r]
 		}
 		tF[t] = f
-		pl = append(pl, part...)
-		pstart[i+1] = int32(len(pl))
+		if sl != nil {
+			pl = append(pl, part...)
+			pstart[i+1] = int32(len(pl))
+			continue
+		}
+		pushMissing(t)
+		wt := ts.wsum[t]
+		for _, r := range part {
+			mF[r] += wt
+		}
 	}
 	for s, t := range id {
 		tf[t] = mtf[s]
@@ -123,34 +155,24 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	if !weighted {
 		return tf, tf, true
 	}
-	// A tuple with a missing key adds its partners, itself included, in ascending order. Rather
-	// than sorting each one's partners, every tuple, in ascending order, adds its sum to those of
-	// its partners with a missing key: the complete ones from their walks (pl), those with a
-	// missing key (and itself) from the compatible pairs bucketed by tuple (adj).
-	adj, start := missingAdjacency(j.edges, u)
-	mF := make([]float64, u)
-	ci := 0
-	pushComplete := func(below int32) { // the complete tuples before tuple below
-		for ; ci < len(complete.tuples) && complete.tuples[ci] < below; ci++ {
-			c, i := complete.tuples[ci], ci
-			if sl != nil {
-				i = int(sl.at[c])
-			}
-			wc := ts.wsum[c]
-			for _, r := range pl[pstart[i]:pstart[i+1]] {
-				mF[r] += wc
+	if sl != nil {
+		ci := 0
+		pushComplete := func(below int32) { // the complete tuples before tuple below
+			for ; ci < len(complete.tuples) && complete.tuples[ci] < below; ci++ {
+				c := complete.tuples[ci]
+				i, wc := sl.at[c], ts.wsum[c]
+				for _, r := range pl[pstart[i]:pstart[i+1]] {
+					mF[r] += wc
+				}
 			}
 		}
-	}
-	for s, t := range id {
-		pushComplete(t)
-		ws := ms.wsum[s]
-		mF[s] += ws
-		for _, r := range adj[start[s]:start[s+1]] {
-			mF[r] += ws
+		for _, t := range id {
+			pushComplete(t)
+			pushMissing(t + 1)
 		}
+		pushComplete(int32(len(ts.cnt)))
 	}
-	pushComplete(int32(len(ts.cnt)))
+	pushMissing(int32(len(ts.cnt)))
 	for s, t := range id {
 		tF[t] = mF[s]
 	}
