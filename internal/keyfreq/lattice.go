@@ -96,7 +96,8 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	var mF []float64
 	var pl, pstart []int32 // slab by slab: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
 	si := 0                // the next tuple with a missing key to add its sum
-	pushMissing := func(below int32) { // those before tuple below
+	// pushMissing adds the sums of the tuples with a missing key before tuple below.
+	pushMissing := func(below int32) {
 		for ; si < u && id[si] < below; si++ {
 			ws := ms.wsum[si]
 			mF[si] += ws
