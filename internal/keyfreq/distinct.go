@@ -293,13 +293,24 @@ func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (t
 		of[i] = r - 1
 	}
 	ts = &tuples{m: m, of: of, levels: levels, codes: make([]uint32, c*m), hash: make([]uint64, c), cnt: make([]float64, c)}
+	// The codes are the digits of the numbers, read off by multiplying with ⌊2^64/r⌋ + 1 for
+	// radix r rather than dividing (divideBy).
+	div := make([]uint64, m)
+	for k, L := range levels {
+		div[k] = divideBy(uint32(L + 1))
+	}
 	for t, r := range rank {
 		nt := int(r - 1)
 		ts.hash[nt], ts.cnt[nt] = uint64(pnum[t]), pcnt[t]
 		rest := pnum[t]
 		for k, L := range levels {
-			ts.codes[nt*m+k] = rest % uint32(L+1)
-			rest /= uint32(L + 1)
+			q := rest
+			if div[k] != 0 {
+				hi, _ := bits.Mul64(uint64(rest), div[k])
+				q = uint32(hi)
+			}
+			ts.codes[nt*m+k] = rest - q*uint32(L+1)
+			rest = q
 		}
 	}
 	if w.d == nil {
@@ -311,4 +322,14 @@ func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (t
 		ts.wsum[t] += w.at(i)
 	}
 	return ts, true
+}
+
+// divideBy returns M = ⌊2^64/r⌋ + 1 for a radix r ≥ 2 (0 for r = 1), so that ⌊x/r⌋ is the high
+// word of x·M for every x < 2^32: x·M/2^64 exceeds x/r by less than x/2^64 < 2^−32, and the
+// fractional part of x/r is at most 1 − 1/r, with r < 2^32.
+func divideBy(r uint32) uint64 {
+	if r < 2 {
+		return 0
+	}
+	return ^uint64(0)/uint64(r) + 1
 }

@@ -2,6 +2,7 @@ package keyfreq
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -209,3 +210,29 @@ func sameFloat(x, y float64) bool {
 
 // sameFloats is sameFloat on every element of a and b (of equal length).
 func sameFloats(a, b []float64) bool { return slices.EqualFunc(a, b, sameFloat) }
+
+// TestDivideBy: the high word of x·divideBy(r) is ⌊x/r⌋ for radixes 2–300 and 2^16 ± 1, at the
+// ends of the range of x, around the multiples of r and at random.
+func TestDivideBy(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 6))
+	radixes := []uint32{65535, 65536, 65537}
+	for d := uint32(2); d <= 300; d++ {
+		radixes = append(radixes, d)
+	}
+	for _, d := range radixes {
+		xs := []uint32{0, 1, d - 1, d, d + 1, math.MaxUint32, math.MaxUint32 - 1, math.MaxUint32 / d * d, math.MaxUint32/d*d - 1}
+		for i := 0; i < 2000; i++ {
+			q := r.Uint32() / d
+			xs = append(xs, q*d, q*d+d-1, r.Uint32())
+		}
+		M := divideBy(d)
+		for _, x := range xs {
+			if hi, _ := bits.Mul64(uint64(x), M); uint32(hi) != x/d {
+				t.Fatalf("⌊%d/%d⌋: got %d, want %d", x, d, hi, x/d)
+			}
+		}
+	}
+	if divideBy(1) != 0 {
+		t.Errorf("divideBy(1) = %d, want 0", divideBy(1))
+	}
+}
