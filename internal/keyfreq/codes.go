@@ -220,6 +220,19 @@ func (t *table) find(key uint64, same func(e int32) bool) (e int32, slot int) {
 	}
 }
 
+// lookup returns the entry with hash key (any, if several), or −1: find with same nil.
+func (t *table) lookup(key uint64) int32 {
+	mask := len(t.slots) - 1
+	i := int((key * 0x9e3779b97f4a7c15) >> t.shift)
+	for {
+		s := &t.slots[i]
+		if s.val == 0 || s.key == key {
+			return s.val - 1
+		}
+		i = (i + 1) & mask
+	}
+}
+
 // put stores entry e with hash key in the empty slot returned by find.
 func (t *table) put(i int, key uint64, e int32) {
 	t.slots[i] = slot{key, e + 1}

@@ -146,18 +146,11 @@ const maxSplitBits = 16
 // packed into buf, when no key is missing: the tuple of each record (of), and per tuple its
 // records (cnt) and the sum of their weights in record order (wsum; cnt itself if unweighted).
 // Tuples are numbered in the order of their mixed-radix number's high bits, then of first
-// appearance. ok is false (and nothing computed) when the numbers do not fit the split below;
-// buf is then unchanged. Otherwise buf is overwritten and of is buf[:n].
+// appearance. ok is false (and nothing computed) when the numbers do not fit the split of
+// splitTuples; buf is then unchanged. Otherwise buf is overwritten and of is buf[:n].
 //
 // The codes 1..L_k of key k are the digits c_k − 1 of radix L_k (no digit for a missing
-// value), so the number of a record is below Π L_k (at most 2^32). It is split into high bits,
-// by which the records are partitioned (a counting sort, stable, so each part lists its records
-// in record order), and lowBits low bits (at most maxLow and 32 less the bits of a record
-// index, so a low part and a record index pack into 32 bits), which index a direct array that
-// is never cleared: an entry is current when it names a tuple of the part at hand. Each
-// record's tuple is written over its number; a last pass in record order sums the weights.
-// Numbers, partition and tuples live in buf's 2n words; the per-tuple sums are the only other
-// memory of size above 2^maxSplitBits.
+// value), so the number of a record is below Π L_k (at most 2^32).
 func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) (of []int32, cnt, wsum []float64, ok bool) {
 	mult := make([]uint64, m)
 	span := uint64(1)
@@ -169,11 +162,41 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 		}
 		span = lo
 	}
+	of, cnt, _, ok = splitTuples(buf, n, m, mult, 1, span, maxLow, false)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	if w.d == nil {
+		return of, cnt, cnt, true
+	}
+	// The weight sums, in record order.
+	wsum = make([]float64, len(cnt))
+	for i, t := range of {
+		wsum[t] += w.at(i)
+	}
+	return of, cnt, wsum, true
+}
+
+// splitTuples finds the distinct key tuples of the n records whose m key codes codeRows packed
+// into buf: the number of record i is Σ_k (c_k − off)·mult[k] for its codes c_k, below span
+// (at most 2^32). It returns the tuple of each record (of, written over buf[:n]), the records
+// of each tuple (cnt) and, if keep, each tuple's number (num). Tuples are numbered in the
+// order of their number's high bits, then of first appearance. ok is false (and nothing
+// computed, buf unchanged) when the numbers do not fit the split below.
+//
+// The number is split into high bits, by which the records are partitioned (a counting sort,
+// stable, so each part lists its records in record order), and lowBits low bits (at most maxLow
+// and 32 less the bits of a record index, so a low part and a record index pack into 32 bits),
+// which index a direct array that is never cleared: an entry is current when it names a tuple
+// of the part at hand. Each record's tuple is written over its number. Numbers, partition and
+// tuples live in buf's 2n words; the per-tuple counts (and numbers) are the only other memory
+// of size above 2^maxSplitBits.
+func splitTuples(buf []int32, n, m int, mult []uint64, off, span uint64, maxLow int, keep bool) (of []int32, cnt []float64, num []uint32, ok bool) {
 	keyBits := bits.Len64(span - 1)
 	idxBits := bits.Len(uint(n - 1))
 	lowBits := min(keyBits, 32-idxBits, maxLow)
 	hiBits := keyBits - lowBits
-	if hiBits > maxSplitBits || lowBits < 0 {
+	if span > 1<<32 || hiBits > maxSplitBits || lowBits < 0 {
 		return nil, nil, nil, false
 	}
 	// The numbers, written over the packed codes (record i's number to word i after reading
@@ -184,7 +207,7 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 		packed := uint64(uint32(buf[2*i])) | uint64(uint32(buf[2*i+1]))<<32
 		var key uint64
 		for k := range m {
-			key += (packed>>(8*k)&0xff - 1) * mult[k]
+			key += (packed>>(8*k)&0xff - off) * mult[k]
 		}
 		buf[i] = int32(uint32(key))
 		start[key>>lowBits+1]++
@@ -207,6 +230,9 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 	direct := make([]int32, 1<<lowBits)
 	idxMask := uint32(1)<<idxBits - 1
 	cnt = make([]float64, 0, min(uint64(n), span)/2+1)
+	if keep {
+		num = make([]uint32, 0, cap(cnt))
+	}
 	for b := range parts {
 		base := int32(len(cnt))
 		for _, e := range part[start[b]:start[b+1]] {
@@ -214,6 +240,9 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 			t := direct[low]
 			if t <= base {
 				cnt = append(cnt, 0)
+				if keep {
+					num = append(num, uint32(b)<<lowBits|low)
+				}
 				t = int32(len(cnt))
 				direct[low] = t
 			}
@@ -221,13 +250,5 @@ func completeTuples(buf []int32, n, m int, levels []int, w weights, maxLow int) 
 			keys[uint32(e)&idxMask] = t - 1
 		}
 	}
-	if w.d == nil {
-		return keys, cnt, cnt, true
-	}
-	// The weight sums, in record order.
-	wsum = make([]float64, len(cnt))
-	for i, t := range keys {
-		wsum[t] += w.at(i)
-	}
-	return keys, cnt, wsum, true
+	return keys, cnt, num, true
 }

@@ -263,3 +263,73 @@ func grow(ts *tuples, tb table) table {
 	}
 	return nt
 }
+
+// distinctPacked returns the distinct tuples of the n records whose m key codes (0 missing)
+// codeRows packed into buf, with the weights w (unweighted: wsum = cnt), as distinctKeys
+// would under the exact hasher h of their levels: the same tuples, numbered in order of first
+// appearance, with the same codes, numbers, counts and sums. The tuples are found by
+// splitTuples on the numbers of h (a missing code is digit 0), without sorting or hashing the
+// records, and then renumbered by first appearance; ok is false (nothing computed, buf
+// unchanged) when those numbers do not fit splitTuples. Otherwise buf is overwritten and
+// ts.of is buf[:n].
+func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (ts *tuples, ok bool) {
+	if !h.exact {
+		return nil, false
+	}
+	of, pcnt, pnum, ok := splitTuples(buf, n, m, h.mult, 0, h.span, maxSplitBits, true)
+	if !ok {
+		return nil, false
+	}
+	// Renumber by first appearance: rank[t] is the new number + 1 of split tuple t.
+	c := len(pcnt)
+	rank := make([]int32, c)
+	next := int32(0)
+	for i, t := range of {
+		r := rank[t]
+		if r == 0 {
+			next++
+			r, rank[t] = next, next
+		}
+		of[i] = r - 1
+	}
+	ts = &tuples{m: m, of: of, levels: levels, codes: make([]uint32, c*m), hash: make([]uint64, c), cnt: make([]float64, c)}
+	// The codes are the digits of the numbers, read off by multiplying with ⌊2^64/r⌋ + 1 for
+	// radix r rather than dividing (divideBy).
+	div := make([]uint64, m)
+	for k, L := range levels {
+		div[k] = divideBy(uint32(L + 1))
+	}
+	for t, r := range rank {
+		nt := int(r - 1)
+		ts.hash[nt], ts.cnt[nt] = uint64(pnum[t]), pcnt[t]
+		rest := pnum[t]
+		for k, L := range levels {
+			q := rest
+			if div[k] != 0 {
+				hi, _ := bits.Mul64(uint64(rest), div[k])
+				q = uint32(hi)
+			}
+			ts.codes[nt*m+k] = rest - q*uint32(L+1)
+			rest = q
+		}
+	}
+	if w.d == nil {
+		ts.wsum = ts.cnt
+		return ts, true
+	}
+	ts.wsum = make([]float64, c)
+	for i, t := range of {
+		ts.wsum[t] += w.at(i)
+	}
+	return ts, true
+}
+
+// divideBy returns M = ⌊2^64/r⌋ + 1 for a radix r ≥ 2 (0 for r = 1), so that ⌊x/r⌋ is the high
+// word of x·M for every x < 2^32: x·M/2^64 exceeds x/r by less than x/2^64 < 2^−32, and the
+// fractional part of x/r is at most 1 − 1/r, with r < 2^32.
+func divideBy(r uint32) uint64 {
+	if r < 2 {
+		return 0
+	}
+	return ^uint64(0)/uint64(r) + 1
+}

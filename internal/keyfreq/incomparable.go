@@ -1,6 +1,6 @@
 package keyfreq
 
-import "math/bits"
+import "slices"
 
 // The joins of countLattice between two patterns neither of which contains the other (for
 // tuples of these, the partners are not found by walking up the lattice of masks).
@@ -37,107 +37,83 @@ func joinIncomparable(j *joiner, pats []*pattern) {
 	}
 }
 
-// A side of streamMany: the tuples of one pattern B hashed on the keys outside A ∪ B.
-type side struct {
-	tuples     []int32
-	probe      []int // the keys of B not missing in A, masked in A's tuples
-	tb         table
-	ent        []int32   // entry of each tuple of B
-	ecnt, eacc []float64 // per entry: records of B, records of A matched
-	head, next []int32   // weighted: the tuples of B of each entry (a list through next)
-}
-
-// streamMany joins A with each pattern of Bs (exact hasher): each B is hashed on the keys
-// outside A ∪ B, and A's tuples are streamed once past all of them, each probing every table
-// with its number less the digits of the keys missing in B but not in A.
+// streamMany joins A with each pattern of Bs (exact hasher): A's numbers and codes are
+// gathered once; then each B in turn is hashed on the keys outside A ∪ B and A's tuples stream
+// past its table (kept in cache while they do), probing it with their number less the digits
+// of the keys missing in B but not in A. The table and the arrays are reused from B to B.
 func (j *joiner) streamMany(A *pattern, Bs []*pattern) {
-	ts, h := j.ts, j.h
-	sides := make([]side, len(Bs))
-	// The sides' tables and arrays are cut from shared buffers.
-	nt, ns := 0, 0
+	ts, h, m := j.ts, j.h, j.ts.m
+	xs, cs := j.gather(A)
+	var hmask, probe []int // keys of A not missing in B (masked in B's tuples), and the reverse
 	for _, B := range Bs {
-		nt += tableSize(len(B.tuples))
-		ns += len(B.tuples)
-	}
-	slots := make([]slot, nt)
-	ent, head := make([]int32, ns), make([]int32, ns)
-	ecnt, eacc := make([]float64, ns), make([]float64, ns)
-	var next []int32
-	if j.weighted {
-		next = make([]int32, ns)
-	}
-	for i, B := range Bs {
-		sd := &sides[i]
-		sd.tuples = B.tuples
-		var hmask []int // keys of A not missing in B, masked in B's tuples
+		hmask, probe = hmask[:0], probe[:0]
 		for k := range A.miss {
 			switch {
 			case A.miss[k] && !B.miss[k]:
 				hmask = append(hmask, k)
 			case B.miss[k] && !A.miss[k]:
-				sd.probe = append(sd.probe, k)
+				probe = append(probe, k)
 			}
 		}
-		size, nb := tableSize(len(B.tuples)), len(B.tuples)
-		sd.tb = table{slots: slots[:size:size], shift: uint(64 - bits.TrailingZeros(uint(size)))}
-		slots = slots[size:]
-		// ent by tuple of B; head, ecnt and eacc by entry, appended (at most one a tuple).
-		sd.ent, ent = ent[:nb:nb], ent[nb:]
-		sd.head, head = head[:0:nb], head[nb:]
-		sd.ecnt, ecnt = ecnt[:0:nb], ecnt[nb:]
-		sd.eacc, eacc = eacc[:0:nb], eacc[nb:]
+		// B's tuples by their number masked on hmask: entry e of each (ent), per entry the
+		// records of B (ecnt) and of A matched (eacc) and, weighted, B's tuples (a list from
+		// head through next).
+		nb := len(B.tuples)
+		j.tb.reset(nb)
+		j.ent = slices.Grow(j.ent[:0], nb)[:nb]
+		j.ecnt, j.eacc, j.head = j.ecnt[:0], j.eacc[:0], j.head[:0]
 		if j.weighted {
-			sd.next, next = next[:nb:nb], next[nb:]
+			j.next = slices.Grow(j.next[:0], nb)[:nb]
 		}
 		for s, t := range B.tuples {
 			key := h.masked(ts.hash[t], ts.tuple(t), hmask)
-			e, slot := sd.tb.find(key, nil)
+			e, slot := j.tb.find(key, nil)
 			if e < 0 {
-				e = int32(len(sd.ecnt))
-				sd.tb.put(slot, key, e)
-				sd.ecnt, sd.eacc, sd.head = append(sd.ecnt, 0), append(sd.eacc, 0), append(sd.head, int32(s))
+				e = int32(len(j.ecnt))
+				j.tb.put(slot, key, e)
+				j.ecnt, j.eacc, j.head = append(j.ecnt, 0), append(j.eacc, 0), append(j.head, int32(s))
 				if j.weighted {
-					sd.next[s] = -1
+					j.next[s] = -1
 				}
 			} else if j.weighted {
-				sd.next[s], sd.head[e] = sd.head[e], int32(s)
+				j.next[s], j.head[e] = j.head[e], int32(s)
 			}
-			sd.ent[s] = e
-			sd.ecnt[e] += ts.cnt[t]
+			j.ent[s] = e
+			j.ecnt[e] += ts.cnt[t]
 		}
-	}
-	dm := make([]uint64, ts.m) // the digits of a tuple of A: code × multiplier
-	for _, t := range A.tuples {
-		for k, c := range ts.tuple(t) {
-			dm[k] = uint64(c) * h.mult[k]
-		}
-		x, ct, ft := ts.hash[t], ts.cnt[t], 0.0
-		for i := range sides {
-			sd := &sides[i]
-			key := x
-			for _, k := range sd.probe {
-				key -= dm[k]
+		for a, t := range A.tuples {
+			key := xs[a]
+			for _, k := range probe {
+				key -= uint64(cs[a*m+k]) * h.mult[k]
 			}
-			e, _ := sd.tb.find(key, nil)
+			e := j.tb.lookup(key)
 			if e < 0 {
 				continue
 			}
-			ft += sd.ecnt[e]
-			sd.eacc[e] += ct
+			j.tf[t] += j.ecnt[e]
+			j.eacc[e] += ts.cnt[t]
 			if j.weighted {
-				for s := sd.head[e]; s >= 0; s = sd.next[s] {
-					j.edges.add(sd.tuples[s], t)
+				for s := j.head[e]; s >= 0; s = j.next[s] {
+					j.edges.add(B.tuples[s], t)
 				}
 			}
 		}
-		j.tf[t] += ft
-	}
-	for i := range sides {
-		sd := &sides[i]
-		for s, t := range sd.tuples {
-			j.tf[t] += sd.eacc[sd.ent[s]]
+		for s, t := range B.tuples {
+			j.tf[t] += j.eacc[j.ent[s]]
 		}
 	}
+}
+
+// gather returns the numbers and codes of the tuples of A, in their order, in buffers of j.
+func (j *joiner) gather(A *pattern) (xs []uint64, cs []uint32) {
+	ts, m := j.ts, j.ts.m
+	xs, cs = j.gx[:0], j.gc[:0]
+	for _, t := range A.tuples {
+		xs = append(xs, ts.hash[t])
+		cs = append(cs, ts.tuple(t)...)
+	}
+	j.gx, j.gc = xs, cs
+	return xs, cs[:len(A.tuples)*m]
 }
 
 // within reports whether every key missing in p is missing in q.

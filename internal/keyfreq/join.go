@@ -8,10 +8,14 @@ type pattern struct {
 	tuples []int32
 }
 
-// patterns groups the tuples of ts by missingness pattern.
+// patterns groups the tuples of ts by missingness pattern, patterns in order of first
+// appearance, each pattern's tuples in ascending order. The tuples are first labelled with
+// their pattern and counted, so that each pattern's list is allocated once at its size.
 func patterns(ts *tuples) []pattern {
 	var pats []pattern
+	var size []int
 	patOf := map[string]int{}
+	label := make([]int32, len(ts.cnt))
 	pb, prev := make([]byte, ts.m), make([]byte, ts.m)
 	q := -1 // the pattern of prev
 	for t := range int32(len(ts.cnt)) {
@@ -21,23 +25,29 @@ func patterns(ts *tuples) []pattern {
 				pb[k] = 1
 			}
 		}
-		if q >= 0 && string(pb) == string(prev) { // runs of one pattern (all, without missing values)
-			pats[q].tuples = append(pats[q].tuples, t)
-			continue
-		}
-		copy(prev, pb)
-		var ok bool
-		q, ok = patOf[string(pb)]
-		if !ok {
-			q = len(pats)
-			patOf[string(pb)] = q
-			miss := make([]bool, ts.m)
-			for k := range pb {
-				miss[k] = pb[k] == 1
+		if q < 0 || string(pb) != string(prev) { // runs of one pattern (all, without missing values)
+			copy(prev, pb)
+			var ok bool
+			q, ok = patOf[string(pb)]
+			if !ok {
+				q = len(pats)
+				patOf[string(pb)] = q
+				miss := make([]bool, ts.m)
+				for k := range pb {
+					miss[k] = pb[k] == 1
+				}
+				pats = append(pats, pattern{miss: miss})
+				size = append(size, 0)
 			}
-			pats = append(pats, pattern{miss: miss})
 		}
-		pats[q].tuples = append(pats[q].tuples, t)
+		label[t] = int32(q)
+		size[q]++
+	}
+	for q := range pats {
+		pats[q].tuples = make([]int32, 0, size[q])
+	}
+	for t, q := range label {
+		pats[q].tuples = append(pats[q].tuples, int32(t))
 	}
 	return pats
 }
@@ -140,6 +150,8 @@ type joiner struct {
 	lookup func(key uint64) int32
 
 	tb         table
+	gx         []uint64 // gather's numbers
+	gc         []uint32 // gather's codes
 	ent        []int32
 	ecnt, eacc []float64
 	head, next []int32

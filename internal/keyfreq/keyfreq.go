@@ -43,8 +43,10 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // over its low bits (completeTuples), with no per-tuple codes: O(n·m) time and 8 bytes a record
 // (the codes, then the numbers and the partition; the numbers become the records' tuples) besides
 // the per-tuple sums (docs/scaling.md, "Distinct key tuples at census scale").
-// Otherwise the key columns are coded one by one, each record's key tuple is one mixed-radix
-// number with a digit for a missing value
+// With missing values the same pass codes the keys (a missing value is code 0, a digit of its
+// own) and, when the numbers fit in 32 bits, the same partition finds the distinct tuples, which
+// are then renumbered by first appearance (distinctPacked). Otherwise the key columns are coded
+// one by one, each record's key tuple is one mixed-radix number with a digit for a missing value
 // (when the product of the code ranges fits in 64 bits) and the distinct tuples are found
 // through a direct array over those numbers when the code space is at most 8 entries a record
 // and 2^26, by radix-sorting the numbers when they fit in 32 bits, and through a hash table
@@ -61,7 +63,9 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // tuple with a missing key with every tuple, as this function did before, cost O(u·c·m) for u
 // such tuples: 12 CPU-s at 10^5 records with 2 % missing cells; docs/scaling.md, "Frequencies
 // with missing key values".) Weighted, the compatible pairs of tuples with a missing key are
-// also bucketed, so that each sum is added in the order above.
+// also bucketed by tuple, and every tuple, in ascending order, adds its sum to those of its
+// partners with a missing key, so that each sum is added in the order above without sorting
+// any tuple's partners.
 func Count(d []float64, n, p int, cols []int, w []float64) (f, F []float64) {
 	f, F = make([]float64, n), make([]float64, n)
 	if n == 0 {
@@ -115,13 +119,20 @@ func Frequencies(d []float64, n, p int, cols []int, wcol int) Tuples {
 func tuplesOf(d []float64, n, p int, cols []int, w weights) (of []int32, tf, tF []float64) {
 	var ts *tuples
 	var h hasher
-	if buf, levels, _, ok := codeRows(d, n, p, cols, true); ok {
-		if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
-			return of, cnt, wsum
+	if buf, levels, missing, ok := codeRows(d, n, p, cols, false); ok {
+		if !missing {
+			if of, cnt, wsum, ok := completeTuples(buf, n, len(cols), levels, w, maxSplitBits); ok {
+				return of, cnt, wsum
+			}
 		}
-		if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
-			h = newHasher(levels)
-			ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+		h = newHasher(levels)
+		if missing {
+			ts, _ = distinctPacked(buf, n, len(cols), levels, w, h)
+		}
+		if ts == nil {
+			if keys, ok := rowKeys(buf, n, len(cols), levels); ok {
+				ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
+			}
 		}
 	}
 	if ts == nil {

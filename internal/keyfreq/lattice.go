@@ -51,7 +51,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		return nil, nil, false
 	}
 	ms, id := compactMissing(ts, missing, u) // ms: the tuples with a missing key; id: their numbers in ts
-	ix := newUpIndex(ms, h, missing, sets, int(marks), len(ts.of), index)
+	ix := newUpIndex(ms, h, missing, order, sets, int(marks), len(ts.of), index)
 
 	// Pairs of patterns neither of which contains the other, joined pattern by pattern; then the
 	// pairs of which one's missing keys contain the other's, from the smaller pattern up.
@@ -84,11 +84,35 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		ord = sl.ord
 	}
 	tf = slices.Clone(ts.cnt)
-	var pl, pstart, deg []int32 // weighted: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
+	// Weighted, a complete tuple's sum is its own and then its partners' in ascending order (all
+	// of them with a missing key). A tuple with a missing key adds its partners, itself
+	// included, in ascending order: rather than sorting each one's partners, every tuple, in
+	// ascending order, adds its sum to those of its partners with a missing key (mF): the
+	// complete ones from their walks, those with a missing key (and itself) from the compatible
+	// pairs bucketed by tuple (adj). With one slab the complete tuples are walked in ascending
+	// order, so they add theirs as they are walked, after the tuples with a missing key before
+	// them (pushMissing); slab by slab their partners are kept (pl) and added afterwards.
+	var adj, start []int32
+	var mF []float64
+	var pl, pstart []int32 // slab by slab: the partners of ord[i], pl[pstart[i]:pstart[i+1]]
+	si := 0                // the next tuple with a missing key to add its sum
+	// pushMissing adds the sums of the tuples with a missing key before tuple below.
+	pushMissing := func(below int32) {
+		for ; si < u && id[si] < below; si++ {
+			ws := ms.wsum[si]
+			mF[si] += ws
+			for _, r := range adj[start[si]:start[si+1]] {
+				mF[r] += ws
+			}
+		}
+	}
 	if weighted {
 		tF = make([]float64, len(ts.cnt))
-		pstart = make([]int32, len(ord)+1)
-		deg = make([]int32, u) // complete partners of each tuple with a missing key
+		adj, start = missingAdjacency(j.edges, u)
+		mF = make([]float64, u)
+		if sl != nil {
+			pstart = make([]int32, len(ord)+1)
+		}
 	}
 	m := ts.m
 	for i, t := range ord {
@@ -113,11 +137,18 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		}
 		for _, r := range part {
 			f += ms.wsum[r]
-			deg[r]++
 		}
 		tF[t] = f
-		pl = append(pl, part...)
-		pstart[i+1] = int32(len(pl))
+		if sl != nil {
+			pl = append(pl, part...)
+			pstart[i+1] = int32(len(pl))
+			continue
+		}
+		pushMissing(t)
+		wt := ts.wsum[t]
+		for _, r := range part {
+			mF[r] += wt
+		}
 	}
 	for s, t := range id {
 		tf[t] = mtf[s]
@@ -125,41 +156,26 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	if !weighted {
 		return tf, tf, true
 	}
-	// A tuple with a missing key adds its partners in ascending order: the complete ones
-	// (bucketed with their sums, then sorted) merged with those with a missing key (nb).
-	cstart := make([]int32, u+1)
-	for s, d := range deg {
-		cstart[s+1] = cstart[s] + d
-	}
-	ct, cw := make([]int32, len(pl)), make([]float64, len(pl))
-	pos := deg[:0:0]
-	pos = append(pos, cstart[:u]...)
-	for i, t := range complete.tuples { // ascending, so that each bucket ascends
-		wt := ts.wsum[t]
-		if sl != nil {
-			i = int(sl.at[t])
-			wt = sl.wsum[i]
-		}
-		for _, r := range pl[pstart[i]:pstart[i+1]] {
-			ct[pos[r]], cw[pos[r]] = t, wt
-			pos[r]++
-		}
-	}
-	nb, start := missingNeighbours(j.edges, u)
-	for s, t := range id {
-		var a float64
-		c, cend := cstart[s], cstart[s+1]
-		for _, v := range nb[start[s]:start[s+1]] {
-			iv := id[v]
-			for ; c < cend && ct[c] < iv; c++ {
-				a += cw[c]
+	if sl != nil {
+		ci := 0
+		pushComplete := func(below int32) { // the complete tuples before tuple below
+			for ; ci < len(complete.tuples) && complete.tuples[ci] < below; ci++ {
+				c := complete.tuples[ci]
+				i, wc := sl.at[c], ts.wsum[c]
+				for _, r := range pl[pstart[i]:pstart[i+1]] {
+					mF[r] += wc
+				}
 			}
-			a += ms.wsum[v]
 		}
-		for ; c < cend; c++ {
-			a += cw[c]
+		for _, t := range id {
+			pushComplete(t)
+			pushMissing(t + 1)
 		}
-		tF[t] = a
+		pushComplete(int32(len(ts.cnt)))
+	}
+	pushMissing(int32(len(ts.cnt)))
+	for s, t := range id {
+		tF[t] = mF[s]
 	}
 	return tf, tF, true
 }
@@ -196,30 +212,17 @@ func compactMissing(ts *tuples, pats []*pattern, u int) (ms *tuples, id []int32)
 	return ms, id
 }
 
-// missingNeighbours buckets the compatible pairs edges of the tuples 0..u−1: each tuple's
-// bucket nb[start[s]:start[s+1]] lists its partners and itself in ascending order.
-func missingNeighbours(edges edgeList, u int) (nb, start []int32) {
+// missingAdjacency buckets the compatible pairs edges of the tuples 0..u−1: each tuple's
+// bucket adj[start[s]:start[s+1]] lists its partners, in no particular order.
+func missingAdjacency(edges edgeList, u int) (adj, start []int32) {
 	start = make([]int32, u+1)
 	for s := range u {
-		start[s+1] = start[s] + int32(edges.deg[s]) + 1
+		start[s+1] = start[s] + int32(edges.deg[s])
 	}
-	adj := make([]int32, start[u])
+	adj = make([]int32, start[u])
 	pos := slices.Clone(start[:u])
-	for s := range int32(u) {
-		adj[pos[s]] = s
-		pos[s]++
-	}
 	scatterPairs(&edges, adj, pos)
-	// Once more, visiting the tuples in ascending order, so that each bucket ascends.
-	nb = make([]int32, len(adj))
-	copy(pos, start[:u])
-	for s := range int32(u) {
-		for _, v := range adj[start[s]:start[s+1]] {
-			nb[pos[v]] = s
-			pos[v]++
-		}
-	}
-	return nb, start
+	return adj, start
 }
 
 // insertionSort sorts the short slice a in ascending order.

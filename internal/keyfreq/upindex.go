@@ -9,18 +9,130 @@ import (
 // tuples by number. A tuple walks up to a tuple u (missing keys Q) by masking the keys of Q it
 // has, in the walk order of the keys; the numbers on the way are u with a non-empty proper
 // suffix (in walk order) of those keys filled with codes. Those are the numbers marked below
-// u (fills), for every pattern present whose missing keys Q contains, and u itself.
+// u (fills), for every pattern present whose missing keys Q contains, and u itself (marked as a
+// tuple, not as a fill unless it is also on the way to another tuple: a walk goes on from a
+// number only if it is a fill).
 type upIndex struct {
-	// Bitmap mode (bits != nil): 2 bits a number, bit 2x set if x is below a tuple with a missing
-	// key, bit 2x+1 if x is such a tuple. Otherwise the numbers below are the keys of below,
-	// with entry u+1 if the number is tuple u and 0 if not, and filter has the bit of each
-	// (filterBit): a probe of a number not below reads a small bit array, mostly, not the table.
+	// Bitmap mode (bits != nil): 2 bits a number, bit 2x set if x is a fill (on the way to a
+	// tuple with a missing key), bit 2x+1 if x is such a tuple. Otherwise the marked numbers are
+	// in the table below, each with its tuple and, if a fill, the positions in the walk order of
+	// the keys masked next on the ways through it (nextKeys); filter has the bit of each
+	// (filterBit): a probe of a number not marked reads a small bit array, mostly, not the table.
 	bits   []uint64
 	before []int32 // bitmap mode: the tuples marked in the words before each word of bits
 	slot   []int32 // bitmap mode: the tuples in ascending order of their numbers
-	below  table
+	below  markTable
 	filter []uint64
 	fshift uint
+}
+
+// allNext is the nextKeys of a fill whose next keys are not recorded (bitmap mode, or a next
+// key at a position of at least 31 in the walk order): a walk goes on with every later key.
+const allNext = ^uint32(0)
+
+// nextKeys returns the set of walk positions {pos} as nextKeys records it: bit pos, or allNext.
+func nextKeys(pos int) uint32 {
+	if pos >= 31 {
+		return allNext
+	}
+	return 1 << pos
+}
+
+// A markTable is an open-addressing hash table (linear probing) of the numbers marked by a
+// hash-mode upIndex: per number its tuple + 1 (0: none) and, for a fill, the nextKeys of the
+// walks through it (0: not a fill). When the numbers fit in 32 bits, the tuples in 24 and the
+// walk positions in 8 (at most 8 keys), a slot is 8 bytes (narrow: the number, and the tuple + 1
+// shifted left by 8 or'ed with the nextKeys); otherwise 16 (wide). Half the bytes, half the
+// cache misses of the walks. A slot is empty when it holds neither a tuple nor a fill.
+type markTable struct {
+	wide   []markSlot
+	narrow []narrowSlot
+	shift  uint
+}
+
+type markSlot struct {
+	key   uint64
+	tuple int32
+	next  uint32
+}
+
+type narrowSlot struct {
+	key, val uint32
+}
+
+// reset sizes t for up to n numbers (load ≤ 1/2), narrow if narrow.
+func (t *markTable) reset(n int, narrow bool) {
+	size := tableSize(n)
+	if narrow {
+		t.narrow = make([]narrowSlot, size)
+	} else {
+		t.wide = make([]markSlot, size)
+	}
+	t.shift = uint(64 - bits.TrailingZeros(uint(size)))
+}
+
+// get returns the nextKeys and the tuple of x (0 and −1 if x is not marked).
+func (t *markTable) get(x uint64) (next uint32, tuple int32) {
+	i := int((x * 0x9e3779b97f4a7c15) >> t.shift)
+	if t.narrow != nil {
+		mask := len(t.narrow) - 1
+		for {
+			s := t.narrow[i]
+			if s.val == 0 {
+				return 0, -1
+			}
+			if s.key == uint32(x) {
+				return s.val & 0xff, int32(s.val>>8) - 1
+			}
+			i = (i + 1) & mask
+		}
+	}
+	mask := len(t.wide) - 1
+	for {
+		s := &t.wide[i]
+		if s.tuple == 0 && s.next == 0 {
+			return 0, -1
+		}
+		if s.key == x {
+			return s.next, s.tuple - 1
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// add marks x as tuple (if tuple ≥ 0) or as a fill whose walks go on with the keys next.
+func (t *markTable) add(x uint64, tuple int32, next uint32) {
+	i := int((x * 0x9e3779b97f4a7c15) >> t.shift)
+	if t.narrow != nil {
+		mask := len(t.narrow) - 1
+		for {
+			s := &t.narrow[i]
+			if s.val == 0 || s.key == uint32(x) {
+				s.key = uint32(x)
+				if tuple >= 0 {
+					s.val |= uint32(tuple+1) << 8
+				} else {
+					s.val |= next
+				}
+				return
+			}
+			i = (i + 1) & mask
+		}
+	}
+	mask := len(t.wide) - 1
+	for {
+		s := &t.wide[i]
+		if s.tuple == 0 && s.next == 0 || s.key == x {
+			s.key = x
+			if tuple >= 0 {
+				s.tuple = tuple + 1
+			} else {
+				s.next |= next
+			}
+			return
+		}
+		i = (i + 1) & mask
+	}
 }
 
 // oddBits are the odd bits of a word of an upIndex bitmap (the marks of the tuples themselves).
@@ -129,8 +241,12 @@ func fillSets(pats []*pattern, order, levels []int) (sets [][][]int, marks float
 // the fills sets of fillSets, expected to make about marks marks, in a bitmap or a hash table
 // as index says (autoIndex: a bitmap if the code space is at most maxUpBits and upBits numbers
 // a record of the n records).
-func newUpIndex(ts *tuples, h hasher, pats []*pattern, sets [][][]int, marks, n, index int) *upIndex {
+func newUpIndex(ts *tuples, h hasher, pats []*pattern, order []int, sets [][][]int, marks, n, index int) *upIndex {
 	ix := &upIndex{}
+	pos := make([]int, len(order)) // the position of each key in the walk order
+	for j, k := range order {
+		pos[k] = j
+	}
 	nmiss := 0
 	for _, P := range pats {
 		nmiss += len(P.tuples)
@@ -138,7 +254,7 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, sets [][][]int, marks, n,
 	if index == bitmapIndex || index == autoIndex && h.span <= maxUpBits && h.span <= uint64(upBits*n+1<<16) {
 		ix.bits = make([]uint64, (h.span+31)/32)
 	} else {
-		ix.below.reset(marks)
+		ix.below.reset(marks, h.span <= 1<<32 && nmiss < 1<<24-1 && len(order) <= 8)
 		fb := max(bits.Len(uint(filterBits*marks)), 16) // bits of the filter's index
 		ix.filter = make([]uint64, 1<<(fb-6))
 		ix.fshift = uint(64 - fb)
@@ -146,9 +262,9 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, sets [][][]int, marks, n,
 	for i, P := range pats {
 		for _, u := range P.tuples {
 			x0 := ts.hash[u]
-			ix.mark(x0, u)
+			ix.mark(x0, u, 0)
 			for _, F := range sets[i] {
-				ix.fill(x0, F, h.mult, ts.levels)
+				ix.fill(x0, F, h.mult, ts.levels, nextKeys(pos[F[0]]))
 			}
 		}
 	}
@@ -181,8 +297,9 @@ func (ix *upIndex) tuple(x uint64) int32 {
 	return r
 }
 
-// fill marks every number x0 + Σ_{k∈F} c_k·mult_k, c_k in 1..levels[k].
-func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int) {
+// fill marks every number x0 + Σ_{k∈F} c_k·mult_k, c_k in 1..levels[k], as a fill whose
+// walks go on with the keys next (nextKeys).
+func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int, next uint32) {
 	var code [64]int
 	n := len(F)
 	x := x0
@@ -194,7 +311,7 @@ func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int) {
 		x += mult[k]
 	}
 	for {
-		ix.mark(x, -1)
+		ix.mark(x, -1, next)
 		i := 0
 		for ; i < n; i++ {
 			k := F[i]
@@ -212,21 +329,20 @@ func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int) {
 	}
 }
 
-// mark records that x is below a tuple with a missing key (and, if tuple ≥ 0, is that tuple).
-func (ix *upIndex) mark(x uint64, tuple int32) {
+// mark records that x is tuple (if tuple ≥ 0) or a fill (if tuple < 0) whose walks go on with
+// the keys next.
+func (ix *upIndex) mark(x uint64, tuple int32, next uint32) {
 	if ix.bits != nil {
 		b := uint64(1)
 		if tuple >= 0 {
-			b = 3
+			b = 2
 		}
 		ix.bits[x>>5] |= b << (2 * (x & 31))
 		return
 	}
 	i := ix.filterBit(x)
 	ix.filter[i>>6] |= 1 << (i & 63)
-	if e, slot := ix.below.find(x, nil); e < 0 || tuple >= 0 {
-		ix.below.put(slot, x, tuple+1)
-	}
+	ix.below.add(x, tuple, next)
 }
 
 // filterBit returns the bit of the number x in the filter of a hash-mode upIndex.
@@ -234,46 +350,54 @@ func (ix *upIndex) filterBit(x uint64) uint64 {
 	return (x * 0xbf58476d1ce4e5b9) >> ix.fshift
 }
 
-// probe reports whether x is below a tuple with a missing key, and if so, the tuple x (−1 if x
-// is not one).
-func (ix *upIndex) probe(x uint64) (below bool, r int32) {
+// probe returns the nextKeys of x if x is a fill (on the way to a tuple with a missing key; 0
+// if not), and the tuple with a missing key x is (−1 if none).
+func (ix *upIndex) probe(x uint64) (next uint32, r int32) {
 	if ix.bits != nil {
 		b := ix.bits[x>>5] >> (2 * (x & 31))
-		if b&1 == 0 {
-			return false, -1
+		if b&1 != 0 {
+			next = allNext
 		}
 		if b&2 == 0 {
-			return true, -1
+			return next, -1
 		}
-		return true, ix.slot[ix.rank(x)]
+		return next, ix.slot[ix.rank(x)]
 	}
 	if i := ix.filterBit(x); ix.filter[i>>6]>>(i&63)&1 == 0 {
-		return false, -1
+		return 0, -1
 	}
-	e, _ := ix.below.find(x, nil)
-	return e >= 0, e - 1
+	return ix.below.get(x)
 }
 
 // up appends to out the tuples with a missing key that equal x (a number whose codes are
 // codes) with the keys of a non-empty set M masked, M made of the keys order[from:] that are
 // not missing in x, visiting the masks in lexicographic order of their keys in walk order and
-// skipping every mask with nothing above it.
+// skipping every mask with nothing above it (no fill); after the first key, only the keys the
+// fills name as next (nextKeys) are masked.
 func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, order []int, from int, out []int32) []int32 {
 	for j := from; j < len(order); j++ {
-		k := order[j]
-		c := codes[k]
-		if c == 0 {
-			continue
-		}
-		y := x - uint64(c)*mult[k]
-		below, r := ix.probe(y)
-		if !below {
-			continue
-		}
-		if r >= 0 {
-			out = append(out, r)
-		}
-		out = ix.up(y, codes, mult, order, j+1, out)
+		out = ix.upFrom(x, codes, mult, order, j, out)
+	}
+	return out
+}
+
+// upFrom is up for the masks whose first key is order[j].
+func (ix *upIndex) upFrom(x uint64, codes []uint32, mult []uint64, order []int, j int, out []int32) []int32 {
+	k := order[j]
+	c := codes[k]
+	if c == 0 {
+		return out
+	}
+	y := x - uint64(c)*mult[k]
+	next, r := ix.probe(y)
+	if r >= 0 {
+		out = append(out, r)
+	}
+	if next == allNext {
+		return ix.up(y, codes, mult, order, j+1, out)
+	}
+	for next &^= 1<<(j+1) - 1; next != 0; next &= next - 1 {
+		out = ix.upFrom(y, codes, mult, order, bits.TrailingZeros32(next), out)
 	}
 	return out
 }
