@@ -50,6 +50,57 @@ func Around(x []float64, n, p int, mean []float64) []float64 {
 	return c
 }
 
+// MatrixCols returns the q×q sample covariance matrix (divisor n−1) of the q = len(cols)
+// columns cols of the n×p row-major table x, bit for bit Matrix of the n×q table of those
+// columns (the same sums in the same order) without making that table: two passes over x.
+func MatrixCols(x []float64, n, p int, cols []int) []float64 {
+	if len(cols) == p && isIdentity(cols) {
+		return Matrix(x, n, p)
+	}
+	q := len(cols)
+	mean := make([]float64, q)
+	for i := 0; i < n; i++ {
+		row := x[i*p : (i+1)*p]
+		for c, l := range cols {
+			mean[c] += row[l]
+		}
+	}
+	for c := range mean {
+		mean[c] /= float64(n)
+	}
+	cm := make([]float64, q*q)
+	dev := make([]float64, q)
+	for i := 0; i < n; i++ {
+		row := x[i*p : (i+1)*p]
+		for c, l := range cols {
+			dev[c] = row[l] - mean[c]
+		}
+		for h := 0; h < q; h++ {
+			crow, dh := cm[h*q:(h+1)*q], dev[h]
+			for l := h; l < q; l++ {
+				crow[l] += float64(dh * dev[l])
+			}
+		}
+	}
+	for h := 0; h < q; h++ {
+		for l := h; l < q; l++ {
+			cm[h*q+l] /= float64(n - 1)
+			cm[l*q+h] = cm[h*q+l]
+		}
+	}
+	return cm
+}
+
+// isIdentity reports whether cols is 0, 1, …, len(cols)−1.
+func isIdentity(cols []int) bool {
+	for c, l := range cols {
+		if c != l {
+			return false
+		}
+	}
+	return true
+}
+
 // Correlation returns the correlation matrix of the p×p covariance matrix c (CorrelationTo).
 func Correlation(c []float64, p int) []float64 {
 	r := make([]float64, p*p)

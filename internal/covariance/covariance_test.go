@@ -51,3 +51,50 @@ func TestMatrixOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixColsMatchesSubtable checks MatrixCols bit for bit against Matrix of the table of
+// the chosen columns, for all columns in order, subsets, repeated and permuted columns.
+func TestMatrixColsMatchesSubtable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		n, p := 2+rng.IntN(50), 1+rng.IntN(8)
+		x := make([]float64, n*p)
+		for i := range x {
+			x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			if rng.IntN(20) == 0 {
+				x[i] = 0
+			}
+		}
+		var cols []int
+		switch trial % 4 {
+		case 0:
+			for j := 0; j < p; j++ {
+				cols = append(cols, j)
+			}
+		case 1:
+			cols = rng.Perm(p)
+		default:
+			for j := 0; j < p; j++ {
+				if rng.IntN(2) == 0 {
+					cols = append(cols, j)
+				}
+			}
+			if len(cols) == 0 || trial%8 == 2 {
+				cols = append(cols, rng.IntN(p))
+			}
+		}
+		q := len(cols)
+		sub := make([]float64, n*q)
+		for i := 0; i < n; i++ {
+			for c, l := range cols {
+				sub[i*q+c] = x[i*p+l]
+			}
+		}
+		got, want := MatrixCols(x, n, p, cols), Matrix(sub, n, q)
+		for k := range want {
+			if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d cols %v: entry %d = %v, want %v", trial, cols, k, got[k], want[k])
+			}
+		}
+	}
+}
