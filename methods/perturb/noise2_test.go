@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/sdcbench/sdcbench/datasets"
-	"github.com/sdcbench/sdcbench/methods"
 )
 
 // correlated2ByCopy is noise_correlated2 as it was before it wrote the release straight into
@@ -181,5 +180,3 @@ func TestExtremeMagnitudeMatchesPowerScaled(t *testing.T) {
 		}
 	}
 }
-
-var _ methods.Method = Correlated2{}
