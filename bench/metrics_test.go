@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"runtime"
 	"testing"
 
@@ -78,3 +80,52 @@ func BenchmarkMetrics(b *testing.B) {
 }
 
 var sink float64
+
+// normalPair returns n×p i.i.d. N(0, 1) values and their noise_additive release with
+// noise_pct 5 (the tables of the sdcMicro comparison of docs/datapath.md, generated instead
+// of read).
+func normalPair(n, p int) (orig, masked *datasets.Dataset) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := make([]float64, n*p)
+	y := make([]float64, n*p)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+		y[i] = x[i] + 0.05*rng.NormFloat64()
+	}
+	names := make([]string, p)
+	for j := range names {
+		names[j] = fmt.Sprintf("x%d", j+1)
+	}
+	return datasets.New("norm", names, n, p, x), datasets.New("norm", names, n, p, y)
+}
+
+// BenchmarkNumericMeasures times the numeric measures sdcMicro also has on 10^5 × 10 normal
+// values and a noise release (10^6 × 10 too with SDCBENCH_LONG=1): the work beyond reading
+// the CSV files of `sdcbench eval` (docs/datapath.md, "Measured"). Every iteration builds a
+// new metrics.Input, so nothing is shared between them.
+func BenchmarkNumericMeasures(b *testing.B) {
+	sizes := []int{100_000}
+	if os.Getenv("SDCBENCH_LONG") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		orig, masked := normalPair(n, 10)
+		for _, id := range []string{"eigen_sdc", "eigen", "interval_disclosure", "il1s_sum_sdc"} {
+			m, err := metrics.Lookup(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) {
+				b.ReportAllocs()
+				c0 := cpuSeconds()
+				var v float64
+				for b.Loop() {
+					in := &metrics.Input{Orig: orig, Masked: masked}
+					v = m.Eval(in).Value
+				}
+				b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+				sink = v
+			})
+		}
+	}
+}

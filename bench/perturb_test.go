@@ -81,3 +81,44 @@ func BenchmarkPerturb(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNoiseNormal times the noise methods sdcMicro's addNoise also has on 10^5 × 10
+// normal values (10^6 × 10 too with SDCBENCH_LONG=1), the tables of the sdcMicro comparison
+// of docs/datapath.md: the method's work beyond reading and writing the CSV files of
+// `sdcbench protect`.
+func BenchmarkNoiseNormal(b *testing.B) {
+	sizes := []int{100_000}
+	if os.Getenv("SDCBENCH_LONG") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		d, _ := normalPair(n, 10)
+		for _, pm := range []struct {
+			name string
+			raw  map[string]string
+		}{
+			{"noise_additive", map[string]string{"noise_pct": "5"}},
+			{"noise_correlated2", map[string]string{"delta": "0.1"}},
+		} {
+			m, err := methods.Lookup(pm.name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := m.Info().Resolve(pm.raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", pm.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				rng := rand.New(rand.NewPCG(1, 1))
+				c0 := cpuSeconds()
+				for b.Loop() {
+					if _, err := m.Protect(context.Background(), d, p, rng); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+			})
+		}
+	}
+}

@@ -57,21 +57,23 @@ func IntervalDisclosure(in *Input) Result {
 	}
 	k := in.Opt.intervalK()
 	ro, rm := in.Rescaled() // comparisons with k·sd': exact on rescaled columns, no overflow
-	sd := sampleSDs(rm.Data, n, p)
+	w := sampleSDs(rm.Data, n, p)
+	for l := range w {
+		w[l] *= k // the half-widths k·sd'_l
+	}
 	x, xm := ro.Data, rm.Data
 	risky := 0
+rows:
 	for i := 0; i < n; i++ {
-		inside := true
-		for l := 0; l < p && inside; l++ {
-			v, m, w := x[i*p+l], xm[i*p+l], k*sd[l]
+		xr, mr := x[i*p:(i+1)*p:(i+1)*p], xm[i*p:(i+1)*p:(i+1)*p]
+		for l, v := range xr {
+			m, h := mr[l], w[l]
 			// written so that any NaN comparison counts as satisfied
-			if v < m-w || v > m+w {
-				inside = false
+			if v < m-h || v > m+h {
+				continue rows
 			}
 		}
-		if inside {
-			risky++
-		}
+		risky++
 	}
 	return Result{Value: 100 * float64(risky) / float64(n)}
 }

@@ -43,7 +43,7 @@ func eigen(in *Input, eps float64, all bool) Result {
 		return nan()
 	}
 	ro, rm := in.Rescaled() // correlations: the same on exactly rescaled columns
-	pairwise := hasNaN(in.Orig.Data, in.Masked.Data)
+	pairwise := in.hasMissing()
 	la, ok := corEigenvalues(ro.Data, n, in.Orig.P, cols, pairwise)
 	if !ok {
 		return nan()
@@ -77,14 +77,8 @@ func corEigenvalues(x []float64, n, p int, cols []int, pairwise bool) (vals []fl
 	var r []float64
 	if pairwise {
 		r = pairwiseCov(scaleNA(x, n, p, cols), n, q)
-	} else {
-		sub := make([]float64, n*q)
-		for i := 0; i < n; i++ {
-			for c, l := range cols {
-				sub[i*q+c] = x[i*p+l]
-			}
-		}
-		r = covariance.Correlation(covariance.Matrix(sub, n, q), q)
+	} else { // straight from the table's columns: no n×q copy (docs/datapath.md)
+		r = covariance.Correlation(covariance.MatrixCols(x, n, p, cols), q)
 	}
 	if hasNaN(r) {
 		return nil, false

@@ -173,6 +173,7 @@ type Input struct {
 	kinds    kindParts         // the parts of the input of one column kind (evalGated)
 	rOrig    *datasets.Dataset // Orig and Masked with extreme columns rescaled (Rescaled)
 	rMasked  *datasets.Dataset
+	rNaN     bool // Orig or Masked has a NaN cell (found by prepareRescaled)
 }
 
 func (in *Input) prepare() {

@@ -20,26 +20,35 @@ func (in *Input) Rescaled() (orig, masked *datasets.Dataset) {
 	return in.rOrig, in.rMasked
 }
 
-// prepareRescaled fills rOrig and rMasked (once, on the first call of Rescaled).
+// hasMissing reports whether Orig or Masked holds a NaN (missing) cell, found by the pass of
+// Rescaled.
+func (in *Input) hasMissing() bool {
+	in.ronce.Do(in.prepareRescaled)
+	return in.rNaN
+}
+
+// prepareRescaled fills rOrig, rMasked and rNaN (once, on the first call of Rescaled).
 func (in *Input) prepareRescaled() {
 	in.rOrig, in.rMasked = in.Orig, in.Masked
 	n, p := in.Orig.N, in.Orig.P
 	if in.Masked.N != n || in.Masked.P != p {
 		panic(fmt.Sprintf("metrics: shape mismatch: original %d×%d, masked %d×%d", n, p, in.Masked.N, in.Masked.P))
 	}
+	big := absMaxBits(in.Orig.Data, in.Masked.Data, n, p)
 	var exp []int
-	for j := 0; j < p; j++ {
-		var big float64
-		for i := 0; i < n; i++ {
-			big = max(big, math.Abs(in.Orig.Data[i*p+j]), math.Abs(in.Masked.Data[i*p+j]))
+	for j, b := range big {
+		if b > infBits {
+			in.rNaN = true
+			continue // a missing cell: the column is left as it is
 		}
-		if big == 0 || math.IsInf(big, 0) || math.IsNaN(big) || (big < 0x1p500 && big > 0x1p-500) {
+		v := math.Float64frombits(b)
+		if v == 0 || b == infBits || (v < 0x1p500 && v > 0x1p-500) {
 			continue
 		}
 		if exp == nil {
 			exp = make([]int, p)
 		}
-		_, exp[j] = math.Frexp(big)
+		_, exp[j] = math.Frexp(v)
 	}
 	if exp == nil {
 		return
@@ -52,4 +61,27 @@ func (in *Input) prepareRescaled() {
 		return datasets.New(d.Name, d.Names, d.N, d.P, out)
 	}
 	in.rOrig, in.rMasked = scale(in.Orig), scale(in.Masked)
+}
+
+// infBits is the bit pattern of +Inf; the patterns of |NaN| are above it.
+const infBits = 0x7ff0000000000000
+
+// absMaxBits returns, for every column of the row-major n×p tables x and y, the largest bit
+// pattern of |v| over both: the bits of the largest |v| if the column holds no NaN, a pattern
+// above infBits if it does. On non-negative floats the order of the bit patterns is the order
+// of the values, so this is max(|v|) of the column (NaN if any cell is NaN), found in one pass
+// over the rows instead of one strided pass per column.
+func absMaxBits(x, y []float64, n, p int) []uint64 {
+	big := make([]uint64, p)
+	for _, t := range [2][]float64{x, y} {
+		for i := 0; i < n; i++ {
+			row := t[i*p : (i+1)*p : (i+1)*p]
+			for l, v := range row {
+				if b := math.Float64bits(v) &^ (1 << 63); b > big[l] {
+					big[l] = b
+				}
+			}
+		}
+	}
+	return big
 }

@@ -142,6 +142,9 @@ func release(out *datasets.Dataset, cols []int, info map[string]any) *methods.Re
 // straight to protect. A release that overflows when scaled back is caught by the harness's
 // overflow check.
 func powerScaled(d *datasets.Dataset, protect func(*datasets.Dataset) (*methods.Release, error)) (*methods.Release, error) {
+	if !extremeMagnitude(d.Data) { // datasets.PowerScaled would return a copy: skip it
+		return protect(d)
+	}
 	s := datasets.PowerScaled(d.Data)
 	e := 0
 	for i, v := range d.Data {
@@ -166,4 +169,19 @@ func powerScaled(d *datasets.Dataset, protect func(*datasets.Dataset) (*methods.
 	}
 	rel.Masked.Name = d.Name
 	return rel, nil
+}
+
+// extremeMagnitude reports whether datasets.PowerScaled scales x: its largest |value| is
+// finite, non-zero and above 2^500 or below 2^−500 (no NaN: a NaN anywhere leaves x as it is).
+func extremeMagnitude(x []float64) bool {
+	var big uint64 // the largest bit pattern of |v|: above +Inf's when some v is NaN
+	for _, v := range x {
+		big = max(big, math.Float64bits(v)&^(1<<63))
+	}
+	const inf = 0x7ff0000000000000
+	if big == 0 || big >= inf {
+		return false
+	}
+	b := math.Float64frombits(big)
+	return !(b < 0x1p500 && b > 0x1p-500)
 }

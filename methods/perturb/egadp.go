@@ -162,7 +162,7 @@ func (e EGADPSdcMicro) protect(ctx context.Context, d *datasets.Dataset, p metho
 	for i := 0; i < n; i++ {
 		copy(v[i*px:], mu)
 	}
-	addMVN(v, n, px, mvnFactor(cx), rng)
+	addMVN(v, v, n, px, mvnFactor(cx), rng)
 	residualize(v, n, px, appendCols(sp.design, n, q, x, px), q+px)
 	if err := ctx.Err(); err != nil {
 		return nil, err

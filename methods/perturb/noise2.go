@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/datasets"
 	"github.com/sdcbench/sdcbench/internal/covariance"
@@ -63,27 +64,30 @@ func (c Correlated) protect(ctx context.Context, d *datasets.Dataset, p methods.
 	cov := covMat(cc.Data, cc.N, cc.P)
 	cov.ScaleSym(v, cov)
 	l := mvnFactor(cov)
-	out := d.Clone()
-	addMVN(out.Data, d.N, d.P, l, rng)
+	out := datasets.New(d.Name, slices.Clone(d.Names), d.N, d.P, make([]float64, len(d.Data)))
+	out.Levels = d.CloneLevels()
+	addMVN(out.Data, d.Data, d.N, d.P, l, rng)
 	return &methods.Release{Masked: out}, ctx.Err()
 }
 
-// addMVN adds z·Lᵀ to every row of x (n×p), z iid N(0, I_p) drawn row by row.
-func addMVN(x []float64, n, p int, l *mat.Dense, rng *rand.Rand) {
+// addMVN writes x + z·Lᵀ into dst, row by row (both n×p; dst may be x itself), z iid
+// N(0, I_p) drawn row by row: straight into a release, without copying x first
+// (docs/datapath.md, "Copies of the table").
+func addMVN(dst, x []float64, n, p int, l *mat.Dense, rng *rand.Rand) {
 	lr := l.RawMatrix()
 	z := make([]float64, p)
 	for i := 0; i < n; i++ {
 		for a := range z {
 			z[a] = rng.NormFloat64()
 		}
-		row := x[i*p : i*p+p]
+		row, out := x[i*p:i*p+p], dst[i*p:i*p+p]
 		for a := 0; a < p; a++ {
 			lrow := lr.Data[a*lr.Stride : a*lr.Stride+p]
 			var s float64
 			for b, zb := range z {
 				s += lrow[b] * zb
 			}
-			row[a] += s
+			out[a] = row[a] + s
 		}
 	}
 }
@@ -129,15 +133,20 @@ func (c Correlated2) Protect(ctx context.Context, d *datasets.Dataset, p methods
 	delta := p.Float("delta")
 	dd := math.Sqrt(1 - delta*delta)
 	sc := availScaling(d)
-	out := d.Clone()
+	// Written straight into a new table, cell by cell: no copy of d to overwrite
+	// (docs/datapath.md, "Copies of the table").
+	x := d.Data
+	data := make([]float64, len(x))
 	for j := 0; j < d.P; j++ {
 		mu := sc.Mean[j] * (1 - dd) / delta
 		sd := sc.SD[j]
-		for i := 0; i < d.N; i++ {
+		for k := j; k < len(x); k += d.P {
 			g := mu + sd*rng.NormFloat64()
-			out.Data[i*d.P+j] = dd*d.Data[i*d.P+j] + delta*g
+			data[k] = dd*x[k] + delta*g
 		}
 	}
+	out := datasets.New(d.Name, slices.Clone(d.Names), d.N, d.P, data)
+	out.Levels = d.CloneLevels()
 	info := map[string]any{}
 	if p.Float("noise_pct") != 0 {
 		info["note"] = "noise_pct ignored by correlated2 (sdcMicro semantics)"

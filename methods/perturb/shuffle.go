@@ -125,7 +125,7 @@ func (s Shuffle) protect(ctx context.Context, d *datasets.Dataset, p methods.Par
 		ym.Mul(mat.NewDense(n, q, sstar), bt)
 		copy(ystar, ym.RawMatrix().Data)
 	}
-	addMVN(ystar, n, px, symFunc(sigma, sqrtOrZero), rng)
+	addMVN(ystar, ystar, n, px, symFunc(sigma, sqrtOrZero), rng)
 	x := make([]float64, n)
 	y := make([]float64, n)
 	var buf []keyed
