@@ -25,21 +25,24 @@ type Scaling struct {
 
 // ScalingOf returns the column means and sample SDs of d. With n < 2 every SD is NaN.
 func ScalingOf(d *Dataset) Scaling {
-	s := Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
-	for i := 0; i < d.N; i++ {
-		row := d.Row(i)
-		for j, v := range row {
-			s.Mean[j] += v
+	p := d.P
+	s := Scaling{Mean: make([]float64, p), SD: make([]float64, p)}
+	mean, ss := s.Mean[:p], s.SD[:p]
+	data := d.Data[:d.N*p]
+	// Rows resliced from data, so that the loops over a row's columns need no bounds checks;
+	// each column's additions are in row order, as always.
+	for i := 0; i+p <= len(data); i += p {
+		for j, v := range data[i : i+p] {
+			mean[j] += v
 		}
 	}
-	for j := range s.Mean {
-		s.Mean[j] /= float64(d.N)
+	for j := range mean {
+		mean[j] /= float64(d.N)
 	}
-	for i := 0; i < d.N; i++ {
-		row := d.Row(i)
-		for j, v := range row {
-			t := v - s.Mean[j]
-			s.SD[j] += float64(t * t)
+	for i := 0; i+p <= len(data); i += p {
+		for j, v := range data[i : i+p] {
+			t := v - mean[j]
+			ss[j] += float64(t * t)
 		}
 	}
 	for j := range s.SD {
