@@ -55,7 +55,7 @@ func TestWriteRowCacheMatchesStandard(t *testing.T) {
 		tables = append(tables, repeatedRows(rng, n, c.p, c.g))
 	}
 	change := repeatedRows(rng, n, 4, 10)
-	copy(change.Data[n/2*4:], repeatedRows(rng, n-n/2, 4, 1<<20).Data)
+	copy(change.Data[n/2*4:], repeatedRows(rng, n-n/2, 4, 1<<15).Data)
 	tables = append(tables, change)
 	cat := repeatedRows(rng, n, 3, 40)
 	long := strings.Repeat("l,\"", 40)
