@@ -66,12 +66,27 @@ type rowFormatter struct {
 	custom bool
 }
 
-// appendRows appends rows [from, to) to b, each ending in a newline. c remembers formatted
-// numbers across calls (one cache per goroutine).
-func (f *rowFormatter) appendRows(b []byte, from, to int, c *shortCache) []byte {
-	d, levels := f.d, f.levels
+// writeCache is what one goroutine of the writer remembers across calls of appendRows: the
+// bytes of recent rows and of recent numbers.
+type writeCache struct {
+	rows rowCache
+	nums shortCache
+}
+
+// appendRows appends rows [from, to) to b, each ending in a newline. wc remembers formatted
+// rows and numbers across calls (one cache per goroutine).
+func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte {
+	d, levels, c := f.d, f.levels, &wc.nums
 	for i := from; i < to; i++ {
-		for j, v := range d.Row(i) {
+		row := d.Row(i)
+		cached, slot, ok := wc.rows.lookup(row)
+		if ok {
+			b = append(b, cached...)
+			b = append(b, '\n')
+			continue
+		}
+		start := len(b)
+		for j, v := range row {
 			if j > 0 {
 				b = append(b, ',')
 			}
@@ -92,6 +107,7 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, c *shortCache) []byte 
 				b = c.append(b, v)
 			}
 		}
+		wc.rows.store(slot, row, b[start:])
 		b = append(b, '\n')
 	}
 	return b
@@ -113,7 +129,7 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 	n := f.d.N
 	if workers <= 1 || n <= blockRows {
 		row := make([]byte, 0, 32*f.d.P+1)
-		c := new(shortCache)
+		c := new(writeCache)
 		for i := range n {
 			row = f.appendRows(row[:0], i, i+1, c)
 			if _, err := w.Write(row); err != nil {
@@ -129,7 +145,7 @@ func (f *rowFormatter) write(w io.Writer, workers int) error {
 	for k := range bufs {
 		bufs[k] = make([]byte, 0, min(blockRows*(25*f.d.P+1), 4<<20))
 	}
-	caches := make([]shortCache, workers)
+	caches := make([]writeCache, workers)
 	var wg sync.WaitGroup
 	for start := 0; start < n; start += workers * blockRows {
 		for k := range workers {

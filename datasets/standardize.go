@@ -1,6 +1,9 @@
 package datasets
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Scaling holds the per-column mean and sample standard deviation (denominator n−1) of a
 // table, computed with two passes (mean first, then squared deviations).
@@ -22,21 +25,24 @@ type Scaling struct {
 
 // ScalingOf returns the column means and sample SDs of d. With n < 2 every SD is NaN.
 func ScalingOf(d *Dataset) Scaling {
-	s := Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
-	for i := 0; i < d.N; i++ {
-		row := d.Row(i)
-		for j, v := range row {
-			s.Mean[j] += v
+	p := d.P
+	s := Scaling{Mean: make([]float64, p), SD: make([]float64, p)}
+	mean, ss := s.Mean[:p], s.SD[:p]
+	data := d.Data[:d.N*p]
+	// Rows resliced from data, so that the loops over a row's columns need no bounds checks;
+	// each column's additions are in row order, as always.
+	for i := 0; i+p <= len(data); i += p {
+		for j, v := range data[i : i+p] {
+			mean[j] += v
 		}
 	}
-	for j := range s.Mean {
-		s.Mean[j] /= float64(d.N)
+	for j := range mean {
+		mean[j] /= float64(d.N)
 	}
-	for i := 0; i < d.N; i++ {
-		row := d.Row(i)
-		for j, v := range row {
-			t := v - s.Mean[j]
-			s.SD[j] += float64(t * t)
+	for i := 0; i+p <= len(data); i += p {
+		for j, v := range data[i : i+p] {
+			t := v - mean[j]
+			ss[j] += float64(t * t)
 		}
 	}
 	for j := range s.SD {
@@ -142,6 +148,10 @@ func (s Scaling) Apply(dst []float64, d *Dataset) []float64 {
 	if len(dst) != d.N*d.P {
 		dst = make([]float64, d.N*d.P)
 	}
+	if s.Exp == nil && !slices.Contains(s.SD, 0) {
+		s.applyPlain(dst, d)
+		return dst
+	}
 	for i := 0; i < d.N; i++ {
 		row := d.Row(i)
 		out := dst[i*d.P : (i+1)*d.P]
@@ -150,6 +160,21 @@ func (s Scaling) Apply(dst []float64, d *Dataset) []float64 {
 		}
 	}
 	return dst
+}
+
+// applyPlain is Apply for a scaling without rescaled or constant columns: Cell's
+// (v − Mean[j]) / SD[j] for every cell, without its per-cell switch.
+func (s Scaling) applyPlain(dst []float64, d *Dataset) {
+	p := d.P
+	mean, sd := s.Mean[:p], s.SD[:p]
+	src := d.Data[:d.N*p]
+	dst = dst[:len(src)]
+	for i := 0; i+p <= len(src); i += p {
+		row, out := src[i:i+p], dst[i:i+p]
+		for j, v := range row {
+			out[j] = (v - mean[j]) / sd[j]
+		}
+	}
 }
 
 // ZScore returns the z-scored data of d (sample SD, n−1) and its scaling. A constant column

@@ -80,13 +80,46 @@ func finiteNumeric(d *datasets.Dataset) bool {
 // checkZScore returns datasets.ZScore's error for d (fewer than 2 rows, a constant column),
 // wrapped with the method's name, without computing the z-scores of a table that has none.
 func checkZScore(name string, d *datasets.Dataset) error {
-	if d.N >= 2 && !slices.ContainsFunc(datasets.ScalingOf(d).SD, func(sd float64) bool { return sd == 0 }) {
+	if d.N >= 2 && (spreadColumns(d) || !slices.ContainsFunc(datasets.ScalingOf(d).SD, func(sd float64) bool { return sd == 0 })) {
 		return nil
 	}
 	if _, _, err := datasets.ZScore(d); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// spreadColumns reports, for a table d of n ≥ 2 rows, whether every
+// column holds two values that differ (!=) and one of magnitude at least 2^−900: then
+// datasets.ScalingOf(d) gives every column an SD > 0, so checkZScore need not compute it.
+// When it returns false, checkZScore decides by ScalingOf itself.
+//
+// Why: a column whose plain SD is below 2^−511 and which is not constant (by the same !=
+// test) is computed again by ScalingOf on its values times 2^−e, the largest magnitude then
+// y_m in [0.5, 1). Another value differs from it, so it differs from y_m by at least 2^−54
+// (the spacing of doubles near 0.5), and one of the two deviates from the mean by at least
+// 2^−55: the sum of squares is at least 2^−110, the SD of up to 2^63 values at least 2^−87,
+// and the SD in raw units, 2^e times that with e ≥ −899, at least 2^−986, not zero.
+func spreadColumns(d *datasets.Dataset) bool {
+	const small = 0x1p-900
+	p := d.P
+	if d.N < 2 {
+		return false
+	}
+	for j := range p {
+		// Column j, scanned until both are found: usually within its first rows.
+		first := d.Data[j]
+		spread, big := false, math.Abs(first) >= small
+		for i := j + p; i < len(d.Data) && !(spread && big); i += p {
+			v := d.Data[i]
+			spread = spread || v != first
+			big = big || math.Abs(v) >= small
+		}
+		if !spread || !big {
+			return false
+		}
+	}
+	return true
 }
 
 // space returns the table in which distances are computed: z-scores or a copy of the raw data.
