@@ -285,7 +285,9 @@ md <- c(
   "process: above 1, sdcbench's whole process costs less than sdcMicro's call alone.",
   "*agreement*: one number from both outputs (sdcMicro / sdcbench, or the largest absolute",
   "difference between the two releases). Where the ratio is below 1, most of sdcbench's time is",
-  "reading and writing the CSV files: compare `noise_additive`, whose method is one pass.",
+  "reading and writing the CSV files: compare `noise_additive`, whose method is one pass. For `il1s`",
+  "no process that reads the CSV files can reach 1: sdcMicro's call is a few vectorised sums over",
+  "data already in memory, cheaper than only reading the two files (docs/datapath.md, reader).",
   "",
   "The data are generated in R with `set.seed(n)`: *normal* cases are n × d independent N(0, 1)",
   "columns; the *pair* cases (`il1s`, `il1rel`, `eigen`, `interval_disclosure`) give both tools the same",
@@ -320,7 +322,7 @@ for (name in unique(tab$case)) {
 md <- c(md, "", "The calls compared:", "")
 for (name in unique(tab$case)) md <- c(md, sprintf("- `%s`: %s", name, cases[[name]]$what))
 md <- c(md, "",
-  "Regenerate with `make bench-sdcmicro` (default sizes, about 7 CPU-minutes) or",
+  "Regenerate with `make bench-sdcmicro` (default sizes, about 16 CPU-minutes) or",
   "`make bench-sdcmicro ARGS=\"--full --reps 3\"` (up to 10^6 records; sdcMicro's mdav at 10^5 × 10,",
   "freqCalc with missing keys at 10^6 and kAnon at 2·10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
   "docs/scaling.md explains where sdcbench's time goes.")
