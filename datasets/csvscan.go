@@ -7,8 +7,9 @@ import (
 	"unsafe"
 )
 
-// scanSlack is how many bytes scanDecimal may load beyond the end of the field's line: the
-// line must lie inside a slice that extends at least this far (the reader's buffer).
+// scanSlack is how many bytes scanDecimal (8) and numericLine (25) may load beyond the end of
+// the field's line: the line must lie inside a slice that extends at least this far (the
+// reader's buffer).
 const scanSlack = 32
 
 // scanDecimal is the reader's parse of the usual numeric field: a plain decimal
