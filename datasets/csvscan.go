@@ -7,9 +7,10 @@ import (
 	"unsafe"
 )
 
-// scanSlack is how many bytes scanDecimal may load beyond the end of the field's line: the
-// line must lie inside a slice that extends at least this far (the reader's buffer).
-const scanSlack = 8
+// scanSlack is how many bytes scanDecimal (8) and numericLine (25) may load beyond the end of
+// the field's line: the line must lie inside a slice that extends at least this far (the
+// reader's buffer).
+const scanSlack = 32
 
 // scanDecimal is the reader's parse of the usual numeric field: a plain decimal
 // [+-]digits[.digits] with at most 19 digits in all, written from b[i] on and ending before
@@ -109,14 +110,26 @@ func b2i(b bool) int {
 //
 // The line must be followed by '\n' or '\r' (the line source's terminator; otherwise it takes
 // nothing), so that no run of digits or fraction goes past the line's end. A field of the
-// usual shapes — an integer part of fewer than eight digits, then the end of the field or a
-// point and 8 to 23 fraction digits, as R and sdcbench write numbers and codes — is read in one
-// to four words of eight bytes with no branch on its digits or sign (digitRun's steps,
-// unrolled); any other field goes to scanDecimal. Both give exactly parseDecimalPrefix's value
+// usual shape — an integer part of at most seven digits, a point and 8 to 23 fraction digits,
+// as R and sdcbench write numbers — is read from words of eight bytes with no loop and no
+// branch on its digits or sign; an integer of one to seven digits (a code) has a path of its
+// own, and any other field goes to scanDecimal. Both give exactly parseDecimalPrefix's value
 // (TestNumericLine).
 //
-// The words are loaded without bounds checks (load64): every load starts at or before the
-// line's end, where the terminator stops every run of digits, so it stays within b.
+// Where a field ends is found first, from the word after the sign and the two after it alone
+// (the first byte from the ninth on that is not a digit), and the next field starts there:
+// the next field's loads wait for these three words, not for this field's digits, so the
+// processor parses several fields at once (the fields of a line are independent; only their
+// positions are a chain). The same three words validate the field: its first word has the
+// point as its only non-digit, and the bytes from there to the end are digits by
+// construction. The digits are then read from words aligned to the fraction's start and to
+// the field's end (digitsValue, with tailMask for the part of the last word not read yet), so
+// no digit is read twice. Clinger's division (m < 10^15: exact) or Eisel–Lemire gives the
+// value; the branch between them is on m, regular within a column (R's 15 digits always take
+// the division).
+//
+// The words are loaded without bounds checks (load64): every load starts at most 25 bytes
+// after a position at or before the line's end, within the scanSlack bytes that follow it.
 func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 	end := len(b) - scanSlack
 	if end < 0 || b[end] != '\n' && b[end] != '\r' {
@@ -125,59 +138,59 @@ func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	const zeros = 0x3030303030303030
 	for c := range row {
-		if pos > end {
-			return c, pos
-		}
 		ch := byteAt(p, pos)
 		i := pos + b2i((ch-'+')&^2 == 0)
 		x := load64(p, i) ^ zeros
-		n := bits.TrailingZeros64(nonDigits(x)) >> 3
+		nd := firstNonDigits(x)
+		nda := firstNonDigits(load64(p, i+8) ^ zeros)
+		ndb := firstNonDigits(load64(p, i+16) ^ zeros)
+		off := 16 + bits.TrailingZeros64(ndb)>>3
+		if nda != 0 {
+			off = 8 + bits.TrailingZeros64(nda)>>3
+		}
+		e := i + off
+		n := bits.TrailingZeros64(nd) >> 3
 		f := i + n + 1
+		frac := e - f
 		var v float64
-		var k int
-		if x1 := load64(p, f) ^ zeros; n < 8 && byteAt(p, f-1) == '.' && nonDigits(x1) == 0 {
-			// the integer part (no digits to seven), eight fraction digits, and the rest
-			var m uint64
+		if nd&(nd-1) == 0 && n < 8 && byteAt(p, i+n) == '.' && uint(frac-8) <= 15 {
+			x1 := load64(p, f) ^ zeros
+			xe := load64(p, e-8) ^ zeros
+			var mi uint64
 			if n == 1 {
-				m = x & 0xFF
-			} else { // n < 8 digits, moved to the top of the word in two shifts of less than 64
-				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
+				mi = x & 0xFF
+			} else {
+				mi = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
 			}
-			// a zero integer part and the fraction's leading zeros (up to eight) are not
-			// significant, as in 0.0039048493379949534: 17 significant digits of 19
-			lz := (n + bits.TrailingZeros64(x1)>>3) & -b2i(m == 0)
-			m = m*1e8 + digitsValue(x1)
-			x = load64(p, f+8) ^ zeros
-			r := bits.TrailingZeros64(nonDigits(x)) >> 3
-			frac := 8
-			if r == 8 { // 16 fraction digits or more
-				m = m*1e8 + digitsValue(x)
-				x = load64(p, f+16) ^ zeros
-				r = bits.TrailingZeros64(nonDigits(x)) >> 3
-				frac = 16
-				if r == 8 {
-					return c, pos // 24 fraction digits or more
+			m := mi*1e8 + digitsValue(x1)
+			r := frac - 8
+			if r > 8 {
+				m = m*1e8 + digitsValue(load64(p, f+8)^zeros)
+				r -= 8
+			}
+			m = m*pow10u[r&15] + digitsValue(xe&tailMask[r&15])
+			if n+frac > 19 { // more than 19 significant digits, unless leading zeros
+				lz := (n + bits.TrailingZeros64(x1)>>3) & -b2i(mi == 0)
+				if n+frac-lz > 19 {
+					goto general
 				}
 			}
-			m = m*pow10u[r&15] + digitsValue(x<<8<<((56-8*uint(r))&63))
-			frac += r
-			sig := n + frac - lz // at least the significant digits
-			if sig > 19 {
-				return c, pos
-			}
-			k = f + frac
-			if sig <= 15 && frac <= 22 {
-				// Clinger's fast path (m < 10^15 < 2^53), as parseDecimalPrefix takes it
-				v = float64(int64(m)) / pow10[frac]
-				v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
+			neg := uint64(b2i(ch == '-')) << 63
+			if m < 1e15 {
+				// Clinger's fast path (m < 2^53), as parseDecimalPrefix takes it
+				if frac > 22 {
+					goto general // a zero or leading zeros and 23 fraction digits
+				}
+				v = float64(int64(m)) / clingerPow10[frac&31]
+				v = math.Float64frombits(math.Float64bits(v) | neg)
 			} else {
 				// Eisel–Lemire, as eiselLemire computes it. It gives the correctly rounded
 				// value or declines, as Clinger's path does where parseDecimalPrefix takes
-				// that (m ≤ 2^53), so the two agree. The branch is on the count of digits,
-				// known early, not on m: a release has numbers of 16 and 17 digits at
-				// random, and m ≤ 2^53 tells half of the 16-digit ones apart. For m ≥ 1
-				// and 8 ≤ frac ≤ 23 the result is a normal number; the rare cases where it
-				// needs the wider product or may decline, m = 0 and longer fractions go to
+				// that (m ≤ 2^53), so the two agree. The branch is on m, not on
+				// m ≤ 2^53, which tells half of a release's 16-digit numbers apart at random:
+				// R's 15 digits always take the division, a release's 16 and 17 mostly this.
+				// For 10^15 ≤ m < 10^19 and 8 ≤ frac ≤ 23 the result is a normal number; the
+				// rare cases where it needs the wider product or may decline go to
 				// eiselLemire, and what that declines to Clinger's path or the general way.
 				pw := &eiselPows[(-frac-eiselMin)&127]
 				clz := bits.LeadingZeros64(m)
@@ -186,24 +199,27 @@ func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 				msb := xHi >> 63
 				mant := xHi >> (msb + 9)
 				exp := uint64(pw.exp+63+1023) - uint64(clz) - (1 ^ msb)
-				if xHi&0x1FF == 0x1FF && xLo+mm < mm || xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 || m == 0 || frac > 23 {
+				if xHi&0x1FF == 0x1FF && xLo+mm < mm || xLo == 0 && xHi&0x1FF == 0 && mant&3 == 1 {
 					var ok bool
-					if v, ok = eiselLemire(m, -frac, ch == '-'); !ok {
+					if v, ok = eiselLemire(m, -frac, neg != 0); !ok {
 						if m > 1<<53 || frac > 22 {
-							return c, pos
+							goto general
 						}
-						v = float64(int64(m)) / pow10[frac]
-						v = math.Float64frombits(math.Float64bits(v) | uint64(b2i(ch == '-'))<<63)
+						v = float64(int64(m)) / clingerPow10[frac&31]
+						v = math.Float64frombits(math.Float64bits(v) | neg)
 					}
 				} else {
 					mant += mant & 1 // from 54 to 53 bits
 					ov := mant >> 54
 					mant >>= 1 + ov
 					exp += ov
-					v = math.Float64frombits(exp<<52 | mant&(1<<52-1) | uint64(b2i(ch == '-'))<<63)
+					v = math.Float64frombits(exp<<52 | mant&(1<<52-1) | neg)
 				}
 			}
-		} else if t := byteAt(p, i+n); uint(n-1) < 7 && (t == ',' || i+n == end) {
+			goto field
+		}
+	general:
+		if t := byteAt(p, i+n); uint(n-1) < 7 && (t == ',' || i+n == end) {
 			// an integer of one to seven digits
 			var m uint64
 			if n == 1 {
@@ -212,18 +228,19 @@ func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 				m = digitsValue(x << 8 << ((56 - 8*uint(n)) & 63))
 			}
 			v = math.Float64frombits(math.Float64bits(float64(int64(m))) | uint64(b2i(ch == '-'))<<63)
-			k = i + n
+			e = i + n
 		} else {
 			var ok bool
-			if v, k, ok = scanDecimal(b, pos, end); !ok {
+			if v, e, ok = scanDecimal(b, pos, end); !ok {
 				return c, pos
 			}
 		}
-		if k-pos <= short {
+	field:
+		if e-pos <= short {
 			return c, pos
 		}
-		if byteAt(p, k) != ',' {
-			if k == end && c == len(row)-1 {
+		if byteAt(p, e) != ',' {
+			if e == end && c == len(row)-1 {
 				row[c] = v
 				return c + 1, end
 			}
@@ -233,10 +250,20 @@ func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 			return c, pos // more fields than cells
 		}
 		row[c] = v
-		pos = k + 1
+		pos = e + 1
 	}
 	return 0, 0 // no cells
 }
+
+// clingerPow10 is pow10 in an array of 32, so that numericLine indexes it with frac&31
+// without a bounds check (it uses the entries up to 10^22 only).
+var clingerPow10 = [32]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// tailMask[r] keeps the top r bytes of a word (r ≤ 8): the digits of the field's last word
+// that the words before it did not cover.
+var tailMask = [16]uint64{0, 0xFF << 56, 0xFFFF << 48, 0xFFFFFF << 40, 0xFFFFFFFF << 32,
+	0xFFFFFFFFFF << 24, 0xFFFFFFFFFFFF << 16, 0xFFFFFFFFFFFFFF << 8, 0xFFFFFFFFFFFFFFFF}
 
 // load64 returns the eight bytes at p+i as a little-endian word, without a bounds check: the
 // caller guarantees they lie within its slice.
@@ -247,6 +274,16 @@ func load64(p unsafe.Pointer, i int) uint64 {
 // byteAt returns the byte at p+i, without a bounds check (as load64).
 func byteAt(p unsafe.Pointer, i int) byte {
 	return *(*byte)(unsafe.Add(p, i))
+}
+
+// firstNonDigits is nonDigits without its mask of the low seven bits, two instructions fewer:
+// exact up to and including the first byte it flags, which is what numericLine uses (where a
+// run of digits ends; whether a point is the only non-digit of a word). Only a byte of x from
+// 0x8A on, a non-digit other than the point, carries into the next byte, so no byte up to the
+// first non-digit is wrong, and a word whose first non-digit is a point gains a flag only
+// where it has another non-digit already (TestFirstNonDigits).
+func firstNonDigits(x uint64) uint64 {
+	return (x + 0x7676767676767676 | x) & 0x8080808080808080
 }
 
 // nonDigits flags, in the high bit of each byte, the bytes of x (ASCII bytes XOR '0') that

@@ -237,7 +237,7 @@ func FuzzNumericLine(f *testing.F) {
 		if bytes.IndexByte(line, '\n') >= 0 || p == 0 || p > 64 {
 			return
 		}
-		b := append(append(bytes.Clone(line), term), "1234567"...)
+		b := append(append(bytes.Clone(line), term), strings.Repeat("1234567", 5)[:scanSlack-1]...)
 		row := make([]float64, p)
 		taken, pos := numericLine(b, row, -1)
 		checkNumericLine(t, b, string(line), term, row, -1, taken, pos)
@@ -292,5 +292,46 @@ func TestReadNumericLinesMatchStandard(t *testing.T) {
 		for _, opt := range fastOptions {
 			sameRead(t, b.String(), opt)
 		}
+	}
+}
+
+// TestFirstNonDigits checks firstNonDigits against nonDigits (exact in every byte) where
+// numericLine relies on it: the first flagged byte, and, when that is a point, whether it is
+// the only one. Every pair of byte values at every pair of positions among digits, and random
+// words of digits, points and any bytes.
+func TestFirstNonDigits(t *testing.T) {
+	check := func(w []byte) {
+		x := bytesWord(w) ^ 0x3030303030303030
+		nd, fnd := nonDigits(x), firstNonDigits(x)
+		first := bits.TrailingZeros64(nd)
+		if first != bits.TrailingZeros64(fnd) || first < 64 && w[first>>3] == '.' && (nd&(nd-1) == 0) != (fnd&(fnd-1) == 0) {
+			t.Fatalf("firstNonDigits(%q) = %#x, nonDigits %#x", w, fnd, nd)
+		}
+	}
+	w := []byte("31415926")
+	for p1 := range 8 {
+		for p2 := p1 + 1; p2 < 8; p2++ {
+			for c1 := range 256 {
+				for c2 := range 256 {
+					copy(w, "31415926")
+					w[p1], w[p2] = byte(c1), byte(c2)
+					check(w)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(30, 17))
+	for range 1000000 {
+		for i := range w {
+			switch rng.IntN(4) {
+			case 0:
+				w[i] = byte(rng.IntN(256))
+			case 1:
+				w[i] = '.'
+			default:
+				w[i] = byte('0' + rng.IntN(10))
+			}
+		}
+		check(w)
 	}
 }
