@@ -156,6 +156,7 @@ type joiner struct {
 	ecnt, eacc []float64
 	head, next []int32
 	cand       []uint32
+	filter     streamFilter
 }
 
 // pair records that tuples a and b (of different patterns) are compatible.
