@@ -147,7 +147,8 @@ type joiner struct {
 	edges    edgeList // compatible pairs of tuples of different patterns, weighted only
 	// lookup, if not nil, finds the tuples of enumerate by number (exact hasher) in place of
 	// the index of all tuples.
-	lookup func(key uint64) int32
+	// lookup's arguments are the number and its zero set (the keys whose code is 0).
+	lookup func(key, zero uint64) int32
 
 	tb         table
 	gx         []uint64 // gather's numbers
@@ -201,6 +202,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 	if !h.exact {
 		same = func(e int32) bool { return slices.Equal(ts.tuple(e), j.cand) }
 	}
+	zb := keySet(B.miss)
 	for _, t := range A.tuples {
 		j.cand = append(j.cand[:0], ts.tuple(t)...)
 		key := h.masked(ts.hash[t], j.cand, zero)
@@ -214,7 +216,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 		for {
 			var s int32
 			if j.lookup != nil {
-				s = j.lookup(key)
+				s = j.lookup(key, zb)
 			} else {
 				s = ts.lookup(key, same)
 			}
