@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -172,6 +173,51 @@ func TestMissingCellCounts(t *testing.T) {
 		mc := CountMissing(c.orig, m)
 		if !slicesEqual(mc.Lost, c.lost) || !slicesEqual(mc.Both, c.both) {
 			t.Errorf("%s: lost %v both %v, want %v %v", c.name, mc.Lost, mc.Both, c.lost, c.both)
+		}
+	}
+}
+
+// TestCountMissingBlocks checks CountMissing against the cell-by-cell definition on random
+// tables whose sizes straddle its blocks (1–9 columns, 0–3,000 rows), with 0–100 % of the
+// release's cells missing and some of those missing in the original too.
+func TestCountMissingBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	for trial := range 60 {
+		n, p := rng.IntN(3001), 1+rng.IntN(9)
+		if trial < 3 {
+			n = []int{0, 1, 4096}[trial]
+		}
+		miss := []float64{0, 0.02, 0.3, 1}[trial%4]
+		names := make([]string, p)
+		for j := range names {
+			names[j] = "c" + strconv.Itoa(j)
+		}
+		od, md := make([]float64, n*p), make([]float64, n*p)
+		for i := range md {
+			od[i], md[i] = rng.NormFloat64(), rng.NormFloat64()
+			if rng.Float64() < miss {
+				md[i] = math.NaN()
+			}
+			if rng.Float64() < 0.5*miss {
+				od[i] = math.NaN()
+			}
+		}
+		orig, rel := datasets.New("o", names, n, p, od), datasets.New("m", names, n, p, md)
+		lost, both := make([]int, p), make([]int, p)
+		for i := range n {
+			for j := range p {
+				if math.IsNaN(md[i*p+j]) {
+					if math.IsNaN(od[i*p+j]) {
+						both[j]++
+					} else {
+						lost[j]++
+					}
+				}
+			}
+		}
+		mc := CountMissing(orig, rel)
+		if !slicesEqual(mc.Lost, lost) || !slicesEqual(mc.Both, both) {
+			t.Fatalf("trial %d (n %d, p %d): lost %v both %v, want %v %v", trial, n, p, mc.Lost, mc.Both, lost, both)
 		}
 	}
 }

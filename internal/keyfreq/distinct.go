@@ -280,10 +280,15 @@ func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (t
 	if !ok {
 		return nil, false
 	}
-	// Renumber by first appearance: rank[t] is the new number + 1 of split tuple t.
+	// Renumber by first appearance: rank[t] is the new number + 1 of split tuple t; weighted,
+	// each record's weight is added to its tuple's sum in the same pass (in row order).
 	c := len(pcnt)
 	rank := make([]int32, c)
 	next := int32(0)
+	var wsum []float64
+	if w.d != nil {
+		wsum = make([]float64, c)
+	}
 	for i, t := range of {
 		r := rank[t]
 		if r == 0 {
@@ -291,6 +296,9 @@ func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (t
 			r, rank[t] = next, next
 		}
 		of[i] = r - 1
+		if wsum != nil {
+			wsum[r-1] += w.at(i)
+		}
 	}
 	ts = &tuples{m: m, of: of, levels: levels, codes: make([]uint32, c*m), hash: make([]uint64, c), cnt: make([]float64, c)}
 	// The codes are the digits of the numbers, read off by multiplying with ⌊2^64/r⌋ + 1 for
@@ -313,13 +321,9 @@ func distinctPacked(buf []int32, n, m int, levels []int, w weights, h hasher) (t
 			rest = q
 		}
 	}
+	ts.wsum = wsum
 	if w.d == nil {
 		ts.wsum = ts.cnt
-		return ts, true
-	}
-	ts.wsum = make([]float64, c)
-	for i, t := range of {
-		ts.wsum[t] += w.at(i)
 	}
 	return ts, true
 }

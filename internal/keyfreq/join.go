@@ -147,7 +147,8 @@ type joiner struct {
 	edges    edgeList // compatible pairs of tuples of different patterns, weighted only
 	// lookup, if not nil, finds the tuples of enumerate by number (exact hasher) in place of
 	// the index of all tuples.
-	lookup func(key uint64) int32
+	// lookup's arguments are the number and its zero set (the keys whose code is 0).
+	lookup func(key, zero uint64) int32
 
 	tb         table
 	gx         []uint64 // gather's numbers
@@ -156,6 +157,7 @@ type joiner struct {
 	ecnt, eacc []float64
 	head, next []int32
 	cand       []uint32
+	filter     streamFilter
 }
 
 // pair records that tuples a and b (of different patterns) are compatible.
@@ -200,6 +202,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 	if !h.exact {
 		same = func(e int32) bool { return slices.Equal(ts.tuple(e), j.cand) }
 	}
+	zb := keySet(B.miss)
 	for _, t := range A.tuples {
 		j.cand = append(j.cand[:0], ts.tuple(t)...)
 		key := h.masked(ts.hash[t], j.cand, zero)
@@ -213,7 +216,7 @@ func (j *joiner) enumerate(A, B *pattern) {
 		for {
 			var s int32
 			if j.lookup != nil {
-				s = j.lookup(key)
+				s = j.lookup(key, zb)
 			} else {
 				s = ts.lookup(key, same)
 			}
@@ -303,8 +306,9 @@ func (j *joiner) stream(A, B *pattern) {
 // edgeList collects pairs of tuples in fixed-size blocks (no copying as it grows) and counts
 // each tuple's pairs.
 type edgeList struct {
-	blocks [][]uint64 // a<<32 | b, each pair once
-	deg    []int      // pairs of each tuple
+	blocks [][]uint64 // a<<32 | b, each pair once: the full blocks, then last
+	last   []uint64
+	deg    []int // pairs of each tuple
 }
 
 const edgeBlock = 1 << 15
@@ -312,7 +316,7 @@ const edgeBlock = 1 << 15
 // scatterPairs writes each pair (a, b) of el into the buckets of both tuples: b at
 // adj[pos[a]] and a at adj[pos[b]], advancing pos; pairs in the order they were added.
 func scatterPairs[I int | int32](el *edgeList, adj []int32, pos []I) {
-	for _, blk := range el.blocks {
+	for _, blk := range el.all() {
 		for _, e := range blk {
 			a, b := int32(e>>32), int32(uint32(e))
 			adj[pos[a]], adj[pos[b]] = b, a
@@ -323,13 +327,23 @@ func scatterPairs[I int | int32](el *edgeList, adj []int32, pos []I) {
 }
 
 func (el *edgeList) add(a, b int32) {
-	if len(el.blocks) == 0 || len(el.blocks[len(el.blocks)-1]) == edgeBlock {
-		el.blocks = append(el.blocks, make([]uint64, 0, edgeBlock))
+	if el.last == nil || len(el.last) == edgeBlock {
+		if el.last != nil {
+			el.blocks = append(el.blocks, el.last)
+		}
+		el.last = make([]uint64, 0, edgeBlock)
 	}
-	last := &el.blocks[len(el.blocks)-1]
-	*last = append(*last, uint64(a)<<32|uint64(uint32(b)))
+	el.last = append(el.last, uint64(a)<<32|uint64(uint32(b)))
 	el.deg[a]++
 	el.deg[b]++
+}
+
+// all returns the blocks of el, the last one included.
+func (el *edgeList) all() [][]uint64 {
+	if el.last == nil {
+		return el.blocks
+	}
+	return append(el.blocks, el.last)
 }
 
 // weightedSums returns the weighted sum of each tuple of ts in the order of the pairwise

@@ -54,9 +54,11 @@ func AppendKey(buf []byte, d []float64, p, i int, cols []int) []byte {
 // set of keys that are missing); tuples of patterns P and Q are compatible iff they agree on
 // the keys outside P ∪ Q. With an exact mixed-radix number a tuple masked on Q is its number
 // less Q's digits, so each tuple walks up the lattice of masks and finds its partners whose
-// missing keys contain its own (for a complete tuple, all of them) in one bitmap (or hash set)
-// of the numbers below the tuples with a missing key; the pairs of patterns neither of which
-// contains the other are hash joins of the smaller group against the larger. Without an exact
+// missing keys contain its own (for a complete tuple, all of them) in one bitmap (or hash set,
+// split by the numbers' zero sets, which the complete tuples walk first key by first key) of
+// the numbers below the tuples with a missing key; the pairs of patterns neither of which
+// contains the other are hash joins of the smaller group against the larger (a bit filter on
+// the codes of a few keys outside both skipping most probes of a small group). Without an exact
 // number, or where that index would take more than about one mark per record, every pair of
 // patterns is such a join: O(n·m + π·c·m) for m keys, c distinct tuples and π patterns
 // present. (Comparing every

@@ -114,13 +114,27 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 			pstart = make([]int32, len(ord)+1)
 		}
 	}
+	// With a hash index split by zero set the complete tuples walk first key by first key
+	// (walkByKey), and their partners are then read from buckets (weighted) or already added.
+	byKey := ix.bits == nil && ix.zmask != 0 && sl == nil
+	var runs *pairRuns
+	if byKey {
+		runs = walkByKey(ts, ms, ix, h, order, ord, tf, mtf, weighted)
+	}
 	m := ts.m
 	for i, t := range ord {
+		if byKey && !weighted {
+			break
+		}
 		x, codes, ct := ts.hash[t], ts.tuple(t), ts.cnt[t]
 		if sl != nil {
 			x, codes, ct = sl.hash[i], sl.codes[i*m:(i+1)*m], sl.cnt[i]
 		}
-		part = ix.up(x, codes, h.mult, order, 0, part[:0])
+		if byKey {
+			part = runs.partners(i, part[:0])
+		} else {
+			part = ix.up(x, codes, h.mult, order, 0, part[:0])
+		}
 		ft := ct
 		for _, r := range part {
 			ft += ms.cnt[r]
@@ -178,6 +192,80 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 		tF[t] = mF[s]
 	}
 	return tf, tF, true
+}
+
+// walkByKey walks the complete tuples ord of ts up the lattice of masks through the hash-mode
+// index ix, with zones: first every tuple's masks whose first key is order[0], then order[1],
+// and so on, so that each pass reads the zones whose zero set has that key first, a part of
+// the index that stays in cache, rather than all of it for every tuple. Unweighted, it adds
+// the partners' counts (ms) to tf and each tuple's count to its partners' in mtf (sums of
+// whole numbers: exact in any order) and returns nil. Weighted, it returns the partners
+// instead (the same set the walk of the whole tuple finds, each once), pass by pass, for
+// countLattice to add in its order.
+func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, tf, mtf []float64, weighted bool) *pairRuns {
+	var part []int32
+	var runs *pairRuns
+	if weighted {
+		runs = &pairRuns{cur: make([]int, 0, len(order))}
+	}
+	for j := range order {
+		if weighted {
+			runs.cur = append(runs.cur, runs.n)
+		}
+		for i, t := range ord {
+			part = ix.upFrom(ts.hash[t], 0, ts.tuple(t), h.mult, order, j, part[:0])
+			if len(part) == 0 {
+				continue
+			}
+			if weighted {
+				for _, r := range part {
+					runs.add(uint64(i)<<32 | uint64(r))
+				}
+				continue
+			}
+			ct, ft := ts.cnt[t], tf[t]
+			for _, r := range part {
+				ft += ms.cnt[r]
+				mtf[r] += ct
+			}
+			tf[t] = ft
+		}
+		if weighted {
+			runs.end = append(runs.end, runs.n)
+		}
+	}
+	return runs
+}
+
+// pairRuns holds the partners found by walkByKey, weighted: entries i<<32 | partner of ord[i],
+// in blocks (no copying as they grow), one run a pass, each ascending in i.
+type pairRuns struct {
+	blocks   [][]uint64
+	n        int
+	cur, end []int // each run's next entry and its end
+}
+
+func (p *pairRuns) add(e uint64) {
+	if p.n%edgeBlock == 0 {
+		p.blocks = append(p.blocks, make([]uint64, edgeBlock))
+	}
+	p.blocks[p.n/edgeBlock][p.n%edgeBlock] = e
+	p.n++
+}
+
+// partners appends to out the partners of ord[i] (run by run); calls must come in ascending i.
+func (p *pairRuns) partners(i int, out []int32) []int32 {
+	for q, g := range p.cur {
+		for ; g < p.end[q]; g++ {
+			e := p.blocks[g/edgeBlock][g%edgeBlock]
+			if int(e>>32) != i {
+				break
+			}
+			out = append(out, int32(uint32(e)))
+		}
+		p.cur[q] = g
+	}
+	return out
 }
 
 // compactMissing returns the u tuples of the patterns pats of ts as tuples of their own, in

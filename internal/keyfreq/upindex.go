@@ -21,10 +21,24 @@ type upIndex struct {
 	bits   []uint64
 	before []int32 // bitmap mode: the tuples marked in the words before each word of bits
 	slot   []int32 // bitmap mode: the tuples in ascending order of their numbers
+	// Hash mode: the marks split by the set of keys whose code in the number is 0 (its zero
+	// set, zones[z & zmask]: a pattern's missing keys and the keys masked on the way), so that
+	// a walk that masks one first key after another reads a table a fraction of the whole
+	// (zmask 0: one zone, if there are more than zoneKeys keys).
+	zones []zone
+	zmask uint64
+}
+
+// A zone of a hash-mode upIndex: its marks, and a filter with the bit of each (filterBit): a
+// probe of a number not marked reads a small bit array, mostly, not the table.
+type zone struct {
 	below  markTable
 	filter []uint64
 	fshift uint
 }
+
+// zoneKeys is the most keys for which the marks of a hash-mode upIndex are split by zero set.
+const zoneKeys = 10
 
 // allNext is the nextKeys of a fill whose next keys are not recorded (bitmap mode, or a next
 // key at a position of at least 31 in the walk order): a walk goes on with every later key.
@@ -251,20 +265,46 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, order []int, sets [][][]i
 	for _, P := range pats {
 		nmiss += len(P.tuples)
 	}
+	zq := make([]uint64, len(pats)) // the missing keys of each pattern, as a set
+	for i, P := range pats {
+		zq[i] = keySet(P.miss)
+	}
 	if index == bitmapIndex || index == autoIndex && h.span <= maxUpBits && h.span <= uint64(upBits*n+1<<16) {
 		ix.bits = make([]uint64, (h.span+31)/32)
 	} else {
-		ix.below.reset(marks, h.span <= 1<<32 && nmiss < 1<<24-1 && len(order) <= 8)
-		fb := max(bits.Len(uint(filterBits*marks)), 16) // bits of the filter's index
-		ix.filter = make([]uint64, 1<<(fb-6))
-		ix.fshift = uint(64 - fb)
+		narrow := h.span <= 1<<32 && nmiss < 1<<24-1 && len(order) <= 8
+		if len(order) > zoneKeys {
+			ix.zones = make([]zone, 1)
+			ix.zones[0].reset(marks, narrow, 16)
+		} else {
+			// The marks of each zone: a pattern's tuples, and those of each of its fill sets.
+			ix.zmask = 1<<len(order) - 1
+			ix.zones = make([]zone, ix.zmask+1)
+			zm := make([]float64, ix.zmask+1)
+			for i, P := range pats {
+				u := float64(len(P.tuples))
+				zm[zq[i]] += u
+				for _, F := range sets[i] {
+					c := u
+					for _, k := range F {
+						c *= float64(ts.levels[k])
+					}
+					zm[zq[i]&^keyList(F)] += c
+				}
+			}
+			for z, c := range zm {
+				if c > 0 {
+					ix.zones[z].reset(int(min(c, float64(marks))), narrow, 10)
+				}
+			}
+		}
 	}
 	for i, P := range pats {
 		for _, u := range P.tuples {
 			x0 := ts.hash[u]
-			ix.mark(x0, u, 0)
+			ix.mark(x0, zq[i], u, 0)
 			for _, F := range sets[i] {
-				ix.fill(x0, F, h.mult, ts.levels, nextKeys(pos[F[0]]))
+				ix.fill(x0, zq[i]&^keyList(F), F, h.mult, ts.levels, nextKeys(pos[F[0]]))
 			}
 		}
 	}
@@ -285,21 +325,60 @@ func newUpIndex(ts *tuples, h hasher, pats []*pattern, order []int, sets [][][]i
 	return ix
 }
 
+// reset sizes z for up to n marks (narrow slots if narrow), its filter at least 2^minBits bits.
+func (z *zone) reset(n int, narrow bool, minBits int) {
+	z.below.reset(n, narrow)
+	fb := max(bits.Len(uint(filterBits*n)), minBits) // bits of the filter's index
+	z.filter = make([]uint64, 1<<(fb-6))
+	z.fshift = uint(64 - fb)
+}
+
+// keySet returns the keys k with miss[k] as a set (bit k); at most 64 keys.
+func keySet(miss []bool) uint64 {
+	var z uint64
+	for k, m := range miss {
+		if m {
+			z |= 1 << uint(k)
+		}
+	}
+	return z
+}
+
+// keyList returns the keys F as a set (bit k).
+func keyList(F []int) uint64 {
+	var z uint64
+	for _, k := range F {
+		z |= 1 << uint(k)
+	}
+	return z
+}
+
+// zeroSet returns the keys whose code in codes is 0, as a set (bit k; at most 64 keys).
+func zeroSet(codes []uint32) uint64 {
+	var z uint64
+	for k, c := range codes {
+		if c == 0 {
+			z |= 1 << uint(k)
+		}
+	}
+	return z
+}
+
 // rank returns the number of tuples marked in the bitmap below the number x.
 func (ix *upIndex) rank(x uint64) int32 {
 	w, p := x>>5, 2*(x&31)+1
 	return ix.before[w] + int32(bits.OnesCount64(ix.bits[w]&oddBits&(1<<p-1)))
 }
 
-// tuple returns the tuple with a missing key whose number is x, or −1.
-func (ix *upIndex) tuple(x uint64) int32 {
-	_, r := ix.probe(x)
+// tuple returns the tuple with a missing key whose number is x, with zero set z, or −1.
+func (ix *upIndex) tuple(x, z uint64) int32 {
+	_, r := ix.probe(x, z)
 	return r
 }
 
 // fill marks every number x0 + Σ_{k∈F} c_k·mult_k, c_k in 1..levels[k], as a fill whose
-// walks go on with the keys next (nextKeys).
-func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int, next uint32) {
+// walks go on with the keys next (nextKeys); z is their zero set.
+func (ix *upIndex) fill(x0, z uint64, F []int, mult []uint64, levels []int, next uint32) {
 	var code [64]int
 	n := len(F)
 	x := x0
@@ -311,7 +390,7 @@ func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int, next ui
 		x += mult[k]
 	}
 	for {
-		ix.mark(x, -1, next)
+		ix.mark(x, z, -1, next)
 		i := 0
 		for ; i < n; i++ {
 			k := F[i]
@@ -329,9 +408,9 @@ func (ix *upIndex) fill(x0 uint64, F []int, mult []uint64, levels []int, next ui
 	}
 }
 
-// mark records that x is tuple (if tuple ≥ 0) or a fill (if tuple < 0) whose walks go on with
-// the keys next.
-func (ix *upIndex) mark(x uint64, tuple int32, next uint32) {
+// mark records that x (zero set z) is tuple (if tuple ≥ 0) or a fill (if tuple < 0) whose
+// walks go on with the keys next.
+func (ix *upIndex) mark(x, z uint64, tuple int32, next uint32) {
 	if ix.bits != nil {
 		b := uint64(1)
 		if tuple >= 0 {
@@ -340,19 +419,20 @@ func (ix *upIndex) mark(x uint64, tuple int32, next uint32) {
 		ix.bits[x>>5] |= b << (2 * (x & 31))
 		return
 	}
-	i := ix.filterBit(x)
-	ix.filter[i>>6] |= 1 << (i & 63)
-	ix.below.add(x, tuple, next)
+	zn := &ix.zones[z&ix.zmask]
+	i := zn.filterBit(x)
+	zn.filter[i>>6] |= 1 << (i & 63)
+	zn.below.add(x, tuple, next)
 }
 
-// filterBit returns the bit of the number x in the filter of a hash-mode upIndex.
-func (ix *upIndex) filterBit(x uint64) uint64 {
-	return (x * 0xbf58476d1ce4e5b9) >> ix.fshift
+// filterBit returns the bit of the number x in the filter of a zone.
+func (zn *zone) filterBit(x uint64) uint64 {
+	return (x * 0xbf58476d1ce4e5b9) >> zn.fshift
 }
 
-// probe returns the nextKeys of x if x is a fill (on the way to a tuple with a missing key; 0
-// if not), and the tuple with a missing key x is (−1 if none).
-func (ix *upIndex) probe(x uint64) (next uint32, r int32) {
+// probe returns the nextKeys of x (zero set z) if x is a fill (on the way to a tuple with a
+// missing key; 0 if not), and the tuple with a missing key x is (−1 if none).
+func (ix *upIndex) probe(x, z uint64) (next uint32, r int32) {
 	if ix.bits != nil {
 		b := ix.bits[x>>5] >> (2 * (x & 31))
 		if b&1 != 0 {
@@ -363,10 +443,14 @@ func (ix *upIndex) probe(x uint64) (next uint32, r int32) {
 		}
 		return next, ix.slot[ix.rank(x)]
 	}
-	if i := ix.filterBit(x); ix.filter[i>>6]>>(i&63)&1 == 0 {
+	zn := &ix.zones[z&ix.zmask]
+	if zn.filter == nil {
 		return 0, -1
 	}
-	return ix.below.get(x)
+	if i := zn.filterBit(x); zn.filter[i>>6]>>(i&63)&1 == 0 {
+		return 0, -1
+	}
+	return zn.below.get(x)
 }
 
 // up appends to out the tuples with a missing key that equal x (a number whose codes are
@@ -375,29 +459,34 @@ func (ix *upIndex) probe(x uint64) (next uint32, r int32) {
 // skipping every mask with nothing above it (no fill); after the first key, only the keys the
 // fills name as next (nextKeys) are masked.
 func (ix *upIndex) up(x uint64, codes []uint32, mult []uint64, order []int, from int, out []int32) []int32 {
+	return ix.upZ(x, zeroSet(codes), codes, mult, order, from, out)
+}
+
+// upZ is up for a number x whose zero set is z.
+func (ix *upIndex) upZ(x, z uint64, codes []uint32, mult []uint64, order []int, from int, out []int32) []int32 {
 	for j := from; j < len(order); j++ {
-		out = ix.upFrom(x, codes, mult, order, j, out)
+		out = ix.upFrom(x, z, codes, mult, order, j, out)
 	}
 	return out
 }
 
-// upFrom is up for the masks whose first key is order[j].
-func (ix *upIndex) upFrom(x uint64, codes []uint32, mult []uint64, order []int, j int, out []int32) []int32 {
+// upFrom is up for the masks whose first key is order[j], from a number x with zero set z.
+func (ix *upIndex) upFrom(x, z uint64, codes []uint32, mult []uint64, order []int, j int, out []int32) []int32 {
 	k := order[j]
 	c := codes[k]
 	if c == 0 {
 		return out
 	}
-	y := x - uint64(c)*mult[k]
-	next, r := ix.probe(y)
+	y, zy := x-uint64(c)*mult[k], z|1<<uint(k)
+	next, r := ix.probe(y, zy)
 	if r >= 0 {
 		out = append(out, r)
 	}
 	if next == allNext {
-		return ix.up(y, codes, mult, order, j+1, out)
+		return ix.upZ(y, zy, codes, mult, order, j+1, out)
 	}
 	for next &^= 1<<(j+1) - 1; next != 0; next &= next - 1 {
-		out = ix.upFrom(y, codes, mult, order, bits.TrailingZeros32(next), out)
+		out = ix.upFrom(y, zy, codes, mult, order, bits.TrailingZeros32(next), out)
 	}
 	return out
 }
