@@ -224,15 +224,17 @@ func BenchmarkAppendShortest(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sets := map[string][]float64{}
 	norm := make([]float64, 100_000)
+	unit := make([]float64, len(norm))
 	short := make([]float64, len(norm))
 	bitsv := make([]float64, len(norm))
 	for i := range norm {
 		norm[i] = r.NormFloat64() * 100
+		unit[i] = r.NormFloat64()
 		short[i], _ = strconv.ParseFloat(strconv.FormatFloat(r.NormFloat64(), 'g', 1+r.IntN(17), 64), 64)
 		bitsv[i] = math.Float64frombits(r.Uint64() &^ (1 << 62)) // finite
 	}
-	sets["normal"], sets["digits1to17"], sets["bits"] = norm, short, bitsv
-	for _, name := range []string{"normal", "digits1to17", "bits"} {
+	sets["normal"], sets["unit"], sets["digits1to17"], sets["bits"] = norm, unit, short, bitsv
+	for _, name := range []string{"normal", "unit", "digits1to17", "bits"} {
 		vals := sets[name]
 		buf := make([]byte, 0, 32)
 		for _, f := range []struct {
