@@ -16,10 +16,14 @@ import (
 // 6 and more, else in the 'f' form; "NaN", "+Inf", "-Inf"; "0" and "-0".
 //
 // The digits come from the Schubfach algorithm (R. Giulietti, "The Schubfach way to render
-// doubles", 2020; shortestDigits); the text is built in three machine words and stored
-// into b's spare capacity without branches on the digits (formatShortest; docs/datapath.md,
-// "What the writer does now"). TestAppendFloatShortest and FuzzAppendShortest compare it
-// with strconv; it does not allocate when b has room for shortRoom more bytes.
+// doubles", 2020; shortestDigits). The text is built in machine words (the 17 digit bytes
+// of digitBytes8 and the point, zeros and sign around them) and stored straight into b's
+// spare capacity at offsets known from v's sign and exponent before its digits are: no
+// bytes are read back from a scratch buffer (a store-to-load forwarding stall) and later
+// loads need not wait for a store's address (docs/datapath.md, "What the writer does
+// now"). With fewer than shortRoom bytes of room in b it calls strconv. It does not
+// allocate when b has that room. TestAppendFloatShortest, TestAppendFloatShortestBits and
+// FuzzAppendShortest compare it with strconv.
 func appendFloatShortest(b []byte, v float64) []byte {
 	n := len(b)
 	if cap(b)-n < shortRoom {
@@ -48,17 +52,8 @@ func appendFloatShortest(b []byte, v float64) []byte {
 	// From about 0.001 to 10 (dp = k+17 from −2 to 1, known from v's exponent alone), the
 	// text is "0.", −dp zeros and D (a leading zero of D is one more zero after the point),
 	// or with dp = 1 D's first digit, the point and the rest (0.ddd when that digit is 0).
-	// Elsewhere D is made to start with a nonzero digit.
+	// Elsewhere the leading zero is dropped.
 	dp := k + 17
-	frame := uint(dp+2) <= 3
-	lim := uint64(1e16)
-	if frame {
-		lim = 0
-	}
-	d10, dn := d*10, dp // dn: the point's place for the normalized D
-	if d < lim {
-		d, dn = d10, dp-1
-	}
 
 	// The 17 digits as text: the first eight in x0 (the first digit in the lowest byte), the
 	// next eight in x1 and the last in x2; nd of them without the trailing zeros.
@@ -75,7 +70,7 @@ func appendFloatShortest(b []byte, v float64) []byte {
 	w2 |= asciiZeros
 	x0, x1, x2 := top|'0'|w1<<8, w1>>56|w2<<8, byte(w2>>56)
 
-	if frame {
+	if uint(dp+2) <= 3 { // −2 ≤ dp ≤ 1
 		z := 2 - dp // where D starts
 		zs := uint(8*z) & 63
 		head := zeroPoint&(1<<zs-1) | x0<<zs
@@ -95,6 +90,10 @@ func appendFloatShortest(b []byte, v float64) []byte {
 		return b[:n+s+ln]
 	}
 
+	dn := dp // the point's place for D without a leading zero
+	if top == 0 {
+		x0, x1, x2, dn, nd = x0>>8|x1<<56, x1>>8|uint64(x2)<<56, 0, dp-1, nd-1
+	}
 	// D at t[s+1:], and in its place its first word with a point inserted: the stores'
 	// addresses do not wait for the digits.
 	binary.LittleEndian.PutUint64(t[s+1:], x0)
