@@ -61,11 +61,11 @@ func appendFloatShortest(b []byte, v float64) []byte {
 	top := d / 1e16 // from d, not hi: one multiplication less on the way to w1
 	w1 := digitBytes8(uint32(hi - top*1e8))
 	w2 := digitBytes8(uint32(d - hi*1e8))
-	tz1 := bits.LeadingZeros64(w1) / 8
-	if w2 != 0 {
-		tz1 = 0
+	last, nd := w2, 17 // the last word with a nonzero digit, and the digits up to its end
+	if w2 == 0 {
+		last, nd = w1, 9
 	}
-	nd := 17 - bits.LeadingZeros64(w2)/8 - tz1
+	nd -= bits.LeadingZeros64(last) / 8
 	w1 |= asciiZeros
 	w2 |= asciiZeros
 	x0, x1, x2 := top|'0'|w1<<8, w1>>56|w2<<8, byte(w2>>56)
