@@ -72,15 +72,13 @@ func appendFloatShortest(b []byte, v float64) []byte {
 
 	if uint(dp+2) <= 3 { // −2 ≤ dp ≤ 1
 		z := 2 - dp // where D starts
-		zs := uint(8*z) & 63
-		head := zeroPoint&(1<<zs-1) | x0<<zs
+		// The first word: "0.", −dp zeros and the start of D, or D's first digit, the point
+		// and more of D; from constants of the layout, without branches (dp is random).
+		f := &frameHeads[dp+2]
+		head := f.prefix + x0&f.keep + (x0&^f.keep)*f.scale
 		ln := z + nd
-		head1, ln1 := x0&0xff|'.'<<8|(x0&^0xff)<<8, nd+1
-		if nd == 1 {
-			ln1 = 1
-		}
-		if dp == 1 { // (computed before and chosen by conditional moves: dp is random)
-			head, ln = head1, ln1
+		if ln == 2 { // a single digit d: no point
+			ln = 1
 		}
 		o := (s + z) & 7 // ≤ 5 (the mask spares the bounds checks)
 		binary.LittleEndian.PutUint64(t[o:], x0)
@@ -143,6 +141,15 @@ func appendFloatShortest(b []byte, v float64) []byte {
 
 // zeroPoint is "0.000000" as a word: the start of a number below 1 in the 'f' form.
 const zeroPoint = 0x303030303030_2e30
+
+// frameHeads[dp+2], for −2 ≤ dp ≤ 1, builds the first word of the text of v = 0.D·10^dp from
+// the first word x0 of D: prefix + x0&keep + (x0&^keep)·scale.
+var frameHeads = [4]struct{ prefix, keep, scale uint64 }{
+	{zeroPoint & (1<<32 - 1), 0, 1 << 32}, // dp = −2: 0.00D
+	{zeroPoint & (1<<24 - 1), 0, 1 << 24}, // dp = −1: 0.0D
+	{zeroPoint & (1<<16 - 1), 0, 1 << 16}, // dp = 0: 0.D
+	{'.' << 8, 0xff, 1 << 8},              // dp = 1: D₀.D₁D₂…
+}
 
 // shortRoom is the room appendFloatShortest writes in: the longest text, 24 bytes
 // ("-2.2250738585072014e-308"), and the spill of its last word store.
