@@ -51,9 +51,18 @@ func appendFloatShortest(b []byte, v float64) []byte {
 	// v = 0.D·10^dp for D the 17 digits of d, a leading zero included when d has 16.
 	// From about 0.001 to 10 (dp = k+17 from −2 to 1, known from v's exponent alone), the
 	// text is "0.", −dp zeros and D (a leading zero of D is one more zero after the point),
-	// or with dp = 1 D's first digit, the point and the rest (0.ddd when that digit is 0).
-	// Elsewhere the leading zero is dropped.
+	// or with dp = 1 D's first digit, the point and the rest (0.ddd when that digit is 0):
+	// no conditional move on d delays its digits. Elsewhere D is made to start with a
+	// nonzero digit (behind a branch: the same for most numbers of a column).
 	dp := k + 17
+	frame := uint(dp+2) <= 3 // −2 ≤ dp ≤ 1
+	dn := dp                 // the point's place for D without a leading zero
+	if !frame {
+		d10 := d * 10
+		if d < 1e16 {
+			d, dn = d10, dp-1
+		}
+	}
 
 	// The 17 digits as text: the first eight in x0 (the first digit in the lowest byte), the
 	// next eight in x1 and the last in x2; nd of them without the trailing zeros.
@@ -70,7 +79,7 @@ func appendFloatShortest(b []byte, v float64) []byte {
 	w2 |= asciiZeros
 	x0, x1, x2 := top|'0'|w1<<8, w1>>56|w2<<8, byte(w2>>56)
 
-	if uint(dp+2) <= 3 { // −2 ≤ dp ≤ 1
+	if frame {
 		z := 2 - dp // where D starts
 		// The first word: "0.", −dp zeros and the start of D, or D's first digit, the point
 		// and more of D; from constants of the layout, without branches (dp is random).
@@ -88,10 +97,6 @@ func appendFloatShortest(b []byte, v float64) []byte {
 		return b[:n+s+ln]
 	}
 
-	dn := dp // the point's place for D without a leading zero
-	if top == 0 {
-		x0, x1, x2, dn, nd = x0>>8|x1<<56, x1>>8|uint64(x2)<<56, 0, dp-1, nd-1
-	}
 	// D at t[s+1:], and in its place its first word with a point inserted: the stores'
 	// addresses do not wait for the digits.
 	binary.LittleEndian.PutUint64(t[s+1:], x0)
