@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 //go:generate go run shortpowgen.go
@@ -15,116 +16,168 @@ import (
 // 6 and more, else in the 'f' form; "NaN", "+Inf", "-Inf"; "0" and "-0".
 //
 // The digits come from the Schubfach algorithm (R. Giulietti, "The Schubfach way to render
-// doubles", 2020; shortestDigits); the text is assembled from a two-digit table
-// (docs/datapath.md, "What the writer does now"). TestAppendFloatShortest and
-// FuzzAppendShortest compare it with strconv; it does not allocate when b has room for 24
-// more bytes.
+// doubles", 2020; shortestDigits). The text is built in machine words (the 17 digit bytes
+// of digitBytes8 and the point, zeros and sign around them) and stored straight into b's
+// spare capacity at offsets known from v's sign and exponent before its digits are: no
+// bytes are read back from a scratch buffer (a store-to-load forwarding stall) and later
+// loads need not wait for a store's address (docs/datapath.md, "What the writer does
+// now"). With fewer than shortRoom bytes of room in b it calls strconv. It does not
+// allocate when b has that room. TestAppendFloatShortest, TestAppendFloatShortestBits and
+// FuzzAppendShortest compare it with strconv.
 func appendFloatShortest(b []byte, v float64) []byte {
+	n := len(b)
+	if cap(b)-n < shortRoom {
+		// Without room for the word stores: strconv itself (the same bytes by definition),
+		// which grows b only when the text does not fit.
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
+	t := (*[shortRoom]byte)(b[n : n+shortRoom])
 	u := math.Float64bits(v)
 	frac, exp := u&(1<<52-1), int(u>>52)&0x7ff
-	var c uint64
-	var q int
-	switch {
-	case exp == 0x7ff:
-		if frac != 0 {
-			return append(b, "NaN"...)
-		}
-		if u>>63 != 0 {
-			return append(b, "-Inf"...)
-		}
-		return append(b, "+Inf"...)
-	case exp == 0:
-		if frac == 0 {
-			if u>>63 != 0 {
-				return append(b, "-0"...)
-			}
-			return append(b, '0')
+	c, q := frac|1<<52, exp-1075
+	if uint(exp-1) >= 0x7fe {
+		if exp != 0 || frac == 0 {
+			return b[:n+formatSpecial(t, u)]
 		}
 		c, q = frac, -1074 // subnormal
-	default:
-		c, q = frac|1<<52, exp-1075
 	}
 	d, k := shortestDigits(c, q, frac == 0 && exp > 1)
+	for d < 1e15 { // a subnormal's d has 1 to 17 digits, a normal one's 16 or 17
+		d, k = d*10, k-1
+	}
+	t[0] = '-'
+	s := int(u>>63) & 1 // the sign is kept for a negative v
 
-	// The text is assembled in buf[start:end] and appended at once: the 17 digits of d (with
-	// leading zeros) in buf[8:25], of which buf[i:end] are its digits without leading and
-	// trailing zeros, then the sign, point, zeros and exponent around them.
-	var buf [48]byte
-	const first, last = 8, 25
+	// v = 0.D·10^dp for D the 17 digits of d, a leading zero included when d has 16.
+	// From about 0.001 to 10 (dp = k+17 from −2 to 1, known from v's exponent alone), the
+	// text is "0.", −dp zeros and D (a leading zero of D is one more zero after the point),
+	// or with dp = 1 D's first digit, the point and the rest (0.ddd when that digit is 0):
+	// no conditional move on d delays its digits. Elsewhere D is made to start with a
+	// nonzero digit (behind a branch: the same for most numbers of a column).
+	dp := k + 17
+	frame := uint(dp+2) <= 3 // −2 ≤ dp ≤ 1
+	dn := dp                 // the point's place for D without a leading zero
+	if !frame {
+		d10 := d * 10
+		if d < 1e16 {
+			d, dn = d10, dp-1
+		}
+	}
+
+	// The 17 digits as text: the first eight in x0 (the first digit in the lowest byte), the
+	// next eight in x1 and the last in x2; nd of them without the trailing zeros.
 	hi := d / 1e8
-	top := hi / 1e8 // < 10: d < 10^17
-	mid := digitBytes8(uint32(hi - top*1e8))
-	low := digitBytes8(uint32(d - hi*1e8))
-	buf[first] = byte('0' + top)
-	binary.LittleEndian.PutUint64(buf[first+1:], mid|asciiZeros)
-	binary.LittleEndian.PutUint64(buf[first+9:], low|asciiZeros)
-	i, end := first, last
-	switch { // leading zeros
-	case top != 0:
-	case mid != 0:
-		i += 1 + bits.TrailingZeros64(mid)/8
-	default:
-		i += 9 + bits.TrailingZeros64(low)/8
+	top := d / 1e16 // from d, not hi: one multiplication less on the way to w1
+	w1 := digitBytes8(uint32(hi - top*1e8))
+	w2 := digitBytes8(uint32(d - hi*1e8))
+	last, nd := w2, 17 // the last word with a nonzero digit, and the digits up to its end
+	if w2 == 0 {
+		last, nd = w1, 9
 	}
-	switch { // trailing zeros
-	case low != 0:
-		end -= bits.LeadingZeros64(low) / 8
-	case mid != 0:
-		end -= 8 + bits.LeadingZeros64(mid)/8
-	default:
-		end -= 16
+	nd -= bits.LeadingZeros64(last) / 8
+	w1 |= asciiZeros
+	w2 |= asciiZeros
+	x0, x1, x2 := top|'0'|w1<<8, w1>>56|w2<<8, byte(w2>>56)
+
+	if frame {
+		z := 2 - dp // where D starts
+		// The first word: "0.", −dp zeros and the start of D, or D's first digit, the point
+		// and more of D; from constants of the layout, without branches (dp is random).
+		f := &frameHeads[dp+2]
+		head := f.prefix + x0&f.keep + (x0&^f.keep)*f.scale
+		ln := z + nd
+		if ln == 2 { // a single digit d: no point
+			ln = 1
+		}
+		o := (s + z) & 7 // ≤ 5 (the mask spares the bounds checks)
+		binary.LittleEndian.PutUint64(t[o:], x0)
+		binary.LittleEndian.PutUint64(t[o+8:], x1)
+		t[o+16] = x2
+		binary.LittleEndian.PutUint64(t[s&1:], head)
+		return b[:n+s+ln]
 	}
-	dp := last - i + k // the decimal point: v = 0.digits·10^dp
-	nd := end - i
-	start := i - 1
+
+	// D at t[s+1:], and in its place its first word with a point inserted: the stores'
+	// addresses do not wait for the digits.
+	binary.LittleEndian.PutUint64(t[s+1:], x0)
+	binary.LittleEndian.PutUint64(t[s+9:], x1)
+	t[s+17] = x2
+	if uint(dn-1) < 6 { // the 'f' form, 1 ≤ dn ≤ 6: ddd.ddd or ddd000
+		ps := uint(8*dn) & 63
+		m := uint64(1)<<ps - 1
+		binary.LittleEndian.PutUint64(t[s:], x0&m|'.'<<ps|(x0&^m)<<8)
+		if nd > dn {
+			return b[:n+s+nd+1]
+		}
+		return b[:n+s+dn]
+	}
+	if uint(dn+3) < 4 { // the 'f' form, −3 ≤ dn ≤ 0 (here only dn = −3): 0.000ddd
+		z := 2 - dn
+		o := (s + z) & 7 // ≤ 6
+		binary.LittleEndian.PutUint64(t[s:], zeroPoint)
+		binary.LittleEndian.PutUint64(t[o:], x0)
+		binary.LittleEndian.PutUint64(t[o+8:], x1)
+		t[o+16] = x2
+		return b[:n+s+z+nd]
+	}
+
+	// The 'e' form: d.ddde±dd, the point dropped after a single digit.
+	binary.LittleEndian.PutUint64(t[s:], x0&0xff|'.'<<8|(x0&^0xff)<<8)
+	ln := nd + 1
+	if nd == 1 {
+		ln = 1
+	}
+	e, es := dn-1, uint64('+')
+	if e < 0 {
+		e, es = -e, '-'
+	}
+	eh := uint64(e) * 5243 >> 19 // ⌊e/100⌋ for e < 10^4
+	er := uint64(e) - eh*100
+	et := er * 103 >> 10 // ⌊er/10⌋ for er < 100
+	ew := 'e' | es<<8 | (et+'0')<<16 | (er-et*10+'0')<<24
+	el := 4
+	if eh != 0 {
+		ew = 'e' | es<<8 | (eh+'0')<<16 | (et+'0')<<24 | (er-et*10+'0')<<32
+		el = 5
+	}
+	binary.LittleEndian.PutUint64(t[s+ln:], ew)
+	return b[:n+s+ln+el]
+}
+
+// zeroPoint is "0.000000" as a word: the start of a number below 1 in the 'f' form.
+const zeroPoint = 0x303030303030_2e30
+
+// frameHeads[dp+2], for −2 ≤ dp ≤ 1, builds the first word of the text of v = 0.D·10^dp from
+// the first word x0 of D: prefix + x0&keep + (x0&^keep)·scale.
+var frameHeads = [4]struct{ prefix, keep, scale uint64 }{
+	{zeroPoint & (1<<32 - 1), 0, 1 << 32}, // dp = −2: 0.00D
+	{zeroPoint & (1<<24 - 1), 0, 1 << 24}, // dp = −1: 0.0D
+	{zeroPoint & (1<<16 - 1), 0, 1 << 16}, // dp = 0: 0.D
+	{'.' << 8, 0xff, 1 << 8},              // dp = 1: D₀.D₁D₂…
+}
+
+// shortRoom is the room appendFloatShortest writes in: the longest text, 24 bytes
+// ("-2.2250738585072014e-308"), and the spill of its last word store.
+const shortRoom = 32
+
+// formatSpecial writes the text of ±0, ±Inf and NaN (the bits u) into t and returns its
+// length.
+func formatSpecial(t *[shortRoom]byte, u uint64) int {
+	var s string
 	switch {
-	case dp < -3 || dp > 6: // 'e' form: decimal exponent dp−1 below −4, or 6 and more
-		buf[start] = buf[i]
-		if nd > 1 {
-			buf[i] = '.'
-		} else {
-			end = i
+	case u&(1<<63-1) == 0:
+		s = "0"
+		if u>>63 != 0 {
+			s = "-0"
 		}
-		e := dp - 1
-		buf[end], buf[end+1] = 'e', '+'
-		if e < 0 {
-			buf[end+1], e = '-', -e
-		}
-		end += 2
-		if e >= 100 {
-			buf[end] = byte('0' + e/100)
-			e %= 100
-			end++
-		}
-		buf[end], buf[end+1] = twoDigits[2*e], twoDigits[2*e+1]
-		end += 2
-	case dp <= 0: // 0.000ddd
-		binary.LittleEndian.PutUint64(buf[i-8:], asciiZeros)
-		start = i - 2 + dp
-		buf[start+1] = '.'
-	case dp < nd: // ddd.ddd: the first dp ≤ 6 digits move one place left, the point follows
-		w := binary.LittleEndian.Uint64(buf[i:])
-		m := uint64(1)<<(8*dp) - 1
-		binary.LittleEndian.PutUint64(buf[start:], w&m|'.'<<(8*dp)|(w&^m)<<8)
-	default: // ddd000
-		start = i
-		binary.LittleEndian.PutUint64(buf[end:], asciiZeros)
-		end += dp - nd
+	case u&(1<<52-1) != 0:
+		s = "NaN"
+	case u>>63 != 0:
+		s = "-Inf"
+	default:
+		s = "+Inf"
 	}
-	buf[start-1] = '-' // the sign, kept for a negative v (without a branch: signs are random)
-	start -= int(u >> 63)
-	n := len(b)
-	if cap(b)-n < 24 {
-		return append(b, buf[start:end]...)
-	}
-	// Three words, the most any text takes ("-2.2250738585072014e-308"), into b's spare
-	// capacity, of which the text's length is kept: cheaper than a copy of a varying length.
-	t := b[n : n+24]
-	s := buf[start : start+24]
-	binary.LittleEndian.PutUint64(t, binary.LittleEndian.Uint64(s))
-	binary.LittleEndian.PutUint64(t[8:], binary.LittleEndian.Uint64(s[8:]))
-	binary.LittleEndian.PutUint64(t[16:], binary.LittleEndian.Uint64(s[16:]))
-	return b[:n+end-start]
+	return copy(t[:], s)
 }
 
 // asciiZeros is eight '0' bytes as a word.
@@ -133,26 +186,18 @@ const asciiZeros = 0x3030303030303030
 // digitBytes8 returns the eight decimal digits of x < 10^8, leading zeros included, as byte
 // values 0 to 9 of a little-endian word: the first digit in the lowest byte. It divides all
 // lanes of the word at once (by 10^4, then 100 in two 32-bit lanes, then 10 in four 16-bit
-// lanes) with multiplications by reciprocals that are exact in those ranges.
+// lanes) with multiplications by reciprocals that are exact in those ranges. Each step puts
+// the quotient q of a lane's value y in its lower half and the remainder in its upper half,
+// y·2^w − q·(c·2^w − 1) for the divisor c and the half's width w: one multiplication after
+// the quotient's, not two.
 func digitBytes8(x uint32) uint64 {
-	v := uint64(x/10000) | uint64(x%10000)<<32
-	q := (v * 5243 >> 19) & 0x0000007f_0000007f // ⌊y/100⌋ = ⌊y·5243/2^19⌋ for y < 10^4
-	v = q | (v-q*100)<<16
+	q := uint64(x / 10000)
+	v := uint64(x)<<32 - q*(10000<<32-1)
+	q = (v * 5243 >> 19) & 0x0000007f_0000007f // ⌊y/100⌋ = ⌊y·5243/2^19⌋ for y < 10^4
+	v = v<<16 - q*(100<<16-1)
 	q = (v * 103 >> 10) & 0x000f000f_000f000f // ⌊y/10⌋ = ⌊y·103/2^10⌋ for y < 100
-	return q | (v-q*10)<<8
+	return v<<8 - q*(10<<8-1)
 }
-
-// twoDigits holds "00" to "99".
-const twoDigits = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
 
 // shortestDigits returns the decimal d·10^k (d > 0; d may end in zeros) that the Schubfach
 // algorithm (R. Giulietti, "The Schubfach way to render doubles", 2020) finds for the

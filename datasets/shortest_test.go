@@ -11,28 +11,31 @@ import (
 )
 
 // shortestChecker compares appendFloatShortest and appendShortest with
-// strconv.AppendFloat(…, 'g', -1, 64), byte for byte, reusing its buffers.
+// strconv.AppendFloat(…, 'g', -1, 64), byte for byte. They format into room (a buffer with
+// more than shortRoom bytes to spare after one byte, so the word stores are what is
+// tested); every 16th number is also formatted into a buffer without room.
 type shortestChecker struct {
-	t         testing.TB
-	got, want []byte
-	n         int // numbers compared
+	t    testing.TB
+	room [64]byte
+	want []byte
+	n    int // numbers compared
 }
 
 func (c *shortestChecker) check(v float64) {
 	c.n++
 	c.want = strconv.AppendFloat(append(c.want[:0], 'x'), v, 'g', -1, 64)
-	c.got = appendFloatShortest(append(c.got[:0], 'x'), v)
-	if !bytes.Equal(c.got, c.want) {
-		c.t.Fatalf("appendFloatShortest(%v) (bits %#016x) = %q, strconv %q", v, math.Float64bits(v), c.got[1:], c.want[1:])
+	got := appendFloatShortest(append(c.room[:0], 'x'), v)
+	if !bytes.Equal(got, c.want) || &got[0] != &c.room[0] {
+		c.t.Fatalf("appendFloatShortest(%v) (bits %#016x) = %q, strconv %q", v, math.Float64bits(v), got[1:], c.want[1:])
 	}
 	if c.n%16 == 0 { // without room: the path that grows b
 		if got := appendFloatShortest(c.want[:1:1], v); !bytes.Equal(got, c.want) {
 			c.t.Fatalf("appendFloatShortest(%v) (bits %#016x) into a full buffer = %q, strconv %q", v, math.Float64bits(v), got[1:], c.want[1:])
 		}
 	}
-	c.got = appendShortest(append(c.got[:0], 'x'), v)
-	if !bytes.Equal(c.got, c.want) {
-		c.t.Fatalf("appendShortest(%v) (bits %#016x) = %q, strconv %q", v, math.Float64bits(v), c.got[1:], c.want[1:])
+	got = appendShortest(append(c.room[:0], 'x'), v)
+	if !bytes.Equal(got, c.want) {
+		c.t.Fatalf("appendShortest(%v) (bits %#016x) = %q, strconv %q", v, math.Float64bits(v), got[1:], c.want[1:])
 	}
 }
 
@@ -136,6 +139,61 @@ func TestAppendFloatShortest(t *testing.T) {
 	t.Logf("%d numbers identical to strconv", c.n)
 }
 
+// TestAppendFloatShortestBits compares appendFloatShortest with strconv on 10^8 random bit
+// patterns (skipped with -short): a quarter uniform over all doubles (mostly the 'e' form),
+// a quarter with binary exponents from 2^−30 to 2^30 (the 'f' forms: 0.000ddd to ddddd.d,
+// the layouts of v below 1 and from 1 to 10, whole numbers), a quarter from 2^−12 to 2^4
+// (the values of a standardized column, 16 and 17 digits), and a quarter of subnormals,
+// of the smallest and largest exponents and of mantissas with few bits set (short
+// decimals, ties). Every 64th number is also formatted into a buffer without room.
+func TestAppendFloatShortestBits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10^8 numbers")
+	}
+	const n = 100_000_000
+	r := rand.New(rand.NewPCG(30, 14))
+	var want []byte
+	room := make([]byte, 0, 64) // room for the word stores
+	for i := range n {
+		b := r.Uint64()
+		switch i & 3 {
+		case 1:
+			b = b&(1<<63|1<<52-1) | uint64(1023-30+r.IntN(61))<<52
+		case 2:
+			b = b&(1<<63|1<<52-1) | uint64(1023-12+r.IntN(17))<<52
+		case 3:
+			var e uint64
+			switch r.IntN(4) {
+			case 0:
+				e = 0 // subnormal
+			case 1:
+				e = uint64(1 + r.IntN(40))
+			case 2:
+				e = uint64(0x7fe - r.IntN(40))
+			default:
+				e = uint64(1023 - 70 + r.IntN(140))
+			}
+			frac := b & (1<<52 - 1)
+			if r.IntN(2) == 0 { // few bits set: short decimals and exact halves
+				frac &= frac >> uint(r.IntN(52))
+				frac &^= 1<<uint(r.IntN(52)) - 1
+			}
+			b = b&(1<<63) | e<<52 | frac
+		}
+		v := math.Float64frombits(b)
+		want = strconv.AppendFloat(want[:0], v, 'g', -1, 64)
+		got := appendFloatShortest(room, v)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendFloatShortest(%v) (bits %#016x) = %q, strconv %q", v, b, got, want)
+		}
+		if i&63 == 0 {
+			if got := appendFloatShortest(make([]byte, 0, 1), v); !bytes.Equal(got, want) {
+				t.Fatalf("appendFloatShortest(%v) (bits %#016x) without room = %q, strconv %q", v, b, got, want)
+			}
+		}
+	}
+}
+
 // TestAppendFloatShortestAllocs: formatting into a buffer with room does not allocate.
 func TestAppendFloatShortestAllocs(t *testing.T) {
 	buf := make([]byte, 0, 64)
@@ -224,15 +282,17 @@ func BenchmarkAppendShortest(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sets := map[string][]float64{}
 	norm := make([]float64, 100_000)
+	unit := make([]float64, len(norm))
 	short := make([]float64, len(norm))
 	bitsv := make([]float64, len(norm))
 	for i := range norm {
 		norm[i] = r.NormFloat64() * 100
+		unit[i] = r.NormFloat64()
 		short[i], _ = strconv.ParseFloat(strconv.FormatFloat(r.NormFloat64(), 'g', 1+r.IntN(17), 64), 64)
 		bitsv[i] = math.Float64frombits(r.Uint64() &^ (1 << 62)) // finite
 	}
-	sets["normal"], sets["digits1to17"], sets["bits"] = norm, short, bitsv
-	for _, name := range []string{"normal", "digits1to17", "bits"} {
+	sets["normal"], sets["unit"], sets["digits1to17"], sets["bits"] = norm, unit, short, bitsv
+	for _, name := range []string{"normal", "unit", "digits1to17", "bits"} {
 		vals := sets[name]
 		buf := make([]byte, 0, 32)
 		for _, f := range []struct {
