@@ -61,8 +61,10 @@ func writeCSVStd(w io.Writer, d *Dataset, tok string, custom bool) error {
 // every whole number of magnitude below 10^6 and its neighbours (where AppendInt is used,
 // exhaustively), on ±0, 10^6 and beyond, and on random bit patterns and random numbers.
 func TestAppendShortest(t *testing.T) {
+	room := make([]byte, 1, 64) // room for the word stores: appendShortest's fast path
+	room[0] = 'x'
 	check := func(v float64) {
-		got := appendShortest([]byte("x"), v)
+		got := appendShortest(room[:1], v)
 		want := strconv.AppendFloat([]byte("x"), v, 'g', -1, 64)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("appendShortest(%v) = %q, strconv %q", v, got, want)
