@@ -10,11 +10,13 @@ import (
 	"unsafe"
 )
 
-// Bounds of reserveOnStack: stacks of 2^minStackLog to 2^maxStackLog bytes (4 MiB to 512 MiB;
-// the runtime's default limit of a goroutine's stack is 1 GB).
+// Bounds of reserveOnStack: stacks of 2^minStackLog to 2^maxStackLog bytes (4 MiB to 128 MiB).
+// Larger reservations go to reserveByCollection: the runtime clears memory reused from a stack,
+// a cost that grows with the heap (and touches slices' unused capacity too), while the one
+// collection costs about the same at any input size (docs/datapath.md).
 const (
 	minStackLog = 22
-	maxStackLog = 29
+	maxStackLog = 27
 	// stackSlack bounds the stack a goroutine uses around the probe in reserveOnStack: its
 	// own frames above, the calls that follow below. Those pages are touched and not marked.
 	stackSlack = 64 << 10

@@ -13,8 +13,6 @@ func growTo24()
 func growTo25()
 func growTo26()
 func growTo27()
-func growTo28()
-func growTo29()
 
 // growStackTo grows the calling goroutine's stack to 2^k bytes, minStackLog ≤ k ≤ maxStackLog,
 // if it is smaller (reserveOnStack).
@@ -32,10 +30,6 @@ func growStackTo(k int) {
 		growTo26()
 	case 27:
 		growTo27()
-	case 28:
-		growTo28()
-	case 29:
-		growTo29()
 	default:
 		panic("hugeheap: growStackTo: k out of range")
 	}
