@@ -85,6 +85,9 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 	if mode, err := thpMode(thpEnabled); err != nil || mode != "madvise" {
 		t.Skipf("transparent huge pages: mode %q, %v (the test needs madvise)", mode, err)
 	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults in 4 KiB pages")
+	}
 	const size = childSize
 	pages := int64(size / 4096)
 	m, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
