@@ -59,7 +59,8 @@ func reserveOnStack(n, page int) (res Result, ok bool, err error) {
 		addr <- uintptr(unsafe.Pointer(&probe))
 	}()
 	sp := <-addr
-	// The stack is freed when the goroutine has exited; the count drops just after.
+	// The runtime frees the stack as the goroutine exits, just before the goroutine stops
+	// counting in NumGoroutine.
 	for i := 0; i < 10000 && runtime.NumGoroutine() >= before+1; i++ {
 		runtime.Gosched()
 	}
