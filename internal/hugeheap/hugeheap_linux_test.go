@@ -62,7 +62,7 @@ func minorFaults() int64 {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1
 	}
-	return ru.Minflt
+	return int64(ru.Minflt) // int32 on 386
 }
 
 // touch writes one byte per 4 KiB page of b and returns the minor faults it took.
