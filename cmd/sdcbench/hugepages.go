@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/sdcbench/sdcbench/internal/hugeheap"
@@ -14,16 +15,17 @@ import (
 // process (docs/datapath.md "Start-up").
 const oneShotGCPercent = 400
 
+// runtimeHeapMinimum is the Go runtime's first heap goal at GOGC=100; it scales with GOGC
+// (the runtime's defaultHeapMinimum, documented in the GC guide, go.dev/doc/gc-guide).
+const runtimeHeapMinimum = 4 << 20
+
 // reserveHeap marks heap address space for transparent huge pages in proportion to the sizes
 // of the named input files (missing or irregular files count 0; hugeheap.ReserveForInput,
 // docs/datapath.md "Fresh memory: huge pages"). SDCBENCH_HUGEPAGES=0 turns it off. A failure
 // only loses the speed-up, so it is not reported.
 //
-// Unless the user set GOGC, it also raises the collector's target to oneShotGCPercent.
+// Unless the user set GOGC, it also sets the collector's target (oneShotGC).
 func reserveHeap(paths ...string) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(oneShotGCPercent)
-	}
 	var total int64
 	for _, p := range paths {
 		if p == "" {
@@ -34,4 +36,27 @@ func reserveHeap(paths ...string) {
 		}
 	}
 	_, _ = hugeheap.ReserveForInput(total)
+	if os.Getenv("GOGC") == "" {
+		oneShotGC(min(total*hugeheap.PerInputByte, hugeheap.MaxReserve))
+	}
+}
+
+// firstCycle is the object whose cleanup tells oneShotGC that the first collection has run; it
+// holds a pointer so that the runtime does not pack it with other small objects.
+type firstCycle struct{ _ *byte }
+
+// oneShotGC sets the collector's target for a process that reads an input, works on it and
+// exits: no collection before the heap first reaches about budget bytes (the heap the input
+// is expected to need, ReserveForInput's size), oneShotGCPercent after that. The first goal
+// is the runtime's minimum heap, which scales with GOGC, so GOGC is raised until the first
+// collection has run and set back by a cleanup that runs after it; a collection costs several
+// milliseconds of a 0.1 s process, while the heap the tables need is allocated anyway. The
+// peak heap is then at most about max(budget, 5 × live) instead of 5 × live (docs/datapath.md
+// "Start-up").
+func oneShotGC(budget int64) {
+	pct := max(budget/(runtimeHeapMinimum/100), oneShotGCPercent)
+	debug.SetGCPercent(int(pct))
+	if pct > oneShotGCPercent {
+		runtime.AddCleanup(new(firstCycle), func(int) { debug.SetGCPercent(oneShotGCPercent) }, 0)
+	}
 }

@@ -7,7 +7,10 @@
 // only where the process asks for it with madvise(MADV_HUGEPAGE), and the Go runtime does not
 // ask for its heap. Reserve asks: it grows the heap by the given number of bytes of untouched
 // address space, marks that range for huge pages and frees it again, so the allocations that
-// follow reuse marked memory. docs/datapath.md ("Fresh memory: huge pages") has the measurements.
+// follow reuse marked memory. Up to 128 MiB on linux/amd64 the range is a goroutine stack, freed
+// when its goroutine exits; otherwise it is a slice, freed by a garbage collection, which costs
+// several milliseconds in a short process. docs/datapath.md ("Fresh memory: huge pages") has
+// the measurements.
 //
 // Nothing changes in what the program computes; only how its memory is backed. Reserve is
 // meant to be called once, early, by a command that is about to read a large input.

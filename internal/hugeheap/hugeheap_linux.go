@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,32 +48,61 @@ func reserve(n int) (Result, error) {
 	if n < 2*page {
 		return Result{Reason: "too small"}, nil
 	}
-	// A large allocation from memory the heap has never used, or has returned to the system,
-	// is known to be zero: the runtime does not clear it, so nothing touches it here. So first
-	// return the free memory (the holes left by earlier allocations would otherwise be part of
-	// the allocation and make the runtime clear all of it), allocate, mark the whole huge pages
-	// inside the allocation, and return it again. The heap's next allocations reuse the marked
-	// range (the page allocator takes the lowest free addresses first; it never remaps heap
-	// memory it has mapped, so the mark stays), and as returned memory it is not cleared twice.
-	debug.FreeOSMemory()
+	if res, ok, err := reserveOnStack(n, page); ok {
+		return res, err
+	}
+	return reserveByCollection(n, page)
+}
+
+// reserveByCollection is Reserve's way where reserveOnStack cannot be used: a large allocation
+// from memory the heap has never used, or has returned to the system, is known to be zero, so
+// the runtime does not clear it and nothing touches it here. It allocates n bytes, marks the
+// whole huge pages inside the allocation and returns them to the system with
+// debug.FreeOSMemory, which collects first. The heap's next allocations reuse the marked range
+// (the page allocator takes the lowest free addresses first and never remaps heap memory it
+// has mapped, so the mark stays), and as returned memory it is not cleared on reuse either.
+//
+// Collections cost several milliseconds in a short process (docs/datapath.md), so the
+// collector is off while the allocation is made (its size would otherwise start one), and the
+// free memory is returned beforehand only if a collection has already run: before the first
+// one no memory has been freed that the allocation could overlap, except stacks, which
+// rarely lie at the top of the heap.
+func reserveByCollection(n, page int) (Result, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if gcCycles() > 0 {
+		debug.FreeOSMemory()
+	}
 	b := make([]byte, n)
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	lo := (start + uintptr(page) - 1) &^ (uintptr(page) - 1)
-	hi := (start + uintptr(n)) &^ (uintptr(page) - 1)
-	var res Result
-	if hi > lo {
-		err = syscall.Madvise(b[lo-start:hi-start], syscall.MADV_HUGEPAGE)
-		if err == nil {
-			res.Bytes = int(hi - lo)
-		}
-	}
+	res, err := madviseHuge(start, start+uintptr(n), page)
 	runtime.KeepAlive(b)
 	b = nil
 	debug.FreeOSMemory()
-	if err != nil {
-		return Result{Reason: "madvise failed"}, fmt.Errorf("hugeheap: madvise: %w", err)
+	return res, err
+}
+
+// madviseHuge marks the whole huge pages of size page inside [lo, hi) for transparent huge
+// pages.
+func madviseHuge(lo, hi uintptr, page int) (Result, error) {
+	lo = (lo + uintptr(page) - 1) &^ (uintptr(page) - 1)
+	hi &^= uintptr(page) - 1
+	if hi <= lo {
+		return Result{Reason: "too small"}, nil
 	}
-	return res, nil
+	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_HUGEPAGE); e != 0 {
+		return Result{Reason: "madvise failed"}, fmt.Errorf("hugeheap: madvise: %w", e)
+	}
+	return Result{Bytes: int(hi - lo)}, nil
+}
+
+// gcCycles returns the number of completed garbage collections.
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 1 // unknown: assume memory has been freed
+	}
+	return s[0].Value.Uint64()
 }
 
 // thpMode returns the selected mode ("always", "madvise" or "never") of a file like

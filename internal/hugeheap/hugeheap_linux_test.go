@@ -3,8 +3,12 @@
 package hugeheap
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"syscall"
 	"testing"
 )
@@ -58,7 +62,7 @@ func minorFaults() int64 {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1
 	}
-	return ru.Minflt
+	return int64(ru.Minflt) // int32 on 386
 }
 
 // touch writes one byte per 4 KiB page of b and returns the minor faults it took.
@@ -70,15 +74,21 @@ func touch(b []byte) int64 {
 	return minorFaults() - f0
 }
 
-// TestReserveBacksHeapWithHugePages checks the effect: after Reserve, filling a fresh 64 MiB
-// slice takes far fewer page faults than one per 4 KiB page. It first checks, with a mapping
-// of its own, that this kernel hands out huge pages on request at all, and skips if not (THP
-// mode other than madvise, or no huge page available).
+// TestReserveBacksHeapWithHugePages checks the effect: after Reserve, allocating and filling
+// 64 MiB takes far fewer page faults than one per 4 KiB page, by either of Reserve's ways, and
+// the way on a stack runs no collection. Each case runs in a fresh process (the test binary
+// itself, TestReserveChild), so that no case reuses memory another one marked; a control case
+// without a reservation shows that the count would catch a heap without huge pages. It first
+// checks, with a mapping of its own, that this kernel hands out huge pages on request at all,
+// and skips if not (THP mode other than madvise, or no huge page available).
 func TestReserveBacksHeapWithHugePages(t *testing.T) {
 	if mode, err := thpMode(thpEnabled); err != nil || mode != "madvise" {
 		t.Skipf("transparent huge pages: mode %q, %v (the test needs madvise)", mode, err)
 	}
-	const size = 64 << 20
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults in 4 KiB pages")
+	}
+	const size = childSize
 	pages := int64(size / 4096)
 	m, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
@@ -91,17 +101,83 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 	if f := touch(m); f > pages/4 {
 		t.Skipf("the kernel gave no huge pages to a mapping that asked (%d faults for %d pages)", f, pages)
 	}
-	res, err := Reserve(4 * size)
+	cases := []string{"none", "collection", "Reserve"}
+	if haveStackGrowers {
+		cases = append(cases, "stack")
+	}
+	for _, way := range cases {
+		t.Run(way, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestReserveChild$", "-test.v")
+			cmd.Env = append(os.Environ(), childEnv+"="+way)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("child: %v\n%s", err, out)
+			}
+			var gcs, faults int64
+			var bytes int
+			mm := regexp.MustCompile(`child: gcs=(\d+) faults=(\d+) bytes=(\d+)`).FindSubmatch(out)
+			if mm == nil {
+				t.Fatalf("child printed no result:\n%s", out)
+			}
+			gcs, _ = strconv.ParseInt(string(mm[1]), 10, 64)
+			faults, _ = strconv.ParseInt(string(mm[2]), 10, 64)
+			bytes, _ = strconv.Atoi(string(mm[3]))
+			t.Logf("%s: %d collections during the reservation, %d faults for %d pages, %d bytes marked", way, gcs, faults, pages, bytes)
+			switch {
+			case way == "none" && faults <= pages/4:
+				t.Errorf("without a reservation: %d faults for %d pages; the count cannot tell huge pages from small ones here", faults, pages)
+			case way != "none" && faults > pages/4:
+				t.Errorf("allocating and filling %d MiB after the reservation took %d page faults (%d pages of 4 KiB): the heap did not get huge pages", size>>20, faults, pages)
+			case way != "none" && bytes < size:
+				t.Errorf("%d bytes marked, want at least %d", bytes, size)
+			case way == "stack" && gcs != 0:
+				t.Errorf("the reservation on a stack ran %d collections, want none", gcs)
+			}
+		})
+	}
+}
+
+const (
+	childEnv  = "HUGEHEAP_TEST_CHILD"
+	childSize = 64 << 20
+)
+
+// TestReserveChild is the process of one case of TestReserveBacksHeapWithHugePages: it
+// reserves by the way named in $HUGEHEAP_TEST_CHILD, allocates and fills childSize bytes, and
+// prints the collections run during the reservation, the faults of the allocation and the
+// bytes marked.
+func TestReserveChild(t *testing.T) {
+	way := os.Getenv(childEnv)
+	if way == "" {
+		t.Skip("run by TestReserveBacksHeapWithHugePages")
+	}
+	page := hugePageSize(thpPageSize)
+	var res Result
+	var err error
+	g0 := gcCycles()
+	switch way {
+	case "none":
+	case "collection":
+		res, err = reserveByCollection(2*childSize, page)
+	case "stack":
+		var ok bool
+		res, ok, err = reserveOnStack(childSize+4*page, page)
+		if !ok {
+			t.Fatal("reserveOnStack did not apply")
+		}
+	case "Reserve":
+		res, err = Reserve(childSize + 4*page)
+	default:
+		t.Fatalf("unknown way %q", way)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Bytes == 0 {
-		t.Fatalf("Reserve marked nothing: %s", res.Reason)
-	}
-	b := make([]byte, size)
-	if f := touch(b); f > pages/4 {
-		t.Errorf("filling 64 MiB after Reserve took %d page faults (%d pages of 4 KiB): the heap did not get huge pages", f, pages)
-	}
+	gcs := gcCycles() - g0
+	f0 := minorFaults()
+	b := make([]byte, childSize) // reused from a stack, it is cleared here
+	touch(b)
+	fmt.Printf("child: gcs=%d faults=%d bytes=%d\n", gcs, minorFaults()-f0, res.Bytes)
 }
 
 func TestGodebugMadvDontNeedOff(t *testing.T) {
