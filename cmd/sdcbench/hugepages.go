@@ -15,6 +15,11 @@ import (
 // process (docs/datapath.md "Start-up").
 const oneShotGCPercent = 400
 
+// oneShotMaxBudget caps oneShotGC's first goal: beyond about 1 GiB a collection is a small
+// part of the process anyway, and a larger first goal would let garbage take memory that a
+// smaller machine does not have.
+const oneShotMaxBudget = 1 << 30
+
 // runtimeHeapMinimum is the Go runtime's first heap goal at GOGC=100; it scales with GOGC
 // (the runtime's defaultHeapMinimum, documented in the GC guide, go.dev/doc/gc-guide).
 const runtimeHeapMinimum = 4 << 20
@@ -37,7 +42,7 @@ func reserveHeap(paths ...string) {
 	}
 	_, _ = hugeheap.ReserveForInput(total)
 	if os.Getenv("GOGC") == "" {
-		oneShotGC(min(total*hugeheap.PerInputByte, hugeheap.MaxReserve))
+		oneShotGC(min(total*hugeheap.PerInputByte, oneShotMaxBudget))
 	}
 }
 
