@@ -30,20 +30,26 @@ func (s *mdavState) farthestCentroid() int {
 	}
 	ns := (s.m + sumRows - 1) / sumRows
 	if !s.pivotOK {
-		bi := s.farthestFrom(s.cent)
 		if len(s.rootC) < ns {
 			s.rootC = make([]float64, ns)
 		}
-		for b := range ns {
-			mx := -1.0
-			for _, v := range s.dist[b*sumRows : min((b+1)*sumRows, s.m)] {
-				if v > mx { // false for NaN: dead rows
-					mx = v
+		var bi int
+		if s.lean {
+			mdavindex.BroadcastQuery(s.qb, s.cent)
+			bi = s.leanPass(math.Inf(-1), true) // sets rootC
+		} else {
+			bi = s.farthestFrom(s.cent)
+			for b := range ns {
+				mx := -1.0
+				for _, v := range s.dist[b*sumRows : min((b+1)*sumRows, s.m)] {
+					if v > mx { // false for NaN: dead rows
+						mx = v
+					}
 				}
-			}
-			s.rootC[b] = -1 // no live row
-			if mx >= 0 {
-				s.rootC[b] = math.Sqrt(mx)
+				s.rootC[b] = -1 // no live row
+				if mx >= 0 {
+					s.rootC[b] = math.Sqrt(mx)
+				}
 			}
 		}
 		s.pivot = append(s.pivot[:0], s.cent...)
@@ -87,5 +93,5 @@ func (s *mdavState) farthestCentroid() int {
 // and returns the largest live one and its lowest position (−1 and −1 when none is live).
 func (s *mdavState) scanSum(b int) (float64, int) {
 	lo := b * sumRows
-	return s.scanRange(lo, min(lo+sumRows, s.m), math.Inf(-1), s.cbits[lo/64:lo/64+1])
+	return s.scanRange(s.scratch(), lo, min(lo+sumRows, s.m), math.Inf(-1), s.cbits[lo/64:lo/64+1])
 }

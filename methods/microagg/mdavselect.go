@@ -72,10 +72,13 @@ func (s *mdavState) selectBlock(b, lo, hi int) {
 // matter. Cost O(k) expected after the pass, against the heaps' O(m log k) pushes when k is
 // large.
 func (s *mdavState) selectNearest() []int {
+	if s.lean {
+		return s.selectNearestLean()
+	}
 	k := s.k
 	dist := s.dist
 	cand := s.candBuf[:0]
-	vals := s.selBuf[:0]
+	vals := s.candVal[:0]
 	// the pass blocks' bitmaps, one word per 64 positions: bit i of word w is position 64w+i
 	for w, x := range s.cbits[:(s.m+63)/64] {
 		for ; x != 0; x &= x - 1 {
@@ -93,16 +96,28 @@ func (s *mdavState) selectNearest() []int {
 			}
 		}
 	}
-	s.candBuf, s.selBuf = cand, vals
+	s.candBuf, s.candVal = cand, vals
+	return s.takeNearest()
+}
+
+// takeNearest is the end of selectNearest, from the candidates s.candBuf (ascending
+// positions) and their distances s.candVal: when there are more than k, T is the k-th
+// smallest distance, and the result is the rows below T and, in ascending position, the
+// first rows at T.
+func (s *mdavState) takeNearest() []int {
+	k := s.k
+	cand, cv := s.candBuf, s.candVal[:len(s.candBuf)]
 	if len(cand) <= k {
 		s.groupBuf = append(s.groupBuf[:0], cand...)
 		return s.groupBuf
 	}
+	vals := append(s.selBuf[:0], cv...) // kthValue reorders them
+	s.selBuf = vals
 	T := kthValue(vals, k-1)
 	// Both loops below are branch-free on v < T, which is true for about half of the
 	// candidates in no predictable order; v == T is rare.
 	below := 0
-	for _, v := range vals {
+	for _, v := range cv {
 		inc := 0
 		if v < T {
 			inc = 1
@@ -115,8 +130,8 @@ func (s *mdavState) selectNearest() []int {
 	}
 	g := s.groupBuf[:len(cand)]
 	n := 0
-	for _, t := range cand {
-		v := dist[t]
+	for i, t := range cand {
+		v := cv[i]
 		g[n] = t // kept only if taken
 		inc := 0
 		if v < T {

@@ -49,7 +49,13 @@ type mdavState struct {
 	// merging per-block heaps; set for k ≥ selectMinK on finite tables.
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
-	candBuf []int
+	candBuf []int     // selectNearest's candidates, ascending positions
+	candVal []float64 // and their distances
+	// lean: selectK on one goroutine, the passes' distances kept only block by block in scr
+	// (leanPass); leanArg is the farthest live row of the last distTo pass
+	lean    bool
+	scr     []float64
+	leanArg int
 	tau     float64  // selectNearest's threshold for the current distTo point
 	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
@@ -342,6 +348,10 @@ func (s *mdavState) distTo(r int) {
 	}
 	mdavindex.BroadcastQuery(s.qb, s.pt)
 	switch {
+	case s.lean:
+		s.selectTau()
+		s.leanArg = s.leanPass(s.tau, false)
+		return
 	case s.selectK:
 		s.selectTau()
 	case s.heaps == nil:
@@ -413,8 +423,15 @@ func (s *mdavState) farthestExcluding(g []int) int {
 		}
 		return false
 	}
-	if bi := s.mergeArg(); bi >= 0 && !in(bi) {
+	bi := s.leanArg
+	if !s.lean {
+		bi = s.mergeArg()
+	}
+	if bi >= 0 && !in(bi) {
 		return bi
+	}
+	if s.lean {
+		s.fillDist() // the rescan below reads every distance
 	}
 	best, bi := -1.0, -1
 	for t := 0; t < s.m; t++ {
