@@ -66,6 +66,8 @@ type mdavState struct {
 	rootC   []float64
 	pivot   []float64
 	pivotOK bool
+	rootNew []float64 // scratch of remapRoots
+	deadCnt []int32
 }
 
 // newMdavState sets up the working set of the n records; without rows the lane buffer is not
@@ -272,6 +274,9 @@ func (s *mdavState) maintain() {
 		return
 	}
 	d := s.d
+	if s.pivotOK {
+		s.remapRoots() // before the rows move
+	}
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
 	if s.rows != nil && useAVX2 {
 		w = compactLanesAVX2(&s.rows[0], &s.act[0], &s.dead[0], d, w, s.m)
@@ -279,7 +284,6 @@ func (s *mdavState) maintain() {
 		w = s.compactGo(w)
 	}
 	s.m = w
-	s.pivotOK = false // the rows moved
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	for b := range s.deadIn {
