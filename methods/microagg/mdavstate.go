@@ -56,8 +56,16 @@ type mdavState struct {
 	lean    bool
 	scr     []float64
 	leanArg int
-	tau     float64  // selectNearest's threshold for the current distTo point
-	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
+	tau     float64 // selectNearest's threshold for the current distTo point
+	// selectTau's sample (resample): the rows at the positions that are multiples of
+	// 2^smpShift, in the lane layout, and their dead flags; valid while smpOK (until the
+	// next compaction)
+	smp      []float64
+	smpDead  []bool
+	smpDist  []float64
+	smpShift uint
+	smpOK    bool
+	cbits    []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 	own       bool // z is scratch: materialize may turn it into the lane buffer in place
@@ -135,6 +143,8 @@ func (s *mdavState) kill(t int) {
 	s.deadPos = append(s.deadPos, t)
 	if !s.selectK { // the selecting passes read the dead flags (scanBlock)
 		s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	} else if s.smpOK && t&(1<<s.smpShift-1) == 0 {
+		s.smpDead[t>>s.smpShift] = true
 	}
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
@@ -284,6 +294,7 @@ func (s *mdavState) maintain() {
 		w = s.compactGo(w)
 	}
 	s.m = w
+	s.smpOK = false
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	for b := range s.deadIn {
