@@ -110,7 +110,6 @@ func mdavWith(ctx context.Context, z []float64, n, d, k, workers int, indexed, s
 	s.selectK = selectK && !indexed
 	if s.selectK {
 		s.parRows = max(parallelRows, selectParallelRows)
-		s.lean = s.pool == nil
 	}
 	defer s.close()
 	var ix *mdavindex.Index

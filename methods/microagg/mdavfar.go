@@ -34,23 +34,17 @@ func (s *mdavState) farthestCentroid() int {
 		if len(s.rootC) < ns {
 			s.rootC = make([]float64, ns)
 		}
-		var bi int
-		if s.lean {
-			mdavindex.BroadcastQuery(s.qb, s.cent)
-			bi = s.leanPass(math.Inf(-1), true) // sets rootC
-		} else {
-			bi = s.farthestFrom(s.cent)
-			for b := range ns {
-				mx := -1.0
-				for _, v := range s.dist[b*sumRows : min((b+1)*sumRows, s.m)] {
-					if v > mx { // false for NaN: dead rows
-						mx = v
-					}
+		bi := s.farthestFrom(s.cent)
+		for b := range ns {
+			mx := -1.0
+			for _, v := range s.dist[b*sumRows : min((b+1)*sumRows, s.m)] {
+				if v > mx { // false for NaN: dead rows
+					mx = v
 				}
-				s.rootC[b] = -1 // no live row
-				if mx >= 0 {
-					s.rootC[b] = math.Sqrt(mx)
-				}
+			}
+			s.rootC[b] = -1 // no live row
+			if mx >= 0 {
+				s.rootC[b] = math.Sqrt(mx)
 			}
 		}
 		s.pivot = append(s.pivot[:0], s.cent...)
@@ -95,6 +89,14 @@ func (s *mdavState) farthestCentroid() int {
 func (s *mdavState) scanSum(b int) (float64, int) {
 	lo := b * sumRows
 	return s.scanRange(s.scratch(), lo, min(lo+sumRows, s.m), math.Inf(-1), s.cbits[lo/64:lo/64+1])
+}
+
+// scratch returns s.scr, the distances of one sum block (scanSum), which no one reads.
+func (s *mdavState) scratch() []float64 {
+	if s.scr == nil {
+		s.scr = make([]float64, sumRows)
+	}
+	return s.scr
 }
 
 // remapRoots carries farthestCentroid's block bounds s.rootC through a compaction (maintain,

@@ -106,9 +106,6 @@ func (s *mdavState) selectBlock(b, lo, hi int) {
 // matter. Cost O(k) expected after the pass, against the heaps' O(m log k) pushes when k is
 // large.
 func (s *mdavState) selectNearest() []int {
-	if s.lean {
-		return s.selectNearestLean()
-	}
 	k := s.k
 	dist := s.dist
 	cand := s.candBuf[:0]

@@ -51,12 +51,8 @@ type mdavState struct {
 	selBuf  []float64 // scratch of selectNearest
 	candBuf []int     // selectNearest's candidates, ascending positions
 	candVal []float64 // and their distances
-	// lean: selectK on one goroutine, the passes' distances kept only block by block in scr
-	// (leanPass); leanArg is the farthest live row of the last distTo pass
-	lean    bool
-	scr     []float64
-	leanArg int
-	tau     float64 // selectNearest's threshold for the current distTo point
+	scr     []float64 // scanSum's distances (scratch)
+	tau     float64   // selectNearest's threshold for the current distTo point
 	// selectTau's sample (resample): the rows at the positions that are multiples of
 	// 2^smpShift, in the lane layout, and their dead flags; valid while smpOK (until the
 	// next compaction)
@@ -363,10 +359,6 @@ func (s *mdavState) distTo(r int) {
 	}
 	mdavindex.BroadcastQuery(s.qb, s.pt)
 	switch {
-	case s.lean:
-		s.selectTau()
-		s.leanArg = s.leanPass(s.tau, false)
-		return
 	case s.selectK:
 		s.selectTau()
 	case s.heaps == nil:
@@ -438,15 +430,8 @@ func (s *mdavState) farthestExcluding(g []int) int {
 		}
 		return false
 	}
-	bi := s.leanArg
-	if !s.lean {
-		bi = s.mergeArg()
-	}
-	if bi >= 0 && !in(bi) {
+	if bi := s.mergeArg(); bi >= 0 && !in(bi) {
 		return bi
-	}
-	if s.lean {
-		s.fillDist() // the rescan below reads every distance
 	}
 	best, bi := -1.0, -1
 	for t := 0; t < s.m; t++ {
