@@ -152,11 +152,11 @@ func aggregateInto(dst []float64, d *datasets.Dataset, labels []int32) *datasets
 	p := d.P
 	sum := make([]float64, G*p)
 	cnt := make([]int, G)
-	data := d.Data[:d.N*p]
 	for i, l := range labels {
 		cnt[l]++
+		row := d.Row(i)
 		s := sum[int(l)*p : (int(l)+1)*p]
-		for j, v := range data[i*p : i*p+len(s)] {
+		for j, v := range row {
 			s[j] += v
 		}
 	}
@@ -175,12 +175,7 @@ func aggregateInto(dst []float64, d *datasets.Dataset, labels []int32) *datasets
 		out = make([]float64, d.N*p)
 	}
 	for i, l := range labels {
-		// a loop, not copy: a call of memmove per row of a few values costs more
-		m := sum[int(l)*p : (int(l)+1)*p]
-		o := out[i*p : i*p+len(m)]
-		for j, v := range m {
-			o[j] = v
-		}
+		copy(out[i*p:(i+1)*p], sum[int(l)*p:(int(l)+1)*p])
 	}
 	return datasets.New(d.Name, append([]string(nil), d.Names...), d.N, p, out)
 }
