@@ -22,26 +22,27 @@ const bmWords = blockRows / 64
 // live rows within tau (never for a NaN distance). The lanes past hi in the last lane group
 // are scratch.
 func (s *mdavState) scanBlock(b, lo, hi int, tau float64) {
-	_, s.blockArg[b] = s.scanRange(lo, hi, tau, s.cbits[b*bmWords:(b+1)*bmWords])
+	_, s.blockArg[b] = s.scanRange(s.dist[lo:], lo, hi, tau, s.cbits[b*bmWords:(b+1)*bmWords])
 }
 
 // scanRange is scanBlock's pass over buffer rows [lo, hi) (lo a multiple of 4) with the
-// bitmap bm (a bit per row from lo): it returns the largest live distance and its lowest
-// position (−1 and −1 when no row is live).
-func (s *mdavState) scanRange(lo, hi int, tau float64, bm []uint64) (float64, int) {
+// bitmap bm (a bit per row from lo), the distances written to dist[0:hi−lo] (s.dist[lo:]
+// or a scratch): it returns the largest live distance and its lowest position (−1 and −1
+// when no row is live).
+func (s *mdavState) scanRange(dist []float64, lo, hi int, tau float64, bm []uint64) (float64, int) {
 	d := s.d
 	groups := (hi - lo + 3) / 4
 	var best [4]float64
 	var arg [4]int
 	_ = bm[(4*groups+63)/64-1]
+	dist = dist[:4*groups]
 	if useAVX2 {
-		_ = s.dist[lo+4*groups-1]
 		_ = s.rows[(lo+4*groups)*d-1]
 		_ = s.dead[:lo+4*groups] // within the capacity (newMdavState)
 		_ = s.qb[4*d-1]
-		scanLanesAVX2(&s.dist[lo], &s.rows[lo*d], &s.qb[0], &s.dead[:lo+4*groups][lo], &bm[0], &best[0], &arg[0], d, groups, lo, hi, tau)
+		scanLanesAVX2(&dist[0], &s.rows[lo*d], &s.qb[0], &s.dead[:lo+4*groups][lo], &bm[0], &best[0], &arg[0], d, groups, lo, hi, tau)
 	} else {
-		scanLanesGo(s.dist[lo:lo+4*groups], s.rows[lo*d:(lo+4*groups)*d], s.qb, s.dead[lo:hi], bm, &best, &arg, d, lo, tau)
+		scanLanesGo(dist, s.rows[lo*d:(lo+4*groups)*d], s.qb, s.dead[lo:hi], bm, &best, &arg, d, lo, tau)
 	}
 	bv, bi := -1.0, -1
 	for l := range 4 {

@@ -23,35 +23,69 @@ const selectSample = 1024
 var selectParallelRows = 1 << 18
 
 // selectTau sets s.tau, the distance within which the next pass (selectBlock) collects the
-// candidates of selectNearest, for the point in s.pt: the order statistic at about twice the
-// rank of the k-th nearest among the distances of a sample of about selectSample live rows,
-// or +Inf (every live row) when at most 4k rows are live or the sample is too small. Any τ
-// gives the same group (selectNearest); a good one gives about 2k candidates. The sample's
-// distances are computed here, by the scalar column-order loop.
+// candidates of selectNearest, for the point in s.pt (broadcast in s.qb): the order statistic
+// at about twice the rank of the k-th nearest among the distances of the live rows of a
+// sample of between selectSample and 2·selectSample buffer rows (resample), or +Inf (every
+// live row) when at most 4k rows are live or the sample is too small. Any τ gives the same
+// group (selectNearest); a good one gives about 2k candidates. The sample is a compact lane
+// buffer of its own, so its distances come from the SIMD kernel reading a few kilobytes
+// instead of a scalar loop reading a cache line per row all over the lane buffer.
 func (s *mdavState) selectTau() {
-	k, m, d := s.k, s.m, s.d
+	k, d := s.k, s.d
 	s.tau = math.Inf(1)
 	if s.alive <= 4*k {
 		return
 	}
+	if !s.smpOK {
+		s.resample()
+	}
+	dist := s.smpDist[:len(s.smpDead)]
+	mdavindex.DistLanes(dist, s.smp, s.qb, d, len(dist)/4)
 	smp := s.selBuf[:0]
-	step := max(1, m/selectSample)
-	for t := 0; t < m; t += step {
-		if s.dead[t] {
-			continue
+	for i, dead := range s.smpDead {
+		if !dead {
+			smp = append(smp, dist[i])
 		}
-		base := mdavindex.LaneOffset(t, 0, d)
-		var v float64
-		for j, q := range s.pt {
-			x := s.rows[base+4*j] - q
-			v += x * x
-		}
-		smp = append(smp, v)
 	}
 	s.selBuf = smp
 	if r := 2*len(smp)*k/s.alive + 8; r < len(smp) {
 		s.tau = kthValue(smp, r)
 	}
+}
+
+// resample copies the rows at the buffer positions that are multiples of 2^s.smpShift (the
+// largest power of two not above m/selectSample, or 1) into s.smp, a lane buffer of whole
+// lane groups, with their dead flags in s.smpDead (the lanes past the last sample dead),
+// which kill keeps up to date until the next compaction (maintain), after which selectTau
+// resamples.
+func (s *mdavState) resample() {
+	d := s.d
+	s.smpShift = 0
+	for 2<<s.smpShift*selectSample <= s.m {
+		s.smpShift++
+	}
+	step := 1 << s.smpShift
+	ns := (s.m + step - 1) / step
+	n4 := (ns + 3) &^ 3
+	s.smp = slices.Grow(s.smp[:0], n4*d)[:n4*d]
+	s.smpDead = slices.Grow(s.smpDead[:0], n4)[:n4]
+	s.smpDist = slices.Grow(s.smpDist[:0], n4)[:n4]
+	for i := range n4 {
+		t := i * step
+		if i >= ns {
+			s.smpDead[i] = true
+			for j := range d {
+				s.smp[mdavindex.LaneOffset(i, j, d)] = 0
+			}
+			continue
+		}
+		base := mdavindex.LaneOffset(t, 0, d)
+		for j := range d {
+			s.smp[mdavindex.LaneOffset(i, j, d)] = s.rows[base+4*j]
+		}
+		s.smpDead[i] = s.dead[t]
+	}
+	s.smpOK = true
 }
 
 // selectBlock is the distTo work of pass block b over buffer rows [lo, hi) with selectK: the
@@ -75,7 +109,7 @@ func (s *mdavState) selectNearest() []int {
 	k := s.k
 	dist := s.dist
 	cand := s.candBuf[:0]
-	vals := s.selBuf[:0]
+	vals := s.candVal[:0]
 	// the pass blocks' bitmaps, one word per 64 positions: bit i of word w is position 64w+i
 	for w, x := range s.cbits[:(s.m+63)/64] {
 		for ; x != 0; x &= x - 1 {
@@ -93,16 +127,28 @@ func (s *mdavState) selectNearest() []int {
 			}
 		}
 	}
-	s.candBuf, s.selBuf = cand, vals
+	s.candBuf, s.candVal = cand, vals
+	return s.takeNearest()
+}
+
+// takeNearest is the end of selectNearest, from the candidates s.candBuf (ascending
+// positions) and their distances s.candVal: when there are more than k, T is the k-th
+// smallest distance, and the result is the rows below T and, in ascending position, the
+// first rows at T.
+func (s *mdavState) takeNearest() []int {
+	k := s.k
+	cand, cv := s.candBuf, s.candVal[:len(s.candBuf)]
 	if len(cand) <= k {
 		s.groupBuf = append(s.groupBuf[:0], cand...)
 		return s.groupBuf
 	}
+	vals := append(s.selBuf[:0], cv...) // kthValue reorders them
+	s.selBuf = vals
 	T := kthValue(vals, k-1)
 	// Both loops below are branch-free on v < T, which is true for about half of the
 	// candidates in no predictable order; v == T is rare.
 	below := 0
-	for _, v := range vals {
+	for _, v := range cv {
 		inc := 0
 		if v < T {
 			inc = 1
@@ -115,8 +161,8 @@ func (s *mdavState) selectNearest() []int {
 	}
 	g := s.groupBuf[:len(cand)]
 	n := 0
-	for _, t := range cand {
-		v := dist[t]
+	for i, t := range cand {
+		v := cv[i]
 		g[n] = t // kept only if taken
 		inc := 0
 		if v < T {

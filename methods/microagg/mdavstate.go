@@ -49,9 +49,19 @@ type mdavState struct {
 	// merging per-block heaps; set for k ≥ selectMinK on finite tables.
 	selectK bool
 	selBuf  []float64 // scratch of selectNearest
-	candBuf []int
-	tau     float64  // selectNearest's threshold for the current distTo point
-	cbits   []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
+	candBuf []int     // selectNearest's candidates, ascending positions
+	candVal []float64 // and their distances
+	scr     []float64 // scanSum's distances (scratch)
+	tau     float64   // selectNearest's threshold for the current distTo point
+	// selectTau's sample (resample): the rows at the positions that are multiples of
+	// 2^smpShift, in the lane layout, and their dead flags; valid while smpOK (until the
+	// next compaction)
+	smp      []float64
+	smpDead  []bool
+	smpDist  []float64
+	smpShift uint
+	smpOK    bool
+	cbits    []uint64 // per pass block (bmWords words), its live rows within tau (scanBlock)
 	// onCompact, if set, is called after maintain removed dead rows (act changed).
 	onCompact func()
 	own       bool // z is scratch: materialize may turn it into the lane buffer in place
@@ -60,6 +70,8 @@ type mdavState struct {
 	rootC   []float64
 	pivot   []float64
 	pivotOK bool
+	rootNew []float64 // scratch of remapRoots
+	deadCnt []int32
 }
 
 // newMdavState sets up the working set of the n records; without rows the lane buffer is not
@@ -127,6 +139,8 @@ func (s *mdavState) kill(t int) {
 	s.deadPos = append(s.deadPos, t)
 	if !s.selectK { // the selecting passes read the dead flags (scanBlock)
 		s.deadIn[t/blockRows] = append(s.deadIn[t/blockRows], int32(t))
+	} else if s.smpOK && t&(1<<s.smpShift-1) == 0 {
+		s.smpDead[t>>s.smpShift] = true
 	}
 	if b := t / sumRows; !s.bdirty[b] {
 		s.bdirty[b] = true
@@ -266,6 +280,9 @@ func (s *mdavState) maintain() {
 		return
 	}
 	d := s.d
+	if s.pivotOK {
+		s.remapRoots() // before the rows move
+	}
 	w := slices.Min(s.deadPos) // the first dead row; the rows before it stay
 	if s.rows != nil && useAVX2 {
 		w = compactLanesAVX2(&s.rows[0], &s.act[0], &s.dead[0], d, w, s.m)
@@ -273,7 +290,7 @@ func (s *mdavState) maintain() {
 		w = s.compactGo(w)
 	}
 	s.m = w
-	s.pivotOK = false // the rows moved
+	s.smpOK = false
 	clear(s.dead[:s.m+len(s.deadPos)])
 	s.deadPos = s.deadPos[:0]
 	for b := range s.deadIn {
