@@ -70,7 +70,10 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 	}
 	// The column means show that the table holds no infinite value (checkScaled), sparing
 	// Validate's scan of every cell (docs/datapath.md).
-	sc := availScaling(d)
+	var sc datasets.Scaling
+	if d.N >= 2 { // else checkScaled returns Validate's error
+		sc = availScaling(d)
+	}
 	if err := checkScaled(a.id(), d, 2, sc); err != nil {
 		return nil, err
 	}
