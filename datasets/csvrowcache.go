@@ -69,6 +69,10 @@ func (r *rowCache) lookup(row []float64) (b []byte, slot int, ok bool) {
 	return nil, set*rowWays + int(w), false
 }
 
+// unused reports whether lookup of a row of p values would find nothing and store nothing:
+// the cache has turned itself off, or such rows are too wide for it.
+func (r *rowCache) unused(p int) bool { return r.off || p > rowMaxCols || p == 0 }
+
 // store remembers b, the bytes of row, in slot (from lookup) when they fit.
 func (r *rowCache) store(slot int, row []float64, b []byte) {
 	if slot < 0 {

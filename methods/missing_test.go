@@ -2,6 +2,7 @@ package methods
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -74,5 +75,49 @@ func TestCheckHoles(t *testing.T) {
 	// the input's own missing cells are no hole
 	if err := CheckHoles("m", in, &Release{Masked: in.Clone()}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestCheckHolesMatchesCount compares CheckHoles with its definition through Holes on random
+// tables, with and without missing cells in the input and the release, declared or not:
+// an error exactly when the holes are not declared, the per-column counts recorded otherwise,
+// and nothing recorded for a release without a missing cell.
+func TestCheckHolesMatchesCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 9))
+	for trial := 0; trial < 300; trial++ {
+		n, p := 1+r.IntN(30), 1+r.IntN(4)
+		in := datasets.New("in.csv", []string{"a", "b", "c", "d"}[:p], n, p, make([]float64, n*p))
+		out := datasets.New("in.csv", in.Names, n, p, make([]float64, n*p))
+		rateIn, rateOut := []float64{0, 0.1}[r.IntN(2)], []float64{0, 0.05, 0.3}[r.IntN(3)]
+		for k := range in.Data {
+			in.Data[k], out.Data[k] = r.NormFloat64(), r.NormFloat64()
+			if r.Float64() < rateIn {
+				in.Data[k] = math.NaN()
+			}
+			if r.Float64() < rateOut {
+				out.Data[k] = math.NaN()
+			}
+		}
+		h := Holes(in, out)
+		total := 0
+		for _, c := range h {
+			total += c
+		}
+		info := map[string]any{}
+		if r.IntN(2) == 0 {
+			info["n_suppressed"] = total + r.IntN(2)
+		}
+		declared := info["n_suppressed"] == total
+		rel := &Release{Masked: out, Info: info}
+		err := CheckHoles("m", in, rel)
+		if wantErr := total > 0 && !declared; (err != nil) != wantErr {
+			t.Fatalf("trial %d: %d holes, declared %v: error %v", trial, total, info["n_suppressed"], err)
+		}
+		for j, c := range h {
+			got, ok := info["n_suppressed:"+in.Names[j]]
+			if want := total > 0 && declared && c > 0; ok != want || ok && got != c {
+				t.Fatalf("trial %d: column %d has %d holes, recorded %v", trial, j, c, got)
+			}
+		}
 	}
 }

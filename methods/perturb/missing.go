@@ -34,6 +34,26 @@ func checkDataMissing(id string, d *datasets.Dataset, minN int) error {
 	return methods.CheckNumericNA(id, d)
 }
 
+// checkScaled is checkDataMissing for a table whose availScaling s is at hand: it returns
+// the same error, and without a scan of the cells when every column mean is finite. A column
+// holding ±Inf has a mean of ±Inf or NaN whichever way availScaling computes it (the sums
+// over its values are not finite, and datasets.ScalingOf leaves such a column unrescaled),
+// so finite means prove that there is none; other tables take checkDataMissing's way.
+func checkScaled(id string, d *datasets.Dataset, minN int, s datasets.Scaling) error {
+	if d.N < minN || len(s.Mean) != d.P || slices.ContainsFunc(s.Mean, notFinite) {
+		return checkDataMissing(id, d, minN)
+	}
+	for j := 0; j < d.P; j++ {
+		if d.IsCategorical(j) {
+			return checkDataMissing(id, d, minN)
+		}
+	}
+	return nil
+}
+
+// notFinite reports whether v is NaN or ±Inf.
+func notFinite(v float64) bool { return v-v != 0 }
+
 // hasMissing reports whether d holds a missing value (NaN).
 func hasMissing(d *datasets.Dataset) bool {
 	for _, v := range d.Data {

@@ -68,11 +68,17 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 	if rng == nil {
 		return nil, fmt.Errorf("%s: nil random generator", a.id())
 	}
-	if err := a.Validate(d, p); err != nil {
+	// The column means show that the table holds no infinite value (checkScaled), sparing
+	// Validate's scan of every cell (docs/datapath.md).
+	var sc datasets.Scaling
+	if d.N >= 2 { // else checkScaled returns Validate's error
+		sc = availScaling(d)
+	}
+	if err := checkScaled(a.id(), d, 2, sc); err != nil {
 		return nil, err
 	}
 	w := p.Float("noise_pct") / 100
-	sd := availScaling(d).SD
+	sd := sc.SD
 	// The release is written straight into a new table, x + e cell by cell: the values of a
 	// copy of d with e added in place, without first copying the n×p values and reading them
 	// back (docs/datapath.md, "Copies of the table").

@@ -146,3 +146,57 @@ func TestAdditiveMatchesCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckScaled compares checkScaled, given availScaling's result, with checkDataMissing on
+// tables with ±Inf (alone, both signs in one column, next to missing cells), missing values,
+// huge values whose sums overflow (rescaled columns), categorical columns and too few rows:
+// the same error, or none, every time; and noise_additive's Protect refuses what its Validate
+// refuses, with the same error.
+func TestCheckScaled(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 8))
+	for trial := 0; trial < 400; trial++ {
+		n, p := r.IntN(40), 1+r.IntN(5)
+		data := make([]float64, n*p)
+		for k := range data {
+			data[k] = r.NormFloat64()
+		}
+		for range r.IntN(4) {
+			if n == 0 {
+				break
+			}
+			k := r.IntN(n * p)
+			switch r.IntN(5) {
+			case 0:
+				data[k] = math.Inf(1)
+			case 1:
+				data[k] = math.Inf(-1)
+			case 2:
+				data[k] = math.NaN()
+			case 3:
+				data[k] = math.MaxFloat64 * (r.Float64() - 0.5) * 2
+			default:
+				data[k] = 1e300
+			}
+		}
+		d := datasets.New("t", make([]string, p), n, p, data)
+		if r.IntN(8) == 0 {
+			d.Levels = make([][]string, p)
+			d.Levels[r.IntN(p)] = []string{"a", "b"}
+		}
+		want := checkDataMissing("noise_additive", d, 2)
+		got := checkScaled("noise_additive", d, 2, availScaling(d))
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("trial %d (%d×%d): checkScaled %v, checkDataMissing %v", trial, n, p, got, want)
+		}
+		if want == nil {
+			continue
+		}
+		params, err := Additive{}.Info().Resolve(map[string]string{"noise_pct": "5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (Additive{}).Protect(context.Background(), d, params, rand.New(rand.NewPCG(1, 2))); err == nil || err.Error() != want.Error() {
+			t.Fatalf("trial %d: Protect %v, Validate %v", trial, err, want)
+		}
+	}
+}
