@@ -119,7 +119,12 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	byKey := ix.bits == nil && ix.zmask != 0 && sl == nil
 	var runs *partnerLists
 	if byKey {
-		runs = walkByKey(ts, ms, ix, h, order, ord, tf, mtf, weighted)
+		var free [][]uint64 // the blocks of the pairs, bucketed above
+		if weighted {
+			free = j.edges.all()
+			j.edges = edgeList{}
+		}
+		runs = walkByKey(ts, ms, ix, h, order, ord, tf, mtf, weighted, free)
 	}
 	m := ts.m
 	for i, t := range ord {
@@ -201,12 +206,12 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 // the partners' counts (ms) to tf and each tuple's count to its partners' in mtf (sums of
 // whole numbers: exact in any order) and returns nil. Weighted, it returns the partners
 // instead (the same set the walk of the whole tuple finds, each once), bucketed by tuple, for
-// countLattice to add in its order.
-func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, tf, mtf []float64, weighted bool) *partnerLists {
+// countLattice to add in its order, in blocks taken from free first.
+func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, tf, mtf []float64, weighted bool, free [][]uint64) *partnerLists {
 	var part []int32
 	var pl *partnerLists
 	if weighted {
-		pl = &partnerLists{start: make([]int32, len(ord)+1)}
+		pl = &partnerLists{start: make([]int32, len(ord)+1), free: free}
 	}
 	for j := range order {
 		for i, t := range ord {
@@ -233,12 +238,13 @@ func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, 
 }
 
 // partnerLists holds the partners found by walkByKey, weighted. While the passes run, entries
-// i<<32 | partner of ord[i] are appended in blocks (no copying as they grow) and start[i+1]
-// counts ord[i]'s; bucket then lays them out by tuple (a counting sort, each tuple's partners
-// in the order they were found), so that reading them back is a slice, not a merge of the
-// passes' runs.
+// i<<32 | partner of ord[i] are appended in blocks (no copying as they grow; taken from free
+// first) and start[i+1] counts ord[i]'s; bucket then lays them out by tuple (a counting sort,
+// each tuple's partners in the order they were found), so that reading them back is a slice,
+// not a merge of the passes' runs.
 type partnerLists struct {
 	blocks [][]uint64
+	free   [][]uint64 // blocks no longer used elsewhere, of length edgeBlock or more
 	n      int
 	start  []int32 // after bucket: ord[i]'s partners are adj[start[i]:start[i+1]]
 	adj    []int32
@@ -250,31 +256,40 @@ func (p *partnerLists) add(i int, part []int32) {
 	hi := uint64(i) << 32
 	for _, r := range part {
 		if p.n%edgeBlock == 0 {
-			p.blocks = append(p.blocks, make([]uint64, edgeBlock))
+			var blk []uint64
+			if k := len(p.free); k > 0 {
+				blk, p.free = p.free[k-1][:edgeBlock], p.free[:k-1]
+			} else {
+				blk = make([]uint64, edgeBlock)
+			}
+			p.blocks = append(p.blocks, blk)
 		}
 		p.blocks[p.n/edgeBlock][p.n%edgeBlock] = hi | uint64(uint32(r))
 		p.n++
 	}
 }
 
-// bucket lays the entries out by tuple and drops the blocks.
+// bucket lays the entries out by tuple and drops the blocks. start[i+1] first becomes the
+// beginning of ord[i]'s bucket and is advanced as it is filled, ending at its end.
 func (p *partnerLists) bucket() {
+	var sum int32
 	for i := 1; i < len(p.start); i++ {
-		p.start[i] += p.start[i-1]
+		c := p.start[i]
+		p.start[i] = sum
+		sum += c
 	}
 	p.adj = make([]int32, p.n)
-	pos := slices.Clone(p.start[:len(p.start)-1])
 	for b, blk := range p.blocks {
 		if rest := p.n - b*edgeBlock; rest < len(blk) {
 			blk = blk[:rest]
 		}
 		for _, e := range blk {
-			i := e >> 32
-			p.adj[pos[i]] = int32(uint32(e))
-			pos[i]++
+			i := e>>32 + 1
+			p.adj[p.start[i]] = int32(uint32(e))
+			p.start[i]++
 		}
 	}
-	p.blocks = nil
+	p.blocks, p.free = nil, nil
 }
 
 // partners returns the partners of ord[i] (a part of p's storage, which the caller may reorder).
