@@ -58,7 +58,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	j := &joiner{ts: ms, h: h, weighted: weighted, tf: slices.Clone(ms.cnt)}
 	j.lookup = ix.tuple
 	if weighted {
-		j.edges.deg = make([]int, u)
+		j.edges.deg = make([]int32, u)
 	}
 	joinIncomparable(j, missing)
 	var part []int32
@@ -334,7 +334,7 @@ func compactMissing(ts *tuples, pats []*pattern, u int) (ms *tuples, id []int32)
 func missingAdjacency(edges edgeList, u int) (adj, start []int32) {
 	start = make([]int32, u+1)
 	for s := range u {
-		start[s+1] = start[s] + int32(edges.deg[s])
+		start[s+1] = start[s] + edges.deg[s]
 	}
 	adj = make([]int32, start[u])
 	pos := slices.Clone(start[:u])
