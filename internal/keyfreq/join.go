@@ -94,7 +94,7 @@ func countJoin(ts *tuples, h hasher, weighted bool, how int) (tf, tF []float64) 
 func joinAll(ts *tuples, h hasher, weighted bool, pats []pattern, how int) (tf, tF []float64) {
 	j := &joiner{ts: ts, h: h, weighted: weighted, tf: slices.Clone(ts.cnt)}
 	if weighted {
-		j.edges.deg = make([]int, len(ts.cnt))
+		j.edges.deg = make([]int32, len(ts.cnt))
 	}
 	pp := make([]*pattern, len(pats))
 	for i := range pats {
@@ -308,7 +308,7 @@ func (j *joiner) stream(A, B *pattern) {
 type edgeList struct {
 	blocks [][]uint64 // a<<32 | b, each pair once: the full blocks, then last
 	last   []uint64
-	deg    []int // pairs of each tuple
+	deg    []int32 // pairs of each tuple
 }
 
 const edgeBlock = 1 << 15
@@ -354,7 +354,7 @@ func weightedSums(ts *tuples, edges edgeList) []float64 {
 	// ascending order, so that each tuple's bucket lists its partners in ascending order.
 	start := make([]int, c+1)
 	for t, d := range edges.deg {
-		start[t+1] = start[t] + d
+		start[t+1] = start[t] + int(d)
 	}
 	adj := make([]int32, start[c])
 	pos := slices.Clone(start[:c])

@@ -58,7 +58,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	j := &joiner{ts: ms, h: h, weighted: weighted, tf: slices.Clone(ms.cnt)}
 	j.lookup = ix.tuple
 	if weighted {
-		j.edges.deg = make([]int, u)
+		j.edges.deg = make([]int32, u)
 	}
 	joinIncomparable(j, missing)
 	var part []int32
@@ -117,9 +117,14 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 	// With a hash index split by zero set the complete tuples walk first key by first key
 	// (walkByKey), and their partners are then read from buckets (weighted) or already added.
 	byKey := ix.bits == nil && ix.zmask != 0 && sl == nil
-	var runs *pairRuns
+	var runs *partnerLists
 	if byKey {
-		runs = walkByKey(ts, ms, ix, h, order, ord, tf, mtf, weighted)
+		var free [][]uint64 // the blocks of the pairs, bucketed above
+		if weighted {
+			free = j.edges.all()
+			j.edges = edgeList{}
+		}
+		runs = walkByKey(ts, ms, ix, h, order, ord, tf, mtf, weighted, free)
 	}
 	m := ts.m
 	for i, t := range ord {
@@ -131,7 +136,7 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 			x, codes, ct = sl.hash[i], sl.codes[i*m:(i+1)*m], sl.cnt[i]
 		}
 		if byKey {
-			part = runs.partners(i, part[:0])
+			part = runs.partners(i)
 		} else {
 			part = ix.up(x, codes, h.mult, order, 0, part[:0])
 		}
@@ -200,27 +205,22 @@ func countLattice(ts *tuples, h hasher, weighted bool, pats []pattern, index int
 // the index that stays in cache, rather than all of it for every tuple. Unweighted, it adds
 // the partners' counts (ms) to tf and each tuple's count to its partners' in mtf (sums of
 // whole numbers: exact in any order) and returns nil. Weighted, it returns the partners
-// instead (the same set the walk of the whole tuple finds, each once), pass by pass, for
-// countLattice to add in its order.
-func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, tf, mtf []float64, weighted bool) *pairRuns {
+// instead (the same set the walk of the whole tuple finds, each once), bucketed by tuple, for
+// countLattice to add in its order, in blocks taken from free first.
+func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, tf, mtf []float64, weighted bool, free [][]uint64) *partnerLists {
 	var part []int32
-	var runs *pairRuns
+	var pl *partnerLists
 	if weighted {
-		runs = &pairRuns{cur: make([]int, 0, len(order))}
+		pl = &partnerLists{start: make([]int32, len(ord)+1), free: free}
 	}
 	for j := range order {
-		if weighted {
-			runs.cur = append(runs.cur, runs.n)
-		}
 		for i, t := range ord {
 			part = ix.upFrom(ts.hash[t], 0, ts.tuple(t), h.mult, order, j, part[:0])
 			if len(part) == 0 {
 				continue
 			}
 			if weighted {
-				for _, r := range part {
-					runs.add(uint64(i)<<32 | uint64(r))
-				}
+				pl.add(i, part)
 				continue
 			}
 			ct, ft := ts.cnt[t], tf[t]
@@ -230,42 +230,71 @@ func walkByKey(ts, ms *tuples, ix *upIndex, h hasher, order []int, ord []int32, 
 			}
 			tf[t] = ft
 		}
-		if weighted {
-			runs.end = append(runs.end, runs.n)
-		}
 	}
-	return runs
-}
-
-// pairRuns holds the partners found by walkByKey, weighted: entries i<<32 | partner of ord[i],
-// in blocks (no copying as they grow), one run a pass, each ascending in i.
-type pairRuns struct {
-	blocks   [][]uint64
-	n        int
-	cur, end []int // each run's next entry and its end
-}
-
-func (p *pairRuns) add(e uint64) {
-	if p.n%edgeBlock == 0 {
-		p.blocks = append(p.blocks, make([]uint64, edgeBlock))
+	if weighted {
+		pl.bucket()
 	}
-	p.blocks[p.n/edgeBlock][p.n%edgeBlock] = e
-	p.n++
+	return pl
 }
 
-// partners appends to out the partners of ord[i] (run by run); calls must come in ascending i.
-func (p *pairRuns) partners(i int, out []int32) []int32 {
-	for q, g := range p.cur {
-		for ; g < p.end[q]; g++ {
-			e := p.blocks[g/edgeBlock][g%edgeBlock]
-			if int(e>>32) != i {
-				break
+// partnerLists holds the partners found by walkByKey, weighted. While the passes run, entries
+// i<<32 | partner of ord[i] are appended in blocks (no copying as they grow; taken from free
+// first) and start[i+1] counts ord[i]'s; bucket then lays them out by tuple (a counting sort,
+// each tuple's partners in the order they were found), so that reading them back is a slice,
+// not a merge of the passes' runs.
+type partnerLists struct {
+	blocks [][]uint64
+	free   [][]uint64 // blocks no longer used elsewhere, of length edgeBlock or more
+	n      int
+	start  []int32 // after bucket: ord[i]'s partners are adj[start[i]:start[i+1]]
+	adj    []int32
+}
+
+// add records the partners part of ord[i].
+func (p *partnerLists) add(i int, part []int32) {
+	p.start[i+1] += int32(len(part))
+	hi := uint64(i) << 32
+	for _, r := range part {
+		if p.n%edgeBlock == 0 {
+			var blk []uint64
+			if k := len(p.free); k > 0 {
+				blk, p.free = p.free[k-1][:edgeBlock], p.free[:k-1]
+			} else {
+				blk = make([]uint64, edgeBlock)
 			}
-			out = append(out, int32(uint32(e)))
+			p.blocks = append(p.blocks, blk)
 		}
-		p.cur[q] = g
+		p.blocks[p.n/edgeBlock][p.n%edgeBlock] = hi | uint64(uint32(r))
+		p.n++
 	}
-	return out
+}
+
+// bucket lays the entries out by tuple and drops the blocks. start[i+1] first becomes the
+// beginning of ord[i]'s bucket and is advanced as it is filled, ending at its end.
+func (p *partnerLists) bucket() {
+	var sum int32
+	for i := 1; i < len(p.start); i++ {
+		c := p.start[i]
+		p.start[i] = sum
+		sum += c
+	}
+	p.adj = make([]int32, p.n)
+	for b, blk := range p.blocks {
+		if rest := p.n - b*edgeBlock; rest < len(blk) {
+			blk = blk[:rest]
+		}
+		for _, e := range blk {
+			i := e>>32 + 1
+			p.adj[p.start[i]] = int32(uint32(e))
+			p.start[i]++
+		}
+	}
+	p.blocks, p.free = nil, nil
+}
+
+// partners returns the partners of ord[i] (a part of p's storage, which the caller may reorder).
+func (p *partnerLists) partners(i int) []int32 {
+	return p.adj[p.start[i]:p.start[i+1]]
 }
 
 // compactMissing returns the u tuples of the patterns pats of ts as tuples of their own, in
@@ -305,7 +334,7 @@ func compactMissing(ts *tuples, pats []*pattern, u int) (ms *tuples, id []int32)
 func missingAdjacency(edges edgeList, u int) (adj, start []int32) {
 	start = make([]int32, u+1)
 	for s := range u {
-		start[s+1] = start[s] + int32(edges.deg[s])
+		start[s+1] = start[s] + edges.deg[s]
 	}
 	adj = make([]int32, start[u])
 	pos := slices.Clone(start[:u])

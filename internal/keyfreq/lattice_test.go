@@ -220,3 +220,43 @@ func TestFillSets(t *testing.T) {
 		}
 	}
 }
+
+// TestPartnerListsBucket checks partnerLists against its definition: after bucket, each
+// tuple's partners are the entries added for it, in the order they were added (pass after
+// pass), whether the blocks are fresh or taken from free ones (shorter last blocks included).
+func TestPartnerListsBucket(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 7))
+	for trial := range 40 {
+		n := 1 + r.IntN(300)
+		var free [][]uint64
+		for range r.IntN(3) {
+			free = append(free, make([]uint64, r.IntN(edgeBlock)+1, edgeBlock))
+		}
+		pl := &partnerLists{start: make([]int32, n+1), free: free}
+		want := make([][]int32, n)
+		passes := 1 + r.IntN(7)
+		per := 1 + r.IntN(4*edgeBlock/(n*passes)+1)
+		for range passes {
+			for i := range n {
+				if r.IntN(3) == 0 {
+					continue
+				}
+				part := make([]int32, r.IntN(per))
+				for k := range part {
+					part[k] = r.Int32N(1 << 20)
+				}
+				pl.add(i, part)
+				want[i] = append(want[i], part...)
+			}
+		}
+		pl.bucket()
+		if pl.start[0] != 0 || int(pl.start[n]) != len(pl.adj) {
+			t.Fatalf("trial %d: start %d..%d, %d entries", trial, pl.start[0], pl.start[n], len(pl.adj))
+		}
+		for i := range n {
+			if got := pl.partners(i); !slices.Equal(got, want[i]) && (len(got) > 0 || len(want[i]) > 0) {
+				t.Fatalf("trial %d: tuple %d: partners %v, want %v", trial, i, got, want[i])
+			}
+		}
+	}
+}
