@@ -1,4 +1,6 @@
-// Code for stack.go: functions whose only effect is a large stack frame.
+//go:build !purego
+
+// Code for stack_linux.go (reserveOnStack): functions whose only effect is a large stack frame.
 
 #include "textflag.h"
 #include "funcdata.h"
