@@ -233,6 +233,17 @@ func Clip(s string) string {
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// HasMissing reports whether d holds a missing value (a NaN cell, of a numeric or a
+// categorical column).
+func (d *Dataset) HasMissing() bool {
+	for _, v := range d.Data {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckFinite returns a *ParseError wrapping ErrNonFinite for the first NaN or ±Inf value
 // of a numeric column, or ErrCategorical for the first categorical column: it is what a
 // method that computes with numbers calls first.

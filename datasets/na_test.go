@@ -108,3 +108,25 @@ func TestWriteCSVNA(t *testing.T) {
 		t.Errorf("default: written %q, want %q", buf.String(), want)
 	}
 }
+
+// TestHasMissing checks Dataset.HasMissing on tables with and without a NaN cell, at the
+// first, a middle and the last position, and beside ±Inf (which is not missing).
+func TestHasMissing(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		data []float64
+		want bool
+	}{
+		{[]float64{}, false},
+		{[]float64{1, 2, 3, 4}, false},
+		{[]float64{inf, -inf, 0, 1}, false},
+		{[]float64{nan, 2, 3, 4}, true},
+		{[]float64{1, nan, 3, 4}, true},
+		{[]float64{1, 2, 3, nan}, true},
+	} {
+		d := New("t", []string{"a", "b"}, len(tc.data)/2, 2, tc.data)
+		if got := d.HasMissing(); got != tc.want {
+			t.Errorf("HasMissing(%v) = %v, want %v", tc.data, got, tc.want)
+		}
+	}
+}

@@ -91,17 +91,6 @@ func Holes(in, out *datasets.Dataset) []int {
 	return h
 }
 
-// hasNaN reports whether x holds a NaN; a plain loop, which Go compiles without the call per
-// value of slices.ContainsFunc(x, math.IsNaN).
-func hasNaN(x []float64) bool {
-	for _, v := range x {
-		if v != v {
-			return true
-		}
-	}
-	return false
-}
-
 // CheckHoles checks that a release has no silent hole: a cell missing in rel.Masked where in
 // has a value must be a suppression the method declared, Info "n_suppressed" equal to the
 // number of such cells. Declared holes are recorded per column in rel.Info as
@@ -113,7 +102,7 @@ func CheckHoles(method string, in *datasets.Dataset, rel *Release) error {
 	}
 	// A release without a missing cell has no hole: one scan of the release, not of both
 	// tables (most releases of numeric methods; docs/datapath.md).
-	if !hasNaN(rel.Masked.Data) {
+	if !rel.Masked.HasMissing() {
 		return nil
 	}
 	h := Holes(in, rel.Masked)

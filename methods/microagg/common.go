@@ -60,7 +60,7 @@ func validateShapeOf(name string, d *datasets.Dataset, p methods.Params, minK in
 	if fin {
 		return false, nil
 	}
-	if missing && HasMissing(d) {
+	if missing && d.HasMissing() {
 		return true, methods.CheckNumericNA(name, d)
 	}
 	return false, methods.RefuseMissing(name, d, methods.AltMicroagg)

@@ -19,16 +19,6 @@ func nearer(pd []float32, a, b int) bool {
 	return pd[a] < pd[b] || (pd[a] == pd[b] && a > b)
 }
 
-// HasMissing reports whether a numeric column of d holds a missing value (NaN).
-func HasMissing(d *datasets.Dataset) bool {
-	for _, v := range d.Data {
-		if v != v {
-			return true
-		}
-	}
-	return false
-}
-
 // MDAVMissing is MDAV with sdcMicro's missing-value rule, step by step as its C++ Mdav does it:
 //
 //   - Column j has weight w_j = 1/Var_j (population variance over its available values; 1 when

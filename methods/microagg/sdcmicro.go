@@ -97,7 +97,7 @@ func (m sdcVariant) Protect(ctx context.Context, d *datasets.Dataset, p methods.
 		return nil, err
 	}
 	fin := finiteNumeric(d) // one pass, shared with the checks of partitionMethod
-	if m.info.Missing != "" && !fin && HasMissing(d) {
+	if m.info.Missing != "" && !fin && d.HasMissing() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -54,16 +54,6 @@ func checkScaled(id string, d *datasets.Dataset, minN int, s datasets.Scaling) e
 // notFinite reports whether v is NaN or ±Inf.
 func notFinite(v float64) bool { return v-v != 0 }
 
-// hasMissing reports whether d holds a missing value (NaN).
-func hasMissing(d *datasets.Dataset) bool {
-	for _, v := range d.Data {
-		if v != v {
-			return true
-		}
-	}
-	return false
-}
-
 // availScaling returns the mean and sample SD of every column of d over its available values
 // (R's mean(x, na.rm = TRUE), sd(x, na.rm = TRUE)), computed as datasets.ScalingOf computes
 // them; a column with fewer than two available values has SD NaN. Without missing values it
@@ -71,7 +61,7 @@ func hasMissing(d *datasets.Dataset) bool {
 func availScaling(d *datasets.Dataset) datasets.Scaling {
 	// A missing cell makes its column's mean NaN, so a table whose means are all numbers has
 	// none (no separate scan for them); a NaN mean may also come from infinities: then scan.
-	if s := datasets.ScalingOf(d); !slices.ContainsFunc(s.Mean, math.IsNaN) || !hasMissing(d) {
+	if s := datasets.ScalingOf(d); !slices.ContainsFunc(s.Mean, math.IsNaN) || !d.HasMissing() {
 		return s
 	}
 	s := datasets.Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
@@ -95,7 +85,7 @@ func availScaling(d *datasets.Dataset) datasets.Scaling {
 // completeRows returns the rows of d without a missing value (R's na.omit), as a new
 // table, or d itself when it has none.
 func completeRows(d *datasets.Dataset) *datasets.Dataset {
-	if !hasMissing(d) {
+	if !d.HasMissing() {
 		return d
 	}
 	var data []float64
@@ -165,7 +155,7 @@ func availMean(d *datasets.Dataset, j int) float64 {
 // (the draws come first from rng) and sets the filled cells missing again in the release: the
 // rule of sdcMicro's shuffle, for shuffle_ds, egadp_sdcmicro and egadp.
 func withImputed(id string, d *datasets.Dataset, rng *rand.Rand, protect func(*datasets.Dataset) (*methods.Release, error)) (*methods.Release, error) {
-	if !hasMissing(d) {
+	if !d.HasMissing() {
 		return protect(d)
 	}
 	if rng == nil {

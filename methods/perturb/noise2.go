@@ -198,7 +198,7 @@ func (r Restr) Protect(ctx context.Context, d *datasets.Dataset, p methods.Param
 	}
 	cc := RestrFactor(d.N, p.Float("noise_pct")/100)
 	mu := covariance.Means(d.Data, d.N, d.P)
-	if hasMissing(d) {
+	if d.HasMissing() {
 		for j := range mu {
 			mu[j] = availMean(d, j)
 		}

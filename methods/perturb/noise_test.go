@@ -31,7 +31,7 @@ func additiveByCopy(d *datasets.Dataset, w float64, keepZeros bool, rng *rand.Ra
 // availScalingByScan is availScaling as it was before it took the absence of missing cells
 // from the column means: a scan for them first.
 func availScalingByScan(d *datasets.Dataset) datasets.Scaling {
-	if !hasMissing(d) {
+	if !d.HasMissing() {
 		return datasets.ScalingOf(d)
 	}
 	s := datasets.Scaling{Mean: make([]float64, d.P), SD: make([]float64, d.P)}
