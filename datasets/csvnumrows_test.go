@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -73,24 +74,7 @@ func TestWriteNumberRowsMatchesStandard(t *testing.T) {
 			tok    string
 			custom bool
 		}{{"", false}, {"-", true}} {
-			var want bytes.Buffer
-			if err := writeCSVStd(&want, d, tok.tok, tok.custom); err != nil {
-				t.Fatal(err)
-			}
-			head, err := csvRecord(d.Names...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for workers := 1; workers <= 3; workers++ {
-				f := writeFormatter(t, d, tok.tok, tok.custom)
-				got := bytes.NewBuffer(append([]byte(nil), head...))
-				if err := f.write(got, workers); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Fatalf("p = %d, token %q, %d workers: the writer differs from the standard writer", p, tok.tok, workers)
-				}
-			}
+			checkBlockWriter(t, d, tok.tok, tok.custom, stdCSV(t, d, tok.tok, tok.custom), 3, fmt.Sprintf("p = %d", p))
 		}
 	}
 }

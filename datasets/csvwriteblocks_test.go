@@ -37,31 +37,46 @@ func TestWriteBlocksMatchesStandard(t *testing.T) {
 			tok    string
 			custom bool
 		}{{"", false}, {"a b", true}} {
-			var want bytes.Buffer
-			if err := writeCSVStd(&want, d, tok.tok, tok.custom); err != nil {
-				t.Fatal(err)
-			}
+			want := stdCSV(t, d, tok.tok, tok.custom)
 			var got bytes.Buffer
 			if err := writeCSV(&got, d, tok.tok, tok.custom); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			if !bytes.Equal(got.Bytes(), want) {
 				t.Errorf("%s, token %q: writeCSV differs from the standard writer", d.Name, tok.tok)
 			}
-			head, err := csvRecord(d.Names...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for workers := 1; workers <= 5; workers++ {
-				f := writeFormatter(t, d, tok.tok, tok.custom)
-				got := bytes.NewBuffer(append([]byte(nil), head...))
-				if err := f.write(got, workers); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Errorf("%s, token %q, %d workers: the block writer differs from the standard writer", d.Name, tok.tok, workers)
-				}
-			}
+			checkBlockWriter(t, d, tok.tok, tok.custom, want, 5, d.Name)
+		}
+	}
+}
+
+// stdCSV returns d as the standard writer (writeCSVStd) writes it: the bytes the fast writers
+// must produce.
+func stdCSV(t *testing.T, d *Dataset, tok string, custom bool) []byte {
+	t.Helper()
+	var want bytes.Buffer
+	if err := writeCSVStd(&want, d, tok, custom); err != nil {
+		t.Fatal(err)
+	}
+	return want.Bytes()
+}
+
+// checkBlockWriter writes d with writeCSV's row formatter by 1 to maxWorkers goroutines and
+// reports, under the name what, each count of workers whose bytes differ from want.
+func checkBlockWriter(t *testing.T, d *Dataset, tok string, custom bool, want []byte, maxWorkers int, what string) {
+	t.Helper()
+	head, err := csvRecord(d.Names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for workers := 1; workers <= maxWorkers; workers++ {
+		f := writeFormatter(t, d, tok, custom)
+		got := bytes.NewBuffer(append([]byte(nil), head...))
+		if err := f.write(got, workers); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s, token %q, %d workers: the block writer differs from the standard writer", what, tok, workers)
 		}
 	}
 }
