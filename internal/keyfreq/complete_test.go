@@ -100,10 +100,7 @@ func TestCompleteTuples(t *testing.T) {
 		d := randomTable(r, n, m, levels, vals, 0)
 		p := m + 1
 		cols := r.Perm(m)[:1+r.IntN(m)]
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = d[i*p+m]
-		}
+		w := column(d, n, p, m)
 		codes, lv := codeColumns(d, n, p, cols)
 		h := newHasher(lv)
 		keys, _, _ := codeKeys(d, n, p, cols)

@@ -20,10 +20,7 @@ func TestStreamFilter(t *testing.T) {
 			levels[k] = 1 + r.IntN(40)
 		}
 		d := randomTable(r, 1+r.IntN(800), m, levels, func(_, c int) float64 { return float64(c) }, 0.1+0.3*r.Float64())
-		cols := make([]int, m)
-		for k := range cols {
-			cols[k] = k
-		}
+		cols := firstCols(m)
 		codes, lv := codeColumns(d, len(d)/(m+1), m+1, cols)
 		h := newHasher(lv)
 		ts := distinct(codes, len(d)/(m+1), m, lv, nil, h)
@@ -90,14 +87,8 @@ func TestCountZonesByKey(t *testing.T) {
 		n := 200 + r.IntN(1800)
 		d, _ := weightedTable(r, n, m, levels, 0.02+0.13*r.Float64())
 		p := m + 2
-		cols := make([]int, m)
-		for k := range cols {
-			cols[k] = k
-		}
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = d[i*p+m]
-		}
+		cols := firstCols(m)
+		w := column(d, n, p, m)
 		for _, ww := range [][]float64{nil, w} {
 			rf, rF := countPairwise(d, n, p, cols, ww)
 			codes, lv := codeColumns(d, n, p, cols)

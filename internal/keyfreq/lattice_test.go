@@ -39,10 +39,7 @@ func TestCountLattice(t *testing.T) {
 			}
 		}
 		cols := r.Perm(m)[:1+r.IntN(m)]
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = d[i*p+m]
-		}
+		w := column(d, n, p, m)
 		for _, ww := range [][]float64{nil, w} {
 			rf, rF := countPairwise(d, n, p, cols, ww)
 			f, F := Count(d, n, p, cols, ww)
@@ -91,10 +88,7 @@ func TestCountLatticeDeclines(t *testing.T) {
 		m int
 	}{"large index": {big, 3}, "no missing value": {none, 3}, "no complete tuple": {all, 3}} {
 		p := c.m + 1
-		cols := make([]int, c.m)
-		for k := range cols {
-			cols[k] = k
-		}
+		cols := firstCols(c.m)
 		codes, lv := codeColumns(c.d, n, p, cols)
 		h := newHasher(lv)
 		ts := distinct(codes, n, c.m, lv, nil, h)
@@ -120,10 +114,7 @@ func TestCountLatticeSlabs(t *testing.T) {
 	const n, m = 3000, 4
 	d := randomTable(r, n, m, []int{30, 30, 30, 30}, func(k, c int) float64 { return float64(c + 1) }, 0.05)
 	p := m + 1
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = d[i*p+m]
-	}
+	w := column(d, n, p, m)
 	cols := []int{0, 1, 2, 3}
 	for _, ww := range [][]float64{nil, w} {
 		codes, lv := codeColumns(d, n, p, cols)

@@ -72,6 +72,24 @@ func TestDistinctPacked(t *testing.T) {
 	}
 }
 
+// column returns column j of the row-major n × p table d (the weights, in these tests).
+func column(d []float64, n, p, j int) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = d[i*p+j]
+	}
+	return x
+}
+
+// firstCols returns the key columns 0, 1, …, m−1.
+func firstCols(m int) []int {
+	cols := make([]int, m)
+	for k := range cols {
+		cols[k] = k
+	}
+	return cols
+}
+
 // weightedTable returns an n×(m+2) table: m keys with levels[k] categories (whole codes, or
 // for some keys −0 and other values), each cell missing with probability na, records
 // duplicated at random; column m a weight (ties, fractions, wide magnitudes, and in a sixth
@@ -182,14 +200,8 @@ func TestFrequenciesManyPatterns(t *testing.T) {
 				}
 			}
 		}
-		cols := make([]int, m)
-		for k := range cols {
-			cols[k] = k
-		}
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = d[i*p+m]
-		}
+		cols := firstCols(m)
+		w := column(d, n, p, m)
 		for _, ww := range [][]float64{nil, w} {
 			rf, rF := countPairwise(d, n, p, cols, ww)
 			f, F := Count(d, n, p, cols, ww)

@@ -127,10 +127,7 @@ func TestCountEqualsPairwise(t *testing.T) {
 			d := randomTable(r, n, m, levels, vals, na)
 			p := m + 1
 			cols := r.Perm(m)[:1+r.IntN(m)]
-			w := make([]float64, n)
-			for i := range w {
-				w[i] = d[i*p+m]
-			}
+			w := column(d, n, p, m)
 			for _, ww := range [][]float64{nil, w} {
 				f, F := Count(d, n, p, cols, ww)
 				rf, rF := countPairwise(d, n, p, cols, ww)
@@ -229,10 +226,7 @@ func TestDistinctIndexes(t *testing.T) {
 		d := randomTable(r, n, m, levels, vals, na)
 		p := m + 1
 		cols := r.Perm(m)[:1+r.IntN(m)]
-		w := make([]float64, n)
-		for i := range w {
-			w[i] = d[i*p+m]
-		}
+		w := column(d, n, p, m)
 		codes, lv := codeColumns(d, n, p, cols)
 		h := newHasher(lv)
 		keys, klv, ok := codeKeys(d, n, p, cols)
