@@ -26,7 +26,7 @@ type inPlaceMethod interface {
 // when methods.CheckOverflow and methods.CheckHoles pass Protect's release against the
 // original. Tables: random, with zeros, −0, missing cells and a constant column, of ordinary
 // magnitude, huge (2^600) and near the float64 limit (where the noise overflows or the input
-// holds ±Inf), a categorical column, a single row.
+// holds ±Inf), a categorical column, a single row, δ = 0; and Protect's errors are Validate's.
 func TestProtectInPlaceMatchesProtect(t *testing.T) {
 	ms := []inPlaceMethod{Additive{}, Additive{KeepZeros: true}, Correlated2{}}
 	var clean, unclean, failed int
@@ -49,7 +49,7 @@ func TestProtectInPlaceMatchesProtect(t *testing.T) {
 			name := m.Info().Name
 			vals := map[string]string{"noise_pct": []string{"0", "5", "150", "1e6"}[seed%4]}
 			if _, ok := m.(Correlated2); ok {
-				vals = map[string]string{"delta": []string{"0.1", "0.5", "1"}[seed%3]}
+				vals = map[string]string{"delta": []string{"0.1", "0.5", "1", "0"}[seed%4]}
 			}
 			params, err := m.Info().Resolve(vals)
 			if err != nil {
@@ -64,6 +64,10 @@ func TestProtectInPlaceMatchesProtect(t *testing.T) {
 			got, ok, errB := m.ProtectInPlace(context.Background(), own, params, rngB)
 			if (errA == nil) != (errB == nil) || errA != nil && errA.Error() != errB.Error() {
 				t.Fatalf("%s: error %v, Protect's %v", what, errB, errA)
+			}
+			// Protect's checks are Validate's, whatever shortcut they take
+			if errV := m.(methods.Validator).Validate(orig, params); (errA == nil) != (errV == nil) || errA != nil && errA.Error() != errV.Error() {
+				t.Fatalf("%s: error %v, Validate's %v", what, errA, errV)
 			}
 			if errA != nil {
 				failed++
@@ -90,6 +94,7 @@ func TestProtectInPlaceMatchesProtect(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("cases: %d clean, %d unclean, %d errors", clean, unclean, failed)
 	if clean == 0 || unclean < 3 || failed == 0 {
 		t.Fatalf("cases: %d clean, %d unclean, %d errors: every kind must occur", clean, unclean, failed)
 	}

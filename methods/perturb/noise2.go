@@ -139,12 +139,20 @@ func (c Correlated2) ProtectInPlace(ctx context.Context, d *datasets.Dataset, p 
 
 // protect is Protect, or ProtectInPlace with inPlace.
 func (c Correlated2) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand, inPlace bool) (*methods.Release, bool, error) {
-	if err := c.Validate(d, p); err != nil {
+	delta := p.Float("delta")
+	if delta <= 0 {
+		return nil, false, c.Validate(d, p)
+	}
+	// Validate's checks, with the column means sparing its scan of every cell (checkScaled,
+	// as in Additive.Protect).
+	var sc datasets.Scaling
+	if d.N >= 2 {
+		sc = availScaling(d)
+	}
+	if err := checkScaled("noise_correlated2", d, 2, sc); err != nil {
 		return nil, false, err
 	}
-	delta := p.Float("delta")
 	dd := math.Sqrt(1 - delta*delta)
-	sc := availScaling(d)
 	// Written straight into a new table (or over d), cell by cell: no copy of d to overwrite
 	// (docs/datapath.md, "Copies of the table").
 	x := d.Data
