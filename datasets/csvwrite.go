@@ -151,8 +151,9 @@ const blockRows = 1024
 // reused buffer on the calling goroutine. Until session 15 a large table's blocks were
 // formatted by as many goroutines as processors, in less wall time but more CPU time: every
 // block handed to another goroutine woke a thread (a futex call and a context switch, which
-// cost most on the paravirtualised VMs this runs on), about 1,000 hand-offs for 10^6 rows, and
-// the process of a noise release at 10^6 × 10 spent 8–16 % more CPU (docs/datapath.md).
+// cost most on the paravirtualised VM this is measured on), about 490 rounds for 10^6 rows,
+// and the whole process of a noise release at 10^6 × 10 cost 10–34 % more CPU time, more
+// under load (docs/datapath.md, "What the writer does now").
 func (f *rowFormatter) write(w io.Writer) error {
 	n, rows := f.d.N, f.block
 	if rows <= 0 {

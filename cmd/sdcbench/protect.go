@@ -258,8 +258,8 @@ type inPlaceProtector interface {
 // generator of seed, checking the release (methods.CheckOverflow, methods.CheckHoles). With
 // inPlace, when the caller needs no value of the input afterwards, a method without strata
 // that can (inPlaceProtector) writes its release over the table read: the fresh memory of a
-// second table costs a sixth of a noise release's process at 10^6 × 10 (docs/datapath.md,
-// "Copies of the table"). The table is protect's own (read from a file; a registered
+// second table cost about a seventh of a noise release's process at 10^6 × 10
+// (docs/datapath.md, "Copies of the table"). The table is protect's own (read from a file; a registered
 // dataset is not written in place), so sharing it with the Prepared tables, which are
 // read-only to everyone else, is safe. When the method reports the release unclean (an
 // infinite value, or a missing one the input did not have) the checks need the original: the
