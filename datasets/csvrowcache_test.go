@@ -45,8 +45,8 @@ func repeatedRows(rng *rand.Rand, n, p, g int) *Dataset {
 // writer (csv.Writer row by row) on tables whose rows repeat: few distinct rows (every set
 // hit), more than the cache holds (evictions), many (the cache turns off), a table that
 // changes from repeated to distinct rows, rows wider than rowMaxCols, categorical columns
-// with long labels (rows longer than an entry), default and custom missing tokens, one to
-// three workers.
+// with long labels (rows longer than an entry), default and custom missing tokens, three
+// block lengths.
 func TestWriteRowCacheMatchesStandard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 7))
 	n := 3*blockRows + 5
@@ -90,7 +90,7 @@ func BenchmarkWriteRepeatedRows(b *testing.B) {
 	}
 	f := &rowFormatter{d: d}
 	for b.Loop() {
-		if err := f.write(io.Discard, 1); err != nil {
+		if err := f.write(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

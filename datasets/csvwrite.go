@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
-	"sync"
 )
 
-// writeCSV writes d; with custom, tok replaces every missing cell. Each row, or each block of
-// rows on more than one processor (rowFormatter.write), is formatted into a reused buffer:
+// writeCSV writes d; with custom, tok replaces every missing cell. Each block of rows
+// (rowFormatter.write) is formatted into a reused buffer:
 // numbers in the bytes of strconv.AppendFloat ('g', −1) (appendShortest), labels and tokens
 // from their encodings made once per level by encoding/csv's own writer, so the bytes are
 // exactly those of writing every row with csv.Writer (TestWriteFastMatchesStandard).
@@ -48,7 +46,7 @@ func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
 		}
 	}
 	f := rowFormatter{d: d, levels: levels, na: na, naTok: naTok, custom: custom}
-	if err := f.write(bw, runtime.GOMAXPROCS(0)); err != nil {
+	if err := f.write(bw); err != nil {
 		return fmt.Errorf("datasets: write: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -64,6 +62,7 @@ type rowFormatter struct {
 	na     []byte     // a missing cell of a table with categories
 	naTok  []byte     // a missing number with a custom token
 	custom bool
+	block  int // rows formatted before a write; 0: blockRows
 }
 
 // writeCache is what one goroutine of the writer remembers across calls of appendRows: the
@@ -141,55 +140,32 @@ func appendNumberRows(b []byte, x []float64, p int) []byte {
 	return b
 }
 
-// blockRows is the number of rows formatted as one block by the parallel writer. Each block's
-// buffer grows to the block's bytes in fresh memory (about 90 KB for 1,024 rows of 5 numbers,
-// and twice that in the doublings of append), whose page faults cost more than the formatting
-// of a microaggregated release: with 4,096 rows the buffers' growth took about 7 ms of
-// `protect --method ma_mdav` on 10^5 × 5 (docs/datapath.md).
+// blockRows is the number of rows the writer formats into its buffer before writing them.
+// The buffer is made with room for a block of numbers (about 250 KB for 10 columns: a
+// buffer grown by append would copy itself and touch the fresh memory of each doubling,
+// whose page faults cost more than the formatting of a microaggregated release), and it
+// stays in the processor's cache until the write copies it out (docs/datapath.md).
 const blockRows = 1024
 
-// write writes every row to w. With workers > 1 and more than one block of rows, blocks of
-// blockRows rows are formatted by up to workers goroutines at a time, each into its own
-// buffer, and written in row order: the bytes are the serial writer's, in less wall time
-// (shortest formatting of the numbers is most of a large numeric table's writing;
-// docs/datapath.md).
-func (f *rowFormatter) write(w io.Writer, workers int) error {
-	n := f.d.N
-	if workers <= 1 || n <= blockRows {
-		row := make([]byte, 0, 32*f.d.P+1)
-		c := new(writeCache)
-		for i := range n {
-			row = f.appendRows(row[:0], i, i+1, c)
-			if _, err := w.Write(row); err != nil {
-				return err
-			}
-		}
-		return nil
+// write writes every row to w, formatting blocks of f.block rows (blockRows when 0) into one
+// reused buffer on the calling goroutine. Until session 15 a large table's blocks were
+// formatted by as many goroutines as processors, in less wall time but more CPU time: every
+// block handed to another goroutine woke a thread (a futex call and a context switch, which
+// cost most on the paravirtualised VM this is measured on), about 490 rounds for 10^6 rows,
+// and the whole process of a noise release at 10^6 × 10 cost 10–34 % more CPU time, more
+// under load (docs/datapath.md, "What the writer does now").
+func (f *rowFormatter) write(w io.Writer) error {
+	n, rows := f.d.N, f.block
+	if rows <= 0 {
+		rows = blockRows
 	}
-	workers = min(workers, (n+blockRows-1)/blockRows)
-	bufs := make([][]byte, workers)
-	// Room for a block of numbers (at most 24 bytes and a separator each) from the start: a
-	// buffer grown by append would copy itself and touch the fresh memory of each doubling.
-	for k := range bufs {
-		bufs[k] = make([]byte, 0, min(blockRows*(25*f.d.P+1), 4<<20))
-	}
-	caches := make([]writeCache, workers)
-	var wg sync.WaitGroup
-	for start := 0; start < n; start += workers * blockRows {
-		for k := range workers {
-			from := min(n, start+k*blockRows)
-			to := min(n, from+blockRows)
-			if k == 0 {
-				continue // formatted by this goroutine below
-			}
-			wg.Go(func() { bufs[k] = f.appendRows(bufs[k][:0], from, to, &caches[k]) })
-		}
-		bufs[0] = f.appendRows(bufs[0][:0], start, min(n, start+blockRows), &caches[0])
-		wg.Wait()
-		for _, b := range bufs {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
+	rows = min(rows, max(n, 1))
+	b := make([]byte, 0, min(rows*(25*f.d.P+1), 4<<20))
+	c := new(writeCache)
+	for i := 0; i < n; i += rows {
+		b = f.appendRows(b[:0], i, min(n, i+rows), c)
+		if _, err := w.Write(b); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestWriteBlocksMatchesStandard checks the writer that formats blocks of rows in parallel
-// against the previous writer (csv.Writer row by row) on tables of several blocks and a
-// remainder: numbers with and without missing values, categories with labels that need
-// quoting, default and custom missing tokens, one to five workers.
+// TestWriteBlocksMatchesStandard checks the writer that formats blocks of rows against the
+// previous writer (csv.Writer row by row) on tables of several blocks and a remainder:
+// numbers with and without missing values, categories with labels that need quoting, default
+// and custom missing tokens, blocks of blockRows down to a single row.
 func TestWriteBlocksMatchesStandard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 60))
 	n := 3*blockRows + 17
@@ -61,22 +61,25 @@ func stdCSV(t *testing.T, d *Dataset, tok string, custom bool) []byte {
 	return want.Bytes()
 }
 
-// checkBlockWriter writes d with writeCSV's row formatter by 1 to maxWorkers goroutines and
-// reports, under the name what, each count of workers whose bytes differ from want.
-func checkBlockWriter(t *testing.T, d *Dataset, tok string, custom bool, want []byte, maxWorkers int, what string) {
+// checkBlockWriter writes d with writeCSV's row formatter in blocks of blockRows rows and of
+// sizes−1 smaller lengths (blockRows/4, /16, …, at least one row: the caches then carry
+// over more block boundaries) and reports, under the name what, each block length whose
+// bytes differ from want.
+func checkBlockWriter(t *testing.T, d *Dataset, tok string, custom bool, want []byte, sizes int, what string) {
 	t.Helper()
 	head, err := csvRecord(d.Names...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for workers := 1; workers <= maxWorkers; workers++ {
+	for k := range sizes {
 		f := writeFormatter(t, d, tok, custom)
+		f.block = max(1, blockRows>>(2*k))
 		got := bytes.NewBuffer(append([]byte(nil), head...))
-		if err := f.write(got, workers); err != nil {
+		if err := f.write(got); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("%s, token %q, %d workers: the block writer differs from the standard writer", what, tok, workers)
+			t.Errorf("%s, token %q, blocks of %d rows: the block writer differs from the standard writer", what, tok, f.block)
 		}
 	}
 }
@@ -126,10 +129,10 @@ var errShortWrite = bytes.ErrTooLarge
 func TestWriteBlocksError(t *testing.T) {
 	n := 2*blockRows + 1
 	d := New("n", []string{"x"}, n, 1, make([]float64, n))
-	f := &rowFormatter{d: d}
-	for _, workers := range []int{1, 2} {
-		if err := f.write(&failWriter{ok: n}, workers); err != errShortWrite { // 2 bytes a row
-			t.Errorf("%d workers: error %v, want %v", workers, err, errShortWrite)
+	for _, block := range []int{0, 1, 7} {
+		f := &rowFormatter{d: d, block: block}
+		if err := f.write(&failWriter{ok: n}); err != errShortWrite { // 2 bytes a row
+			t.Errorf("blocks of %d rows: error %v, want %v", block, err, errShortWrite)
 		}
 	}
 }

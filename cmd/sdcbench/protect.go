@@ -189,32 +189,17 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := rf.check(*in, *out, *groups); err != nil {
 		return err
 	}
-	d, input, err := loadInput(ctx, "protect", *dataset, *in, "in", sf.na.na)
+	// Nothing reads the input after the protection unless a summary, a report or a group list
+	// is asked for: then a method that can writes its release over the table read.
+	inPlace := *quiet && len(rf.paths) == 0 && *groups == "" && *dataset == ""
+	load := func() (*datasets.Dataset, *inputFile, error) {
+		return loadInput(ctx, "protect", *dataset, *in, "in", sf.na.na)
+	}
+	run, err := protectInput(ctx, load, m, info, p, sf, csvList(*drop), *seed, inPlace)
 	if err != nil {
 		return err
 	}
-	read := d
-	d, sel, err := releaseAll(d, sf, csvList(*drop))
-	if err != nil {
-		return err
-	}
-	pr, err := prepare(d, input, sel, info)
-	if err != nil {
-		return err
-	}
-	if err := pr.Validate(m, p); err != nil {
-		return err
-	}
-	rel, full, err := pr.Protect(ctx, m, p, rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15)))
-	if err != nil {
-		return err
-	}
-	if err := methods.CheckOverflow(info.Name, pr.Protected, rel.Masked); err != nil {
-		return err
-	}
-	if err := methods.CheckHoles(info.Name, pr.Protected, rel); err != nil {
-		return err
-	}
+	read, input, sel, pr, rel, full := run.read, run.input, run.sel, run.pr, run.rel, run.full
 	if err := methods.CheckPartition(info, p, rel.Masked.N, rel.Labels); err != nil {
 		return err
 	}
@@ -250,6 +235,84 @@ func runProtect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeProtectSummary(stderr, info, p, pr, rel, full, sf.options(), csvList(*drop))
 	}
 	return nil
+}
+
+// protection is what protectInput read and released.
+type protection struct {
+	read  *datasets.Dataset // the table read (holding the release when it was written in place)
+	input *inputFile
+	sel   methods.Selection
+	pr    *methods.Prepared
+	rel   *methods.Release
+	full  *datasets.Dataset // the whole released table
+}
+
+// inPlaceProtector is a method that can write its release over its input table: the release
+// and errors of Protect, and clean reports that methods.CheckOverflow and methods.CheckHoles
+// would pass it (perturb.Additive.ProtectInPlace has the contract).
+type inPlaceProtector interface {
+	ProtectInPlace(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (rel *methods.Release, clean bool, err error)
+}
+
+// protectInput reads the input (load), selects its columns and protects them with m from the
+// generator of seed, checking the release (methods.CheckOverflow, methods.CheckHoles). With
+// inPlace, when the caller needs no value of the input afterwards, a method without strata
+// that can (inPlaceProtector) writes its release over the table read: the fresh memory of a
+// second table cost about a seventh of a noise release's process at 10^6 × 10
+// (docs/datapath.md, "Copies of the table"). The table is protect's own (read from a file; a registered
+// dataset is not written in place), so sharing it with the Prepared tables, which are
+// read-only to everyone else, is safe. When the method reports the release unclean (an
+// infinite value, or a missing one the input did not have) the checks need the original: the
+// input is then read and protected again the usual way, with a generator in the same state, so
+// the release and every error are exactly those of the usual way.
+func protectInput(ctx context.Context, load func() (*datasets.Dataset, *inputFile, error), m methods.Method, info methods.Info, p methods.Params,
+	sf selectionFlags, drop []string, seed uint64, inPlace bool) (*protection, error) {
+	d, input, err := load()
+	if err != nil {
+		return nil, err
+	}
+	read := d
+	d, sel, err := releaseAll(d, sf, drop)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := prepare(d, input, sel, info)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.Validate(m, p); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	run := &protection{read: read, input: input, sel: sel, pr: pr}
+	if ip, ok := m.(inPlaceProtector); ok && inPlace && pr.Strata() == nil {
+		rel, clean, err := ip.ProtectInPlace(ctx, pr.Protected, p, rng)
+		if err != nil {
+			return nil, err
+		}
+		if !clean { // the original is gone: the usual way, from the input again
+			reload := load
+			if input != nil && input.kept != nil { // a pipe: its bytes were kept
+				reload = func() (*datasets.Dataset, *inputFile, error) {
+					d, err := input.read(datasets.ReadOptions{Mixed: true})
+					return d, input, err
+				}
+			}
+			return protectInput(ctx, reload, m, info, p, sf, drop, seed, false)
+		}
+		run.rel, run.full = rel, pr.Released(rel.Masked)
+		return run, nil
+	}
+	if run.rel, run.full, err = pr.Protect(ctx, m, p, rng); err != nil {
+		return nil, err
+	}
+	if err := methods.CheckOverflow(info.Name, pr.Protected, run.rel.Masked); err != nil {
+		return nil, err
+	}
+	if err := methods.CheckHoles(info.Name, pr.Protected, run.rel); err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {

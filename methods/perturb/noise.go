@@ -65,8 +65,27 @@ func (a Additive) Validate(d *datasets.Dataset, p methods.Params) error {
 
 // Protect implements methods.Method.
 func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
+	rel, _, err := a.protect(ctx, d, p, rng, false)
+	return rel, err
+}
+
+// ProtectInPlace is Protect writing the release over d's values instead of into a new table:
+// the release, its error and the generator's use are Protect's, bit for bit, and the
+// release's Masked shares d's values, so d holds the release afterwards (also when an error
+// interrupted it). It spares the fresh memory of a second table (docs/datapath.md, "Copies of
+// the table"); the caller must own d and need no original value after the call. clean
+// reports that every cell of the release is a number or is missing where d's cell was
+// missing: then methods.CheckOverflow and methods.CheckHoles, given the original and the
+// release, return nil. When it is false, those checks need the original, which is gone: run
+// Protect on a fresh copy of the input with a generator in the same state.
+func (a Additive) ProtectInPlace(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (rel *methods.Release, clean bool, err error) {
+	return a.protect(ctx, d, p, rng, true)
+}
+
+// protect is Protect, or ProtectInPlace with inPlace.
+func (a Additive) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand, inPlace bool) (*methods.Release, bool, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("%s: nil random generator", a.id())
+		return nil, false, fmt.Errorf("%s: nil random generator", a.id())
 	}
 	// The column means show that the table holds no infinite value (checkScaled), sparing
 	// Validate's scan of every cell (docs/datapath.md).
@@ -75,30 +94,39 @@ func (a Additive) Protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 		sc = availScaling(d)
 	}
 	if err := checkScaled(a.id(), d, 2, sc); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	w := p.Float("noise_pct") / 100
 	sd := sc.SD
-	// The release is written straight into a new table, x + e cell by cell: the values of a
-	// copy of d with e added in place, without first copying the n×p values and reading them
-	// back (docs/datapath.md, "Copies of the table").
+	// The release is written straight into a new table (or over d), x + e cell by cell: the
+	// values of a copy of d with e added in place, without first copying the n×p values and
+	// reading them back (docs/datapath.md, "Copies of the table").
 	x := d.Data
-	data := make([]float64, len(x))
+	data := x
+	if !inPlace {
+		data = make([]float64, len(x))
+	}
+	bad := false // a cell neither a number nor missing where x is
 	for j := 0; j < d.P; j++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		s := w * sd[j]
 		for k := j; k < len(x); k += d.P {
 			e := s * rng.NormFloat64()
-			if a.KeepZeros && x[k] == 0 {
-				data[k] = x[k]
+			v := x[k]
+			if a.KeepZeros && v == 0 {
+				data[k] = v
 				continue
 			}
-			data[k] = x[k] + e
+			y := v + e
+			if y-y != 0 && v == v {
+				bad = true
+			}
+			data[k] = y
 		}
 	}
 	out := datasets.New(d.Name, slices.Clone(d.Names), d.N, d.P, data)
 	out.Levels = d.CloneLevels()
-	return &methods.Release{Masked: out}, nil
+	return &methods.Release{Masked: out}, !bad, nil
 }

@@ -127,22 +127,51 @@ func (Correlated2) Validate(d *datasets.Dataset, p methods.Params) error {
 
 // Protect implements methods.Method.
 func (c Correlated2) Protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (*methods.Release, error) {
-	if err := c.Validate(d, p); err != nil {
-		return nil, err
-	}
+	rel, _, err := c.protect(ctx, d, p, rng, false)
+	return rel, err
+}
+
+// ProtectInPlace is Protect writing the release over d's values, as Additive.ProtectInPlace
+// (whose contract it shares).
+func (c Correlated2) ProtectInPlace(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand) (rel *methods.Release, clean bool, err error) {
+	return c.protect(ctx, d, p, rng, true)
+}
+
+// protect is Protect, or ProtectInPlace with inPlace.
+func (c Correlated2) protect(ctx context.Context, d *datasets.Dataset, p methods.Params, rng *rand.Rand, inPlace bool) (*methods.Release, bool, error) {
 	delta := p.Float("delta")
+	if delta <= 0 {
+		return nil, false, c.Validate(d, p)
+	}
+	// Validate's checks, with the column means sparing its scan of every cell (checkScaled,
+	// as in Additive.Protect).
+	var sc datasets.Scaling
+	if d.N >= 2 {
+		sc = availScaling(d)
+	}
+	if err := checkScaled("noise_correlated2", d, 2, sc); err != nil {
+		return nil, false, err
+	}
 	dd := math.Sqrt(1 - delta*delta)
-	sc := availScaling(d)
-	// Written straight into a new table, cell by cell: no copy of d to overwrite
+	// Written straight into a new table (or over d), cell by cell: no copy of d to overwrite
 	// (docs/datapath.md, "Copies of the table").
 	x := d.Data
-	data := make([]float64, len(x))
+	data := x
+	if !inPlace {
+		data = make([]float64, len(x))
+	}
+	bad := false // a cell neither a number nor missing where x is
 	for j := 0; j < d.P; j++ {
 		mu := sc.Mean[j] * (1 - dd) / delta
 		sd := sc.SD[j]
 		for k := j; k < len(x); k += d.P {
 			g := mu + sd*rng.NormFloat64()
-			data[k] = dd*x[k] + delta*g
+			v := x[k]
+			y := dd*v + delta*g
+			if y-y != 0 && v == v {
+				bad = true
+			}
+			data[k] = y
 		}
 	}
 	out := datasets.New(d.Name, slices.Clone(d.Names), d.N, d.P, data)
@@ -151,7 +180,7 @@ func (c Correlated2) Protect(ctx context.Context, d *datasets.Dataset, p methods
 	if p.Float("noise_pct") != 0 {
 		info["note"] = "noise_pct ignored by correlated2 (sdcMicro semantics)"
 	}
-	return &methods.Release{Masked: out, Info: info}, ctx.Err()
+	return &methods.Release{Masked: out, Info: info}, !bad, ctx.Err()
 }
 
 // Restr is `noise_restr` (sdcMicro addNoise "restr"), a deterministic shrinkage towards the
