@@ -56,7 +56,8 @@ func Back() Result {
 }
 
 // backAt collapses the huge pages of the heap chunk holding the used memory just below top, up
-// to top, and marks the whole huge pages from there to the end of top's chunk. The used part
+// to top (marking those that nothing has touched yet, which cannot be collapsed), and marks the
+// whole huge pages from there to the end of top's chunk. The used part
 // of a chunk is not contiguous (the runtime's per-P page caches take aligned blocks of 64
 // pages), so every huge page below top is collapsed, not only the last one.
 func backAt(top, page uintptr) Result {
@@ -65,11 +66,17 @@ func backAt(top, page uintptr) Result {
 	mid := (top + page - 1) &^ (page - 1)
 	hi := (top + heapChunk) &^ (heapChunk - 1)
 	for p := lo; p < mid; p += page {
-		if errno := collapse(p, page); errno != 0 {
+		switch errno := collapse(p, page); errno {
+		case 0:
+			res.Collapsed += int(page)
+		case syscall.EINVAL:
+			// Nothing mapped in that huge page yet (the collapse has nothing to copy): mark it.
+			if madvise(p, page, syscall.MADV_HUGEPAGE) == 0 {
+				res.Marked += int(page)
+			}
+		default:
 			res.Reason = "MADV_COLLAPSE: " + errno.Error()
-			continue
 		}
-		res.Collapsed += int(page)
 	}
 	if mid < hi {
 		if errno := madvise(mid, hi-mid, syscall.MADV_HUGEPAGE); errno != 0 {
@@ -78,7 +85,7 @@ func backAt(top, page uintptr) Result {
 			}
 			res.Reason += "MADV_HUGEPAGE: " + errno.Error()
 		} else {
-			res.Marked = int(hi - mid)
+			res.Marked += int(hi - mid)
 		}
 	}
 	return res
