@@ -15,9 +15,9 @@
 // This package asks as early as the program's initialisation allows: it imports nothing but
 // the runtime, syscall and unsafe, so the linker initialises it before most packages (before
 // the fonts, templates and registries that allocate most). Its init finds the top of the
-// heap's used memory, turns the huge page holding it into one huge page at once
+// heap's used memory, turns the huge pages of the heap chunk below it into huge pages at once
 // (madvise(MADV_COLLAPSE), Linux 6.1: the pages already touched are copied, the rest is then
-// backed without faults) and marks the rest of the heap's first mapped chunk for huge pages
+// backed without faults) and marks the rest of that chunk for huge pages
 // (madvise(MADV_HUGEPAGE)), so that the heap's next few MiB take at most one fault per 2 MiB.
 //
 // Nothing changes in what the program computes; only how its memory is backed. The same
@@ -33,8 +33,8 @@ type Result struct {
 	// done.
 	Collapsed, Marked int
 	// Top is the lowest address of the heap's free memory that Back found (0 when it did not
-	// look): the memory from Top to Top+Collapsed+Marked, rounded down to huge pages, is
-	// backed by huge pages when both steps succeeded.
+	// look): the heap chunk holding the byte below Top, from its start, and Top's chunk to its
+	// end are backed by huge pages when nothing failed.
 	Top uintptr
 	// Reason says why nothing was done, or why a step failed; it is empty when both steps
 	// succeeded or were not needed.

@@ -57,9 +57,9 @@ func Back() Result {
 
 // backAt collapses the huge pages of the heap chunk holding the used memory just below top, up
 // to top (marking those that nothing has touched yet, which cannot be collapsed), and marks the
-// whole huge pages from there to the end of top's chunk. The used part
-// of a chunk is not contiguous (the runtime's per-P page caches take aligned blocks of 64
-// pages), so every huge page below top is collapsed, not only the last one.
+// whole huge pages from there to the end of top's chunk. The used part of a chunk is not
+// contiguous (the runtime's per-P page caches take aligned blocks of 64 pages), so every huge
+// page below top is collapsed, not only the last one.
 func backAt(top, page uintptr) Result {
 	res := Result{Top: top}
 	lo := (top - 1) &^ (heapChunk - 1)
