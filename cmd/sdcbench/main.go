@@ -12,6 +12,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	// Backs the start of the heap with huge pages while the packages initialise
+	// (docs/datapath.md "Start-up").
+	_ "github.com/sdcbench/sdcbench/internal/hugeheap/early"
 )
 
 // command is one subcommand: run parses its own flags from args.

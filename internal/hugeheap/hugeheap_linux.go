@@ -78,7 +78,41 @@ func reserveByCollection(n, page int) (Result, error) {
 	runtime.KeepAlive(b)
 	b = nil
 	debug.FreeOSMemory()
+	if err == nil && res.Bytes > 0 {
+		collapseBelow(start, page)
+	}
 	return res, err
+}
+
+// madvCollapse is MADV_COLLAPSE (Linux 6.1), which the syscall package does not name.
+const madvCollapse = 25
+
+// collapseBelow backs the huge page holding lo, the start of a reserved range, with a huge
+// page, when lo is not on a huge page's boundary. madviseHuge marks only the whole huge pages
+// inside the range; the part of the range below the first boundary shares its huge page with
+// memory the heap has used, touched at 4 KiB, so the kernel would back the rest of it at 4 KiB
+// too, and that part is the first the heap hands out after the reservation (the tables read
+// next: up to 512 faults of 4 KiB). So that page is collapsed at once (madvise(MADV_COLLAPSE),
+// Linux 6.1: the pages in use are copied, the rest is backed without faults); a page nothing
+// has touched yet cannot be collapsed (EINVAL), and is marked instead, which it can still use.
+// It is called after the range was freed (and, by reserveByCollection, returned to the
+// system: a huge page released in part would be split again). A failure (no huge page at
+// hand, a kernel before 6.1) only leaves that page at 4 KiB.
+func collapseBelow(lo uintptr, page int) {
+	p := lo &^ (uintptr(page) - 1)
+	if p == lo {
+		return
+	}
+	for range 3 {
+		_, _, e := syscall.Syscall(syscall.SYS_MADVISE, p, uintptr(page), madvCollapse)
+		switch e {
+		case syscall.EAGAIN: // a page was busy: try again
+			continue
+		case syscall.EINVAL: // nothing mapped in it yet
+			_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, p, uintptr(page), syscall.MADV_HUGEPAGE)
+		}
+		return
+	}
 }
 
 // madviseHuge marks the whole huge pages of size page inside [lo, hi) for transparent huge

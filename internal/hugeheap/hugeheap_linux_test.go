@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 func TestParseMode(t *testing.T) {
@@ -178,6 +179,56 @@ func TestReserveChild(t *testing.T) {
 	b := make([]byte, childSize) // reused from a stack, it is cleared here
 	touch(b)
 	fmt.Printf("child: gcs=%d faults=%d bytes=%d\n", gcs, minorFaults()-f0, res.Bytes)
+}
+
+// TestCollapseBelow checks collapseBelow on a mapping of its own: a huge page whose lower part
+// is in use (touched at 4 KiB, every third page) below lo, and one nothing has touched. After
+// it the used bytes must be unchanged and touching the whole huge page must take about one
+// fault, not one per 4 KiB page.
+func TestCollapseBelow(t *testing.T) {
+	if mode, err := thpMode(thpEnabled); err != nil || mode != "madvise" {
+		t.Skipf("transparent huge pages: mode %q, %v (the test needs madvise)", mode, err)
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory faults in 4 KiB pages")
+	}
+	page := hugePageSize(thpPageSize)
+	if page != 2<<20 {
+		t.Skipf("huge pages of %d bytes", page)
+	}
+	for _, used := range []int{700 << 10, 0} {
+		m, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			t.Skipf("mmap: %v", err)
+		}
+		start := uintptr(unsafe.Pointer(&m[0]))
+		off := int((start+uintptr(page)-1)&^(uintptr(page)-1) - start)
+		hp := m[off : off+page]
+		for i := 0; i < used; i += 3 * 4096 {
+			hp[i] = byte(i>>12) | 1
+		}
+		lo := uintptr(unsafe.Pointer(&hp[0])) + uintptr(max(used, 64<<10))
+		collapseBelow(lo, page)
+		f0 := minorFaults()
+		for i := 0; i < page; i += 4096 {
+			hp[i] += 2
+		}
+		f := minorFaults() - f0
+		for i := 0; i < page; i += 4096 {
+			want := byte(2)
+			if i < used && i%(3*4096) == 0 {
+				want = byte(i>>12) | 1 + 2
+			}
+			if hp[i] != want {
+				t.Fatalf("used %d KiB: byte %d is %d after collapseBelow, want %d", used>>10, i, hp[i], want)
+			}
+		}
+		syscall.Munmap(m)
+		t.Logf("used %d KiB: %d faults for the huge page after collapseBelow", used>>10, f)
+		if f > 2 {
+			t.Errorf("used %d KiB: touching the %d pages of the huge page after collapseBelow took %d faults, want at most 2", used>>10, page/4096, f)
+		}
+	}
 }
 
 func TestGodebugMadvDontNeedOff(t *testing.T) {

@@ -65,6 +65,10 @@ func reserveOnStack(n, page int) (res Result, ok bool, err error) {
 		runtime.Gosched()
 	}
 	// The stack is [hi-size, hi) with sp < hi ≤ sp+stackSlack.
-	res, err = madviseHuge(sp+stackSlack-uintptr(size), sp-stackSlack, page)
+	base := sp + stackSlack - uintptr(size)
+	res, err = madviseHuge(base, sp-stackSlack, page)
+	if err == nil && res.Bytes > 0 {
+		collapseBelow(base, page)
+	}
 	return res, true, err
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package early
+
+const raceEnabled = false
