@@ -122,21 +122,40 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 // use: every number by appendShortest (a NaN as "NaN"), separated by commas, each row ending
 // in a newline. It is that loop without the per-number calls through the caches, whose checks
 // cost about as much as the rest of the writer around the formatter on a table of distinct
-// values (a noise release; docs/datapath.md). TestAppendNumberRows compares it with
-// appendShortest cell by cell.
+// values (a noise release), and it formats shortChunk numbers at a time in phases
+// (shortFrameDigits, shortText, appendFrames: docs/datapath.md). TestAppendNumberRows compares
+// it with appendShortest cell by cell.
 func appendNumberRows(b []byte, x []float64, p int) []byte {
-	for len(x) >= p {
-		row := x[:p:p]
-		x = x[p:]
-		for _, v := range row {
-			if t, ok := shortWhole(v); ok {
-				b = strconv.AppendInt(b, t, 10)
-			} else {
-				b = appendFloatShortest(b, v)
-			}
-			b = append(b, ',')
+	x = x[:len(x)/p*p]
+	var w shortWords
+	var dps [shortChunk]int
+	col := 0
+	for len(x) > 0 {
+		xs := x[:min(len(x), shortChunk)]
+		x = x[len(xs):]
+		i := 0
+		if shortFrameDigits(&w, &dps, xs) > 0 {
+			shortText(&w)
+			b, i, col = appendFrames(b, &w, &dps, xs, 0, col, p)
 		}
-		b[len(b)-1] = '\n' // the last comma
+		for ; i < len(xs); i++ {
+			if v := xs[i]; dps[i] < 0 || cap(b)-len(b) < shortRoom {
+				if t, ok := shortWhole(v); ok {
+					b = strconv.AppendInt(b, t, 10)
+				} else {
+					b = appendFloatShortest(b, v)
+				}
+				col++
+				if col == p {
+					b, col = append(b, '\n'), 0
+				} else {
+					b = append(b, ',')
+				}
+				continue
+			}
+			b, i, col = appendFrames(b, &w, &dps, xs, i, col, p)
+			i--
+		}
 	}
 	return b
 }

@@ -1,0 +1,137 @@
+package datasets
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// shortChunk is the number of values appendShortestCommas takes through each phase at a time
+// (a multiple of 8, the lanes of shortTextAVX512).
+const shortChunk = 16
+
+// shortWords holds the decimals of up to shortChunk values and their text as shortTextGo
+// makes it.
+type shortWords struct {
+	d      [shortChunk]uint64 // the 16- or 17-digit decimal D (10^15 ≤ d < 10^17)
+	x0, x1 [shortChunk]uint64 // D's 17 digits as text (a leading 0 when it has 16): the first eight
+	x2     [shortChunk]uint64 // then the next eight, and the last one
+	nd     [shortChunk]uint64 // the digits up to the last nonzero one
+}
+
+// shortTextGo writes the text of every decimal w.d[i] into w.x0[i], w.x1[i], w.x2[i] and
+// w.nd[i], as appendFloatShortest turns its decimal into text.
+func shortTextGo(w *shortWords) {
+	for i, d := range &w.d {
+		hi := d / 1e8
+		top := d / 1e16
+		w1 := digitBytes8(uint32(hi - top*1e8))
+		w2 := digitBytes8(uint32(d - hi*1e8))
+		last, nd := w2, 17
+		if w2 == 0 {
+			last, nd = w1, 9
+		}
+		nd -= bits.LeadingZeros64(last) / 8
+		w1 |= asciiZeros
+		w2 |= asciiZeros
+		w.x0[i], w.x1[i], w.x2[i], w.nd[i] = top|'0'|w1<<8, w1>>56|w2<<8, w2>>56, uint64(nd)
+	}
+}
+
+// shortText is shortTextGo, in AVX-512 assembly where the processor has it.
+func shortText(w *shortWords) {
+	if useShortTextAVX512 {
+		shortTextAVX512(w, shortChunk/8)
+		return
+	}
+	shortTextGo(w)
+}
+
+// shortFrameDigits sets w.d[i], for every xs[i] from about 0.001 to 10 (dp from −2 to 1 in
+// appendFloatShortest, known from the binary exponent alone), to the decimal of
+// shortestDigits (16 or 17 digits: xs[i] is normal) and dps[i] to dp+2; for any other
+// value dps[i] to −1 (w.d[i] then is 10^16). It returns how many values it found in that
+// range. It is shortestDigits written out for regular values (no lower neighbour nearer than
+// the upper one: such a value goes the other way), so that the values' chains overlap.
+func shortFrameDigits(w *shortWords, dps *[shortChunk]int, xs []float64) int {
+	nf := 0
+	for i, v := range xs[:min(len(xs), shortChunk)] {
+		u := math.Float64bits(v)
+		frac, exp := u&(1<<52-1), int(u>>52)&0x7ff
+		q := exp - 1075
+		k := (q * 315652) >> 20 // ⌊log10 2^q⌋
+		dp := k + 17
+		if uint(dp+2) > 3 || frac == 0 {
+			dps[i] = -1
+			w.d[i] = 1e16
+			continue
+		}
+		nf++
+		c := frac | 1<<52
+		cb := c << 2
+		g := &shortPows[(-k-shortPowMin)&1023]
+		h := uint(q+((-k)*1741646)>>19+1) & 63
+		vb := roundOdd(g, cb<<h)
+		vbl := roundOdd(g, (cb-2)<<h)
+		vbr := roundOdd(g, (cb+2)<<h)
+		out := c & 1
+		s := vb >> 2
+		d := s
+		if vb+s&1 > s<<2+2 {
+			d = s + 1
+		}
+		if vbl+out > s<<2 {
+			d = s + 1
+		}
+		if (s+1)<<2+out > vbr {
+			d = s
+		}
+		sp := s / 10 * 10
+		if vbl+out <= sp<<2 {
+			d = sp
+		}
+		if (sp+10)<<2+out <= vbr {
+			d = sp + 10
+		}
+		w.d[i], dps[i] = d, dp+2
+	}
+	return nf
+}
+
+// appendFrames appends xs[i], xs[i+1], … in appendFloatShortest's frame layout from their
+// text in w, each followed by a comma, or by a newline when it is the last of a row (col is
+// the column of xs[i] in rows of p values), as long as they are in that range and b has
+// room; it returns b, the index of the first value it did not append, and that value's
+// column.
+func appendFrames(b []byte, w *shortWords, dps *[shortChunk]int, xs []float64, i, col, p int) ([]byte, int, int) {
+	for ; i < len(xs) && i < shortChunk; i++ {
+		n := len(b)
+		if dps[i] < 0 || cap(b)-n < shortRoom {
+			return b, i, col
+		}
+		t := (*[shortRoom]byte)(b[n : n+shortRoom])
+		x0, x1, x2, nd := w.x0[i], w.x1[i], byte(w.x2[i]), int(w.nd[i]&31)
+		f := &frameHeads[dps[i]&3]
+		z := 4 - dps[i] // where D starts: 2 − dp
+		head := f.prefix + x0&f.keep + (x0&^f.keep)*f.scale
+		ln := z + nd
+		if ln == 2 { // a single digit: no point
+			ln = 1
+		}
+		s := int(math.Float64bits(xs[i])>>63) & 1
+		t[0] = '-'
+		o := (s + z) & 7
+		binary.LittleEndian.PutUint64(t[o:], x0)
+		binary.LittleEndian.PutUint64(t[o+8:], x1)
+		t[o+16] = x2
+		binary.LittleEndian.PutUint64(t[s&1:], head)
+		sep := byte(',')
+		col++
+		if col == p {
+			sep, col = '\n', 0
+		}
+		b = b[:n+s+ln+1]
+		b[n+s+ln] = sep
+	}
+	return b, i, col
+}
