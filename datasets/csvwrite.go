@@ -128,18 +128,17 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 func appendNumberRows(b []byte, x []float64, p int) []byte {
 	x = x[:len(x)/p*p]
 	var w shortWords
-	var dps [shortChunk]int
 	col := 0
 	for len(x) > 0 {
 		xs := x[:min(len(x), shortChunk)]
 		x = x[len(xs):]
 		i := 0
-		if shortFrameDigits(&w, &dps, xs) > 0 {
+		if shortFrameDigits(&w, xs) > 0 {
 			shortText(&w)
-			b, i, col = appendFrames(b, &w, &dps, xs, 0, col, p)
+			b, i, col = appendFrames(b, &w, xs, 0, col, p)
 		}
 		for ; i < len(xs); i++ {
-			if v := xs[i]; dps[i] < 0 || cap(b)-len(b) < shortRoom {
+			if v := xs[i]; w.dp[i] < 0 || cap(b)-len(b) < shortRoom {
 				if t, ok := shortWhole(v); ok {
 					b = strconv.AppendInt(b, t, 10)
 				} else {
@@ -153,7 +152,7 @@ func appendNumberRows(b []byte, x []float64, p int) []byte {
 				}
 				continue
 			}
-			b, i, col = appendFrames(b, &w, &dps, xs, i, col, p)
+			b, i, col = appendFrames(b, &w, xs, i, col, p)
 			i--
 		}
 	}

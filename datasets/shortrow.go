@@ -17,6 +17,7 @@ type shortWords struct {
 	x0, x1 [shortChunk]uint64 // D's 17 digits as text (a leading 0 when it has 16): the first eight
 	x2     [shortChunk]uint64 // then the next eight, and the last one
 	nd     [shortChunk]uint64 // the digits up to the last nonzero one
+	dp     [shortChunk]int    // dp+2 of the frame layout (0 to 3), or −1: another value
 }
 
 // shortTextGo writes the text of every decimal w.d[i] into w.x0[i], w.x1[i], w.x2[i] and
@@ -38,6 +39,15 @@ func shortTextGo(w *shortWords) {
 	}
 }
 
+// shortFrameDigits is shortFrameDigitsGo, in assembly where the processor has BMI2.
+func shortFrameDigits(w *shortWords, xs []float64) int {
+	if useShortDigitsBMI2 {
+		xs = xs[:min(len(xs), shortChunk)]
+		return shortDigitsBMI2(w, &xs[0], len(xs))
+	}
+	return shortFrameDigitsGo(w, xs)
+}
+
 // shortText is shortTextGo, in AVX-512 assembly where the processor has it.
 func shortText(w *shortWords) {
 	if useShortTextAVX512 {
@@ -47,13 +57,13 @@ func shortText(w *shortWords) {
 	shortTextGo(w)
 }
 
-// shortFrameDigits sets w.d[i], for every xs[i] from about 0.001 to 10 (dp from −2 to 1 in
-// appendFloatShortest, known from the binary exponent alone), to the decimal of
-// shortestDigits (16 or 17 digits: xs[i] is normal) and dps[i] to dp+2; for any other
-// value dps[i] to −1 (w.d[i] then is 10^16). It returns how many values it found in that
-// range. It is shortestDigits written out for regular values (no lower neighbour nearer than
-// the upper one: such a value goes the other way), so that the values' chains overlap.
-func shortFrameDigits(w *shortWords, dps *[shortChunk]int, xs []float64) int {
+// shortFrameDigitsGo sets w.d[i], for every xs[i] (i < shortChunk) from about 0.001 to 10
+// (dp from −2 to 1 in appendFloatShortest, known from the binary exponent alone), to the
+// decimal of shortestDigits (16 or 17 digits: xs[i] is normal) and w.dp[i] to dp+2; for any
+// other value w.dp[i] to −1 (and w.d[i] to 10^16). It returns how many values it found in
+// that range. It is shortestDigits written out for regular values (c ≠ 2^52: a value whose
+// lower neighbour is nearer goes the other way), without a call in the loop.
+func shortFrameDigitsGo(w *shortWords, xs []float64) int {
 	nf := 0
 	for i, v := range xs[:min(len(xs), shortChunk)] {
 		u := math.Float64bits(v)
@@ -62,7 +72,7 @@ func shortFrameDigits(w *shortWords, dps *[shortChunk]int, xs []float64) int {
 		k := (q * 315652) >> 20 // ⌊log10 2^q⌋
 		dp := k + 17
 		if uint(dp+2) > 3 || frac == 0 {
-			dps[i] = -1
+			w.dp[i] = -1
 			w.d[i] = 1e16
 			continue
 		}
@@ -93,7 +103,7 @@ func shortFrameDigits(w *shortWords, dps *[shortChunk]int, xs []float64) int {
 		if (sp+10)<<2+out <= vbr {
 			d = sp + 10
 		}
-		w.d[i], dps[i] = d, dp+2
+		w.d[i], w.dp[i] = d, dp+2
 	}
 	return nf
 }
@@ -103,16 +113,16 @@ func shortFrameDigits(w *shortWords, dps *[shortChunk]int, xs []float64) int {
 // the column of xs[i] in rows of p values), as long as they are in that range and b has
 // room; it returns b, the index of the first value it did not append, and that value's
 // column.
-func appendFrames(b []byte, w *shortWords, dps *[shortChunk]int, xs []float64, i, col, p int) ([]byte, int, int) {
+func appendFrames(b []byte, w *shortWords, xs []float64, i, col, p int) ([]byte, int, int) {
 	for ; i < len(xs) && i < shortChunk; i++ {
 		n := len(b)
-		if dps[i] < 0 || cap(b)-n < shortRoom {
+		if w.dp[i] < 0 || cap(b)-n < shortRoom {
 			return b, i, col
 		}
 		t := (*[shortRoom]byte)(b[n : n+shortRoom])
 		x0, x1, x2, nd := w.x0[i], w.x1[i], byte(w.x2[i]), int(w.nd[i]&31)
-		f := &frameHeads[dps[i]&3]
-		z := 4 - dps[i] // where D starts: 2 − dp
+		f := &frameHeads[w.dp[i]&3]
+		z := 4 - w.dp[i] // where D starts: 2 − dp
 		head := f.prefix + x0&f.keep + (x0&^f.keep)*f.scale
 		ln := z + nd
 		if ln == 2 { // a single digit: no point

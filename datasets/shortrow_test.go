@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -49,4 +50,36 @@ func tenPow(e int) uint64 {
 		p *= 10
 	}
 	return p
+}
+
+// TestShortDigitsMatchesGo compares shortFrameDigits (the BMI2 assembly where the processor
+// has it) with shortFrameDigitsGo on chunks of 1 to shortChunk values: random bit patterns
+// with exponents in and around the frame range (0.001 to 10), powers of two, values with few
+// mantissa bits (short decimals), specials, subnormals and any other double.
+func TestShortDigitsMatchesGo(t *testing.T) {
+	if !useShortDigitsBMI2 {
+		t.Log("no BMI2: shortFrameDigits is shortFrameDigitsGo")
+	}
+	rng := rand.New(rand.NewPCG(15, 3))
+	xs := make([]float64, shortChunk)
+	for range 200_000 {
+		xs := xs[:1+rng.IntN(shortChunk)]
+		for i := range xs {
+			u := rng.Uint64()
+			switch rng.IntN(5) {
+			case 0, 1: // 2^−14 … 2^6: the frame range and beyond it either side
+				u = u&(1<<63|1<<52-1) | uint64(1023-14+rng.IntN(21))<<52
+			case 2: // few mantissa bits
+				u = u&(1<<63|0xfff<<40) | uint64(1023-14+rng.IntN(21))<<52
+			case 3:
+				u = []uint64{0, 1 << 63, 0x7ff << 52, 0x7ff8 << 48, 1, 1023 << 52, 1022 << 52, 1013 << 52}[rng.IntN(8)]
+			}
+			xs[i] = math.Float64frombits(u)
+		}
+		var want, got shortWords
+		nw, ng := shortFrameDigitsGo(&want, xs), shortFrameDigits(&got, xs)
+		if nw != ng || want.d != got.d || want.dp != got.dp {
+			t.Fatalf("%v: shortFrameDigits %d %v %v, shortFrameDigitsGo %d %v %v", xs, ng, got.d, got.dp, nw, want.d, want.dp)
+		}
+	}
 }

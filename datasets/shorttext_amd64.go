@@ -14,3 +14,12 @@ var useShortTextAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.Ha
 //
 //go:noescape
 func shortTextAVX512(w *shortWords, blocks int)
+
+// useShortDigitsBMI2 selects shortDigitsBMI2 (a CPU without BMI2 uses shortFrameDigitsGo).
+var useShortDigitsBMI2 = cpu.X86.HasBMI2
+
+// shortDigitsBMI2 is shortFrameDigitsGo for the n ≤ shortChunk values at xs, in assembly
+// with BMI2's MULX and SHLX (shorttext_amd64.s).
+//
+//go:noescape
+func shortDigitsBMI2(w *shortWords, xs *float64, n int) int

@@ -83,7 +83,7 @@ loop:
 	VPSRLQ     $56, Z4, Z4    // top = ⌊d/10^16⌋
 	VPMULUDQ   Z30, Z4, Z5
 	VPSUBQ     Z5, Z2, Z5     // the middle eight digits
-	DIGITS8(Z5, Z14, Z15)     // w1
+	DIGITS8(Z5, Z14, Z18)     // w1
 	DIGITS8(Z3, Z16, Z17)     // w2
 	VPLZCNTQ   Z3, Z8
 	VPSRLQ     $3, Z8, Z8
@@ -111,4 +111,117 @@ loop:
 
 done:
 	VZEROUPPER
+	RET
+
+// ROUNDODD sets R to ⌊g·x/2^128⌋ rounded to odd (roundOdd) for x in R and g = {0(G), 8(G)};
+// AX, BX and DX are scratch.
+#define ROUNDODD(G, R) \
+	MOVQ  R, DX \
+	MULXQ 0(G), AX, R \
+	MULXQ 8(G), DX, BX \
+	XORL  DX, DX \
+	ADDQ  BX, AX \
+	SETNE DL \
+	ADCQ  $0, R \
+	ORQ   DX, R
+
+// func shortDigitsBMI2(w *shortWords, xs *float64, n int) int
+//
+// shortFrameDigitsGo for the n ≤ shortChunk values at xs: for a value from about 0.001 to 10
+// (dp from −2 to 1) w.d[i] = shortestDigits's decimal and w.dp[i] = dp+2, for any other
+// w.d[i] = 10^16 and w.dp[i] = −1; it returns the number of the former. The Schubfach steps
+// of shortestDigits with MULX (no fixed registers) and the same comparisons.
+TEXT ·shortDigitsBMI2(SB), NOSPLIT, $0-32
+	MOVQ w+0(FP), DI
+	MOVQ xs+8(FP), SI
+	MOVQ n+16(FP), R9
+	LEAQ (SI)(R9*8), R9 // the end of xs
+	XORQ R8, R8         // values in the frame range
+
+next:
+	CMPQ SI, R9
+	JAE  end
+	MOVQ (SI), AX
+	MOVQ AX, R10
+	SHLQ $12, R10
+	SHRQ $12, R10       // frac
+	SHRQ $52, AX
+	ANDL $0x7ff, AX     // the biased exponent
+	LEAQ -1075(AX), BX  // q
+	IMUL3Q $315652, BX, CX
+	SARQ $20, CX        // k = ⌊log10 2^q⌋
+	LEAQ 19(CX), AX     // dp+2
+	CMPQ AX, $3
+	JHI  other
+	TESTQ R10, R10
+	JEQ  other          // c = 2^52: the lower neighbour is nearer
+	MOVQ AX, 640(DI)
+	INCQ R8
+	BTSQ $52, R10       // c
+	MOVQ $292, R11
+	SUBQ CX, R11
+	SHLQ $4, R11
+	LEAQ ·shortPows(SB), AX
+	ADDQ AX, R11        // g = &shortPows[−k−shortPowMin]
+	NEGQ CX
+	IMUL3Q $1741646, CX, CX
+	SARQ $19, CX
+	LEAQ 1(BX)(CX*1), CX // h = q + ⌊log2 10^−k⌋ + 1
+	LEAQ (R10*4), AX     // cb = 4c
+	SHLXQ CX, AX, R12    // cb<<h
+	LEAQ -2(AX), R13
+	SHLXQ CX, R13, R13   // (cb−2)<<h
+	LEAQ 2(AX), R14
+	SHLXQ CX, R14, R14   // (cb+2)<<h
+	ANDQ $1, R10         // out: an odd c leaves the ends out
+	ROUNDODD(R11, R12)   // vb
+	ROUNDODD(R11, R13)   // vbl
+	ROUNDODD(R11, R14)   // vbr
+	MOVQ R12, AX
+	SHRQ $2, AX          // s
+	MOVQ AX, BX
+	ANDQ $1, BX
+	ADDQ R12, BX         // vb + s&1
+	MOVQ AX, CX
+	SHLQ $2, CX          // 4s
+	LEAQ 2(CX), R12      // 4s + 2
+	MOVQ AX, DX          // d = s
+	LEAQ 1(AX), R11      // s+1
+	CMPQ BX, R12
+	CMOVQHI R11, DX      // 4v > 4(s + ½), or equal with s odd: s+1
+	ADDQ R10, R13        // vbl + out
+	CMPQ R13, CX
+	CMOVQHI R11, DX      // s is out
+	LEAQ 4(CX)(R10*1), BX
+	CMPQ BX, R14
+	CMOVQHI AX, DX       // s+1 is out
+	MOVQ DX, R12
+	MOVQ $0xcccccccccccccccd, DX
+	MULXQ AX, BX, CX
+	SHRQ $3, CX          // ⌊s/10⌋
+	LEAQ (CX)(CX*4), CX
+	ADDQ CX, CX          // sp
+	MOVQ CX, BX
+	SHLQ $2, BX          // 4sp
+	CMPQ R13, BX
+	CMOVQLS CX, R12      // sp is in
+	LEAQ 40(BX)(R10*1), BX
+	ADDQ $10, CX
+	CMPQ BX, R14
+	CMOVQLS CX, R12      // sp+10 is in
+	MOVQ R12, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	JMP  next
+
+other:
+	MOVQ $-1, 640(DI)
+	MOVQ $10000000000000000, AX
+	MOVQ AX, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DI
+	JMP  next
+
+end:
+	MOVQ R8, ret+24(FP)
 	RET
