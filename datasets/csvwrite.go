@@ -122,41 +122,11 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 // use: every number by appendShortest (a NaN as "NaN"), separated by commas, each row ending
 // in a newline. It is that loop without the per-number calls through the caches, whose checks
 // cost about as much as the rest of the writer around the formatter on a table of distinct
-// values (a noise release), and it formats shortChunk numbers at a time in phases
-// (shortFrameDigits, shortText, appendFrames: docs/datapath.md). TestAppendNumberRows compares
-// it with appendShortest cell by cell.
+// values (a noise release), and it formats shortChunk numbers at a time in phases where at
+// least a quarter of them are from about 0.001 to 10 (appendChunks; docs/datapath.md).
+// TestAppendNumberRows compares it with appendShortest cell by cell.
 func appendNumberRows(b []byte, x []float64, p int) []byte {
-	x = x[:len(x)/p*p]
-	var w shortWords
-	col := 0
-	for len(x) > 0 {
-		xs := x[:min(len(x), shortChunk)]
-		x = x[len(xs):]
-		i := 0
-		if shortFrameDigits(&w, xs) > 0 {
-			shortText(&w)
-			b, i, col = appendFrames(b, &w, xs, 0, col, p)
-		}
-		for ; i < len(xs); i++ {
-			if v := xs[i]; w.dp[i] < 0 || cap(b)-len(b) < shortRoom {
-				if t, ok := shortWhole(v); ok {
-					b = strconv.AppendInt(b, t, 10)
-				} else {
-					b = appendFloatShortest(b, v)
-				}
-				col++
-				if col == p {
-					b, col = append(b, '\n'), 0
-				} else {
-					b = append(b, ',')
-				}
-				continue
-			}
-			b, i, col = appendFrames(b, &w, xs, i, col, p)
-			i--
-		}
-	}
-	return b
+	return appendChunks(b, x, p, true)
 }
 
 // blockRows is the number of rows formatted as one block by the parallel writer. Each block's

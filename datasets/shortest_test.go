@@ -46,7 +46,9 @@ func (c *shortestChecker) check(v float64) {
 // rowsChecker compares appendNumberRows with strconv: it collects numbers and writes each 53
 // of them (not a multiple of shortChunk: chunks straddle the rows) as rows of 1 to 7 values,
 // into a buffer with room, and compares the bytes with strconv's numbers joined by commas and
-// newlines (with shortWhole's numbers as strconv.AppendInt writes them, the same bytes).
+// newlines (with shortWhole's numbers as strconv.AppendInt writes them, the same bytes); it
+// also writes them with every chunk through the phases, whatever its share of numbers in
+// their range (appendChunks without adaptive).
 type rowsChecker struct {
 	x         []float64
 	got, want []byte
@@ -79,6 +81,9 @@ func (r *rowsChecker) flush(t testing.TB) {
 	}
 	if got := appendNumberRows(r.got[:0], x, p); !bytes.Equal(got, r.want) {
 		t.Fatalf("appendNumberRows(%v) in rows of %d = %q, strconv %q", x, p, got, r.want)
+	}
+	if got := appendChunks(r.got[:0], x, p, false); !bytes.Equal(got, r.want) {
+		t.Fatalf("appendChunks(%v) in rows of %d, every chunk through the phases, = %q, strconv %q", x, p, got, r.want)
 	}
 }
 

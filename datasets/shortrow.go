@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"strconv"
 )
 
 // shortChunk is the number of values appendShortestCommas takes through each phase at a time
@@ -144,4 +145,92 @@ func appendFrames(b []byte, w *shortWords, xs []float64, i, col, p int) ([]byte,
 		b[n+s+ln] = sep
 	}
 	return b, i, col
+}
+
+// frameProbe is the number of chunks appendNumberRows writes number by number after a chunk
+// with few numbers in the frame range before it looks at a chunk's share again.
+const frameProbe = 64
+
+// appendShortestWhole appends v as appendShortest does for a number: a whole number below
+// 10^6 in magnitude by strconv.AppendInt, any other by appendFloatShortest.
+func appendShortestWhole(b []byte, v float64) []byte {
+	if t, ok := shortWhole(v); ok {
+		return strconv.AppendInt(b, t, 10)
+	}
+	return appendFloatShortest(b, v)
+}
+
+// appendChunk appends the numbers xs, whose decimals and text are in w (shortFrameDigits,
+// shortText), each followed by a comma or, in column p−1 (col is the column of xs[0]), a
+// newline: those in the frame range by appendFrames, the others by appendShortestWhole. It
+// returns b and the column of the next number.
+func appendChunk(b []byte, w *shortWords, xs []float64, col, p int) ([]byte, int) {
+	for i := 0; i < len(xs); i++ {
+		if w.dp[i] >= 0 && cap(b)-len(b) >= shortRoom {
+			b, i, col = appendFrames(b, w, xs, i, col, p)
+			if i == len(xs) {
+				break
+			}
+		}
+		b = appendShortestWhole(b, xs[i])
+		if col++; col == p {
+			b, col = append(b, '\n'), 0
+		} else {
+			b = append(b, ',')
+		}
+	}
+	return b, col
+}
+
+// appendChunks is appendNumberRows: it takes the numbers shortChunk at a time, and a chunk
+// of which at least a quarter are in the frame range goes through the phases
+// (shortFrameDigits, shortText, appendChunk). A chunk with fewer is written number by number
+// (appendShortestWhole), and so are the next frameProbe−1 chunks, unless adaptive is false
+// (the tests' way to take every chunk through the phases).
+func appendChunks(b []byte, x []float64, p int, adaptive bool) []byte {
+	x = x[:len(x)/p*p]
+	var w shortWords
+	col := 0   // the column of the next number
+	probe := 0 // chunks to write number by number before the next look at the phases' share
+	for len(x) > 0 {
+		xs := x[:min(len(x), shortChunk)]
+		x = x[len(xs):]
+		if probe == 0 {
+			if nf := shortFrameDigits(&w, xs); 4*nf >= len(xs) || !adaptive {
+				shortText(&w)
+				b, col = appendChunk(b, &w, xs, col, p)
+				continue
+			}
+			// Fewer than a quarter of the numbers in the frame range (a release of other
+			// magnitudes): the phases would cost more than they save.
+			probe = frameProbe
+		}
+		probe--
+		b, col = appendEach(b, xs, col, p)
+	}
+	return b
+}
+
+// appendEach appends the numbers xs one by one (appendShortestWhole), each followed by a
+// comma or, in column p−1 (col is the column of xs[0]), a newline, as the loop of
+// appendNumberRows before the phases did; it returns b and the column of the next number.
+// (A function of its own: in appendChunks the loop kept b and its counters on the stack.)
+func appendEach(b []byte, xs []float64, col, p int) ([]byte, int) {
+	for len(xs) > 0 { // a row's end at a time
+		k := min(len(xs), p-col)
+		for _, v := range xs[:k] {
+			if t, ok := shortWhole(v); ok { // appendShortestWhole, which is not inlined
+				b = strconv.AppendInt(b, t, 10)
+			} else {
+				b = appendFloatShortest(b, v)
+			}
+			b = append(b, ',')
+		}
+		xs = xs[k:]
+		if col += k; col == p {
+			b[len(b)-1] = '\n'
+			col = 0
+		}
+	}
+	return b, col
 }
