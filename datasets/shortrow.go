@@ -7,12 +7,19 @@ import (
 	"strconv"
 )
 
-// shortChunk is the number of values appendShortestCommas takes through each phase at a time
-// (a multiple of 8, the lanes of shortTextAVX512).
+// The writer's numbers a chunk at a time (appendChunks): the decimals of the numbers from
+// about 0.001 to 10 (shortFrameDigits), their digits as text (shortText), then their layout
+// (appendFrames), phase after phase instead of number after number, so that the numbers'
+// chains of dependent instructions overlap and eight decimals become text in a few vector
+// instructions (docs/datapath.md, "What the writer does now", session 15). The bytes are
+// appendFloatShortest's, whose frame layout (dp from −2 to 1) appendFrames writes.
+
+// shortChunk is the number of values appendChunks takes through each phase at a time (a
+// multiple of 8, the lanes of shortTextAVX512).
 const shortChunk = 16
 
-// shortWords holds the decimals of up to shortChunk values and their text as shortTextGo
-// makes it.
+// shortWords holds the decimals of up to shortChunk values (shortFrameDigits) and their text
+// (shortText).
 type shortWords struct {
 	d      [shortChunk]uint64 // the 16- or 17-digit decimal D (10^15 ≤ d < 10^17)
 	x0, x1 [shortChunk]uint64 // D's 17 digits as text (a leading 0 when it has 16): the first eight
@@ -22,7 +29,9 @@ type shortWords struct {
 }
 
 // shortTextGo writes the text of every decimal w.d[i] into w.x0[i], w.x1[i], w.x2[i] and
-// w.nd[i], as appendFloatShortest turns its decimal into text.
+// w.nd[i], as appendFloatShortest turns its decimal into text: D's 17 digits (a leading 0
+// when d has 16) as bytes '0' to '9', the first in the lowest byte of x0, and nd, their
+// number up to the last nonzero one.
 func shortTextGo(w *shortWords) {
 	for i, d := range &w.d {
 		hi := d / 1e8
