@@ -92,13 +92,18 @@ func BenchmarkAppendNumberRows(b *testing.B) {
 	}
 	buf := make([]byte, 0, n*(25*p+1))
 	b.Run("rows", func(b *testing.B) {
+		cpu0 := processCPUNanos()
 		for range b.N {
 			buf = appendNumberRows(buf[:0], x, p)
+		}
+		if cpu1 := processCPUNanos(); cpu0 >= 0 && cpu1 >= 0 {
+			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N*n*p), "cpu-ns/number")
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*p), "ns/number")
 	})
 	b.Run("cells", func(b *testing.B) {
 		c := &shortCache{off: true}
+		cpu0 := processCPUNanos()
 		for range b.N {
 			buf = buf[:0]
 			for i := range n {
@@ -110,6 +115,9 @@ func BenchmarkAppendNumberRows(b *testing.B) {
 				}
 				buf = append(buf, '\n')
 			}
+		}
+		if cpu1 := processCPUNanos(); cpu0 >= 0 && cpu1 >= 0 {
+			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N*n*p), "cpu-ns/number")
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*p), "ns/number")
 	})

@@ -13,12 +13,15 @@ import (
 // shortestChecker compares appendFloatShortest and appendShortest with
 // strconv.AppendFloat(…, 'g', -1, 64), byte for byte. They format into room (a buffer with
 // more than shortRoom bytes to spare after one byte, so the word stores are what is
-// tested); every 16th number is also formatted into a buffer without room.
+// tested); every 16th number is also formatted into a buffer without room. The numbers are
+// also written in rows by appendNumberRows (rowsChecker), whose phases format a chunk of
+// numbers at a time.
 type shortestChecker struct {
 	t    testing.TB
 	room [64]byte
 	want []byte
 	n    int // numbers compared
+	rows rowsChecker
 }
 
 func (c *shortestChecker) check(v float64) {
@@ -36,6 +39,51 @@ func (c *shortestChecker) check(v float64) {
 	got = appendShortest(append(c.room[:0], 'x'), v)
 	if !bytes.Equal(got, c.want) {
 		c.t.Fatalf("appendShortest(%v) (bits %#016x) = %q, strconv %q", v, math.Float64bits(v), got[1:], c.want[1:])
+	}
+	c.rows.add(c.t, v)
+}
+
+// rowsChecker compares appendNumberRows with strconv: it collects numbers and writes each 53
+// of them (not a multiple of shortChunk: chunks straddle the rows) as rows of 1 to 7 values,
+// into a buffer with room, and compares the bytes with strconv's numbers joined by commas and
+// newlines (with shortWhole's numbers as strconv.AppendInt writes them, the same bytes); it
+// also writes them with every chunk through the phases, whatever its share of numbers in
+// their range (appendChunks without adaptive).
+type rowsChecker struct {
+	x         []float64
+	got, want []byte
+	n         int
+}
+
+func (r *rowsChecker) add(t testing.TB, v float64) {
+	if r.x = append(r.x, v); len(r.x) == 53 {
+		r.flush(t)
+	}
+}
+
+// flush compares the numbers collected so far.
+func (r *rowsChecker) flush(t testing.TB) {
+	p := 1 + r.n%7
+	r.n++
+	x := r.x[:len(r.x)/p*p]
+	r.x = r.x[:0]
+	r.want = r.want[:0]
+	for i, v := range x {
+		r.want = strconv.AppendFloat(r.want, v, 'g', -1, 64)
+		if (i+1)%p == 0 {
+			r.want = append(r.want, '\n')
+		} else {
+			r.want = append(r.want, ',')
+		}
+	}
+	if cap(r.got) < len(r.want)+shortRoom {
+		r.got = make([]byte, 0, 2*len(r.want)+shortRoom)
+	}
+	if got := appendNumberRows(r.got[:0], x, p); !bytes.Equal(got, r.want) {
+		t.Fatalf("appendNumberRows(%v) in rows of %d = %q, strconv %q", x, p, got, r.want)
+	}
+	if got := appendChunks(r.got[:0], x, p, false); !bytes.Equal(got, r.want) {
+		t.Fatalf("appendChunks(%v) in rows of %d, every chunk through the phases, = %q, strconv %q", x, p, got, r.want)
 	}
 }
 
@@ -155,6 +203,8 @@ func TestAppendFloatShortestBits(t *testing.T) {
 		n = 100_000_000
 	}
 	r := rand.New(rand.NewPCG(30, 14))
+	var rows rowsChecker
+	defer rows.flush(t)
 	var want []byte
 	room := make([]byte, 0, 64) // room for the word stores
 	for i := range n {
@@ -194,6 +244,7 @@ func TestAppendFloatShortestBits(t *testing.T) {
 				t.Fatalf("appendFloatShortest(%v) (bits %#016x) without room = %q, strconv %q", v, b, got, want)
 			}
 		}
+		rows.add(t, v)
 	}
 }
 
@@ -275,6 +326,7 @@ func FuzzAppendShortest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b uint64) {
 		c := &shortestChecker{t: t}
 		c.check(math.Float64frombits(b))
+		c.rows.flush(t)
 	})
 }
 
