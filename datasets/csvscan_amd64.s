@@ -2,12 +2,12 @@
 
 #include "textflag.h"
 
-// numGroupAVX512 parses up to eight fields of a numeric line at once (csvscan_amd64.go has
-// the contract; docs/datapath.md the design). Frame layout (hardware SP):
-//   0: comma masks, 3 words (with the line's end as a separator)
-//  24: point masks     48: sign masks ('+', '-')   72: minus masks
-//  96: masks of bytes that may not appear in a field   120: digit masks
-// 160: the first 16 separators' positions (bytes).
+// numGroupAVX512 parses up to sixteen fields of a numeric line at once (csvscan_amd64.go has
+// the contract, docs/datapath.md the design). Frame layout (hardware SP), for the window of
+// 256 bytes from the group's first field, four words a mask, bit i for byte i:
+//   0: separators (commas, and the line's end)   32: points   64: signs ('+', '-')
+//  96: minus signs   128: bytes that may not appear in a field
+// 160: the first 16 separators' positions (bytes)   192: the values of the 16 fields.
 
 // iota<>: the bytes 0 to 63.
 DATA iota<>+0(SB)/8, $0x0706050403020100
@@ -73,17 +73,17 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 // BLOCK loads the bytes [off, off+64) of the window (those before the line's end, CX; the
 // rest zero) into R and stores its masks at w(SP) and on.
 #define BLOCK(off, w, R) \
-	MOVQ    CX, AX; \
-	SUBQ    $off, AX; \
-	XORL    DX, DX; \
-	CMPQ    AX, DX; \
-	CMOVQLT DX, AX; \
-	MOVL    $64, DX; \
-	CMPQ    AX, DX; \
-	CMOVQGT DX, AX; \
-	MOVQ    $-1, DX; \
-	BZHIQ   AX, DX, DX; \
-	KMOVQ   DX, K1; \
+	MOVQ     CX, AX; \
+	SUBQ     $off, AX; \
+	XORL     DX, DX; \
+	CMPQ     AX, DX; \
+	CMOVQLT  DX, AX; \
+	MOVL     $64, DX; \
+	CMPQ     AX, DX; \
+	CMOVQGT  DX, AX; \
+	MOVQ     $-1, DX; \
+	BZHIQ    AX, DX, DX; \
+	KMOVQ    DX, K1; \
 	VMOVDQU8.Z off(SI), K1, Z0; \
 	VPSUBB   Z20, Z0, Z1; \
 	VPCMPUB  $1, Z21, Z1, K2; \
@@ -97,15 +97,14 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 	KORQ     K6, K7, K7; \
 	KANDNQ   K1, K7, K7; \
 	KMOVQ    K3, w(SP); \
-	KMOVQ    K4, 24+w(SP); \
-	KMOVQ    K6, 48+w(SP); \
-	KMOVQ    K5, 72+w(SP); \
-	KMOVQ    K7, 96+w(SP); \
-	KMOVQ    K2, 120+w(SP); \
+	KMOVQ    K4, 32+w(SP); \
+	KMOVQ    K6, 64+w(SP); \
+	KMOVQ    K5, 96+w(SP); \
+	KMOVQ    K7, 128+w(SP); \
 	VMOVDQA64 Z0, R
 
-// MERGE sets A to the first c bytes of A followed by B's (c a register, at most 128; only
-// the first 16 bytes of A are needed), with Z26 the bytes 0 to 63.
+// MERGE sets A to the first c bytes of A followed by B's (c a register, at most 255; only the
+// first 16 bytes of A are needed), with Z26 the bytes 0 to 63.
 #define MERGE(A, B, c) \
 	VPBROADCASTB c, Z5; \
 	VPCMPUB      $5, Z5, Z26, K1; \
@@ -117,56 +116,87 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 	VPERMI2B     B, A, Z9; \
 	VMOVDQA64    Z9, A
 
-// LIST sets L to the positions of the bits of the three mask words at m(SP) (Z26, Z13, Z14:
-// the bytes 0–63, 64–127, 128–191), the first 16 at least, and R to their count.
-#define LIST(m, L, T1, T2) \
+// LIST sets L to the positions of the bits of the four mask words at m(SP) (Z26, Z13, Z14,
+// Z15: the bytes 0–63, 64–127, 128–191, 192–255), the first 16 at least, and R10 to their
+// count.
+#define LIST(m, L, T1, T2, T3) \
 	KMOVQ       m(SP), K1; \
 	VPCOMPRESSB Z26, K1, L; \
 	KMOVQ       8+m(SP), K1; \
 	VPCOMPRESSB Z13, K1, T1; \
 	KMOVQ       16+m(SP), K1; \
 	VPCOMPRESSB Z14, K1, T2; \
+	KMOVQ       24+m(SP), K1; \
+	VPCOMPRESSB Z15, K1, T3; \
 	POPCNTQ     m(SP), R10; \
 	MERGE(L, T1, R10); \
 	POPCNTQ     8+m(SP), DX; \
 	ADDQ        DX, R10; \
 	MERGE(L, T2, R10); \
 	POPCNTQ     16+m(SP), DX; \
+	ADDQ        DX, R10; \
+	MERGE(L, T3, R10); \
+	POPCNTQ     24+m(SP), DX; \
 	ADDQ        DX, R10
 
 // EXTRACT sets the words of W to the eight bytes of the window that end at the positions in
 // the words of T (the low byte of each word; bytes before the window's start are garbage):
 // Z17 copies each word's low byte to its eight bytes, Z18 adds −8 to −1, and the bytes are
-// looked up in Z27, Z28 (positions below 128) and Z29.
+// looked up in Z27, Z28 (positions below 128) and Z29, Z22.
 #define EXTRACT(T, W) \
 	VPSHUFB   Z17, T, Z9; \
 	VPADDB    Z18, Z9, Z9; \
 	VMOVDQA64 Z9, W; \
 	VPERMI2B  Z28, Z27, W; \
-	VPERMB    Z29, Z9, Z5; \
+	VMOVDQA64 Z9, Z5; \
+	VPERMI2B  Z22, Z29, Z5; \
 	VPMOVB2M  Z9, K1; \
 	VMOVDQU8  Z5, K1, W
 
-// CHECKWORD fails unless the bad bytes and the signs not at a field's start of word w, before
-// the last separator (bit index AX within the word, clamped to [0, 64]), are none; it adds
-// the word's points before that separator to R8 and keeps only the field starts before it in
-// start (the word's starts).
-#define CHECKWORD(w, start) \
-	BZHIQ AX, 96+w(SP), DX; \
-	TESTQ DX, DX; \
-	JNZ   fail; \
-	BZHIQ AX, 24+w(SP), DX; \
-	POPCNTQ DX, DX; \
-	ADDQ  DX, R8; \
-	BZHIQ AX, start, start; \
-	MOVQ  48+w(SP), DX; \
-	ANDNQ DX, start, BX; \
-	BZHIQ AX, BX, BX; \
-	TESTQ BX, BX; \
-	JNZ   fail
+// CLAMP sets AX to R11 − off clamped to [0, 64]: the bits of a word below the last separator.
+#define CLAMP(off) \
+	MOVQ    R11, AX; \
+	SUBQ    $off, AX; \
+	XORL    DX, DX; \
+	CMPQ    AX, DX; \
+	CMOVQLT DX, AX; \
+	MOVL    $64, DX; \
+	CMPQ    AX, DX; \
+	CMOVQGT DX, AX
 
-// func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, pows *eiselPow) int
-TEXT ·numGroupAVX512(SB), $192-72
+// CHECKWORD fails unless the bad bytes and the signs not at a field's start of word w, before
+// the last separator (AX bits), are none; it adds the word's points before that separator to
+// R8 and keeps only the field starts before it in start (the word's starts).
+#define CHECKWORD(w, start) \
+	BZHIQ   AX, 128+w(SP), DX; \
+	TESTQ   DX, DX; \
+	JNZ     fail; \
+	BZHIQ   AX, 32+w(SP), DX; \
+	POPCNTQ DX, DX; \
+	ADDQ    DX, R8; \
+	BZHIQ   AX, start, start; \
+	MOVQ    64+w(SP), DX; \
+	ANDNQ   DX, start, DX; \
+	BZHIQ   AX, DX, DX; \
+	TESTQ   DX, DX; \
+	JNZ     fail
+
+// SIGNS adds the bits of the sign and minus words w for the field starts in start (their
+// count so far in CX) to R12 and BX.
+#define SIGNS(w, start) \
+	MOVQ    64+w(SP), DX; \
+	PEXTQ   start, DX, DX; \
+	SHLXQ   CX, DX, DX; \
+	ORQ     DX, R12; \
+	MOVQ    96+w(SP), DX; \
+	PEXTQ   start, DX, DX; \
+	SHLXQ   CX, DX, DX; \
+	ORQ     DX, BX; \
+	POPCNTQ start, DX; \
+	ADDQ    DX, CX
+
+// func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, pows *eiselPow) (e, taken int)
+TEXT ·numGroupAVX512(SB), $320-80
 	MOVQ p+0(FP), SI
 	MOVQ pos+8(FP), AX
 	ADDQ AX, SI
@@ -189,38 +219,43 @@ TEXT ·numGroupAVX512(SB), $192-72
 	VMOVDQU64 iota<>(SB), Z26
 	BLOCK(0, 0, Z27)
 	CMPQ      CX, $64
-	JAE       blocks3
+	JAE       blocks4
 
 	// a line that ends within 64 bytes (the last fields of a line): one block
-	MOVQ         0(SP), BX
-	BTSQ         CX, BX // the line's end is a separator
-	MOVQ         BX, 0(SP)
-	XORL         AX, AX
-	MOVQ         AX, 8(SP)
-	MOVQ         AX, 16(SP)
-	MOVQ         AX, 32(SP)
-	MOVQ         AX, 40(SP)
-	MOVQ         AX, 56(SP)
-	MOVQ         AX, 64(SP)
-	MOVQ         AX, 80(SP)
-	MOVQ         AX, 88(SP)
-	MOVQ         AX, 104(SP)
-	MOVQ         AX, 112(SP)
-	KMOVQ        BX, K1
-	VPCOMPRESSB  Z26, K1, Z0
-	POPCNTQ      BX, R9
-	KMOVQ        24(SP), K1
-	VPCOMPRESSB  Z26, K1, Z1
-	POPCNTQ      24(SP), R10
-	VMOVDQU8     X0, 160(SP)
-	JMP          lists
+	MOVQ        0(SP), BX
+	BTSQ        CX, BX // the line's end is a separator
+	MOVQ        BX, 0(SP)
+	XORL        AX, AX
+	MOVQ        AX, 8(SP)
+	MOVQ        AX, 16(SP)
+	MOVQ        AX, 24(SP)
+	MOVQ        AX, 40(SP)
+	MOVQ        AX, 48(SP)
+	MOVQ        AX, 56(SP)
+	MOVQ        AX, 72(SP)
+	MOVQ        AX, 80(SP)
+	MOVQ        AX, 88(SP)
+	MOVQ        AX, 104(SP)
+	MOVQ        AX, 112(SP)
+	MOVQ        AX, 120(SP)
+	MOVQ        AX, 136(SP)
+	MOVQ        AX, 144(SP)
+	MOVQ        AX, 152(SP)
+	KMOVQ       BX, K1
+	VPCOMPRESSB Z26, K1, Z0
+	POPCNTQ     BX, R9
+	KMOVQ       32(SP), K1
+	VPCOMPRESSB Z26, K1, Z1
+	POPCNTQ     32(SP), R10
+	JMP         lists
 
-blocks3:
+blocks4:
 	BLOCK(64, 8, Z28)
 	BLOCK(128, 16, Z29)
+	BLOCK(192, 24, Z22)
 
 	// the line's end is a separator when it lies in the window
-	CMPQ CX, $192
+	CMPQ CX, $256
 	JAE  noend
 	MOVQ CX, AX
 	SHRQ $6, AX
@@ -235,34 +270,48 @@ noend:
 	VPBROADCASTB AX, Z9
 	VPADDB       Z9, Z26, Z13
 	VPADDB       Z9, Z13, Z14
-	LIST(0, Z0, Z1, Z2)
+	VPADDB       Z9, Z14, Z15
+	LIST(0, Z0, Z1, Z2, Z3)
 	MOVQ         R10, R9
-	LIST(24, Z1, Z2, Z3)
-	VMOVDQU8     X0, 160(SP)
+	LIST(32, Z1, Z2, Z3, Z4)
 
 lists:
-	MOVQ cnt+32(FP), BX
-	CMPQ R9, BX
-	JLT  fail
-	CMPQ R10, BX
-	JLT  fail
-	MOVBQZX 159(SP)(BX*1), R11 // the last field's separator
-	MOVQ    last+40(FP), AX
-	TESTQ   AX, AX
-	JZ      notlast
-	CMPQ    R11, CX
-	JNE     fail
-	JMP     checks
+	VMOVDQU8 X0, 160(SP)
+	MOVQ     cnt+32(FP), BX
+	CMPQ     R9, BX
+	JGE      enough
+	// fewer fields end in the window than asked for: the fields that do, not the last cell
+	MOVQ     R9, BX
+	TESTQ    BX, BX
+	JZ       fail
+	MOVQ     BX, cnt+32(FP)
+	MOVQ     $0, last+40(FP)
+
+enough:
+	CMPQ     R10, BX
+	JLT      fail
+	MOVBQZX  159(SP)(BX*1), R11 // the last field's separator
+	MOVQ     last+40(FP), AX
+	TESTQ    AX, AX
+	JZ       notlast
+	CMPQ     R11, CX
+	JNE      fail
+	JMP      checks
 
 notlast:
 	CMPQ R11, CX
 	JAE  fail
 
 checks:
-	// field starts: after each separator, and at 0
-	MOVQ (SP), R12
+	// field starts: after each separator, and at 0 (R13, R9, R10, SI: words 0 to 3)
+	MOVQ 0(SP), R12
 	MOVQ 8(SP), R13
 	MOVQ 16(SP), R9
+	MOVQ 24(SP), SI
+	SHLQ $1, SI
+	MOVQ R9, DX
+	SHRQ $63, DX
+	ORQ  DX, SI
 	MOVQ R9, R10
 	SHLQ $1, R10
 	MOVQ R13, DX
@@ -275,80 +324,82 @@ checks:
 	ORQ  DX, R9
 	MOVQ R12, R13
 	SHLQ $1, R13
-	ORQ  $1, R13 // R13, R9, R10: the starts of words 0, 1, 2
+	ORQ  $1, R13
 
-	XORQ    R8, R8 // the points before the last separator
-	MOVQ    R11, AX
-	MOVL    $64, DX
-	CMPQ    AX, DX
-	CMOVQGT DX, AX
+	XORQ R8, R8 // the points before the last separator
+	CLAMP(0)
 	CHECKWORD(0, R13)
-	MOVQ    R11, AX
-	SUBQ    $64, AX
-	XORL    DX, DX
-	CMPQ    AX, DX
-	CMOVQLT DX, AX
-	MOVL    $64, DX
-	CMPQ    AX, DX
-	CMOVQGT DX, AX
+	CLAMP(64)
 	CHECKWORD(8, R9)
-	MOVQ    R11, AX
-	SUBQ    $128, AX
-	XORL    DX, DX
-	CMPQ    AX, DX
-	CMOVQLT DX, AX
+	CLAMP(128)
 	CHECKWORD(16, R10)
-	CMPQ    R8, cnt+32(FP)
-	JNE     fail // a field with two points
+	CLAMP(192)
+	CHECKWORD(24, SI)
+	CMPQ R8, cnt+32(FP)
+	JNE  fail // a field with two points
 
 	// the fields' signs (R12) and minus signs (BX), bit j for field j
-	MOVQ    48(SP), R12
-	PEXTQ   R13, R12, R12
-	MOVQ    72(SP), BX
-	PEXTQ   R13, BX, BX
-	POPCNTQ R13, CX
-	MOVQ    56(SP), DX
-	PEXTQ   R9, DX, DX
-	SHLXQ   CX, DX, DX
-	ORQ     DX, R12
-	MOVQ    80(SP), DX
-	PEXTQ   R9, DX, DX
-	SHLXQ   CX, DX, DX
-	ORQ     DX, BX
-	POPCNTQ R9, DX
-	ADDQ    DX, CX
-	MOVQ    64(SP), DX
-	PEXTQ   R10, DX, DX
-	SHLXQ   CX, DX, DX
-	ORQ     DX, R12
-	MOVQ    88(SP), DX
-	PEXTQ   R10, DX, DX
-	SHLXQ   CX, DX, DX
-	ORQ     DX, BX
+	XORQ R12, R12
+	XORQ BX, BX
+	XORQ CX, CX
+	SIGNS(0, R13)
+	SIGNS(8, R9)
+	SIGNS(16, R10)
+	SIGNS(24, SI)
 
-	// lanes: E the separators, P the points, S the starts
+	// constants of the lanes
 	VPXORQ       Z31, Z31, Z31
 	MOVL         $1, AX
 	VPBROADCASTQ AX, Z30
-	VPMOVZXBQ    X1, Z1
-	VPMOVZXBQ    X0, Z0
-	VPADDQ       Z30, Z0, Z2
-	VALIGNQ      $7, Z31, Z2, Z2
-	VMOVDQU64    lanes<>+0(SB), Z5
-	VPBROADCASTQ R12, Z3
-	VPSRLVQ      Z5, Z3, Z3
-	VPANDQ       Z30, Z3, Z3 // sgn
-	VPBROADCASTQ BX, Z4
-	VPSRLVQ      Z5, Z4, Z4
-	VPSLLQ       $63, Z4, Z4 // the sign bit of a negative field
-	VPSUBQ       Z2, Z1, Z6
-	VPSUBQ       Z3, Z6, Z6 // integer digits
-	VPSUBQ       Z1, Z0, Z7
+	MOVL         $64, AX
+	VPBROADCASTQ AX, Z15
+	MOVL         $8, AX
+	VPBROADCASTQ AX, Z21
+	VPTERNLOGQ   $0xff, Z16, Z16, Z16
+	MOVQ         $0x0808080808080808, AX
+	VPBROADCASTQ AX, Z17
+	VPUNPCKLQDQ  Z17, Z31, Z17 // Intel order: the low word from Z31 (0), the high from Z17
+	MOVQ         $0xfffefdfcfbfaf9f8, AX
+	VPBROADCASTQ AX, Z18
+	MOVL         $0x010a, AX
+	VPBROADCASTW AX, Z23
+	MOVL         $0x00010064, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $10000, AX
+	VPBROADCASTQ AX, Z26
+	MOVW         $0x5555, AX
+	KMOVW        AX, K5 // the low halves of the words
+	VPXORQ       Z24, Z24, Z24 // E + 1 of the previous lanes
+	MOVQ         pow10+48(FP), R9
+	LEAQ         pow10q<>(SB), R10
+	MOVQ         pows+56(FP), R13
+	MOVQ         cnt+32(FP), CX
+	XORQ         R8, R8
+
+	// eight fields at a time: E the separators, P the points, S the starts
+half:
+	MOVQ         CX, AX
+	MOVL         $8, DX
+	CMPQ         AX, DX
+	CMOVQGT      DX, AX
+	MOVL         $1, DX
+	SHLXQ        AX, DX, DX
+	DECQ         DX
+	KMOVB        DX, K7 // the lanes of fields
+	VPMOVZXBQ    X0, Z2 // E
+	VPMOVZXBQ    X1, Z3 // P
+	VPADDQ       Z30, Z2, Z8
+	VALIGNQ      $7, Z24, Z8, Z10 // S
+	VMOVDQA64    Z8, Z24
+	VPBROADCASTQ R12, Z11
+	VPSRLVQ      lanes<>+0(SB), Z11, Z11
+	VPANDQ       Z30, Z11, Z11 // sgn
+	VPSUBQ       Z10, Z3, Z6
+	VPSUBQ       Z11, Z6, Z6 // integer digits
+	VPSUBQ       Z3, Z2, Z7
 	VPSUBQ       Z30, Z7, Z7 // fraction digits
 	VPADDQ       Z6, Z7, Z8  // digits
-	MOVL         $8, AX
-	VPBROADCASTQ AX, Z9
-	VPCMPUQ      $1, Z9, Z6, K1 // 0 ≤ int < 8
+	VPCMPUQ      $1, Z21, Z6, K1 // 0 ≤ int < 8
 	VPCMPQ       $5, Z31, Z7, K2 // frac ≥ 0
 	KANDB        K1, K2, K1
 	MOVL         $19, AX
@@ -356,90 +407,71 @@ checks:
 	VPSUBQ       Z30, Z8, Z10
 	VPCMPUQ      $1, Z9, Z10, K3 // 1 ≤ digits ≤ 19
 	KANDB        K1, K3, K1
-	MOVQ         cnt+32(FP), CX
-	MOVL         $1, AX
-	SHLXQ        CX, AX, AX
-	DECQ         AX
-	KMOVB        AX, K7 // the group's lanes
 	KANDNB       K7, K1, K2
 	KORTESTB     K2, K2
 	JNZ          fail
 
 	// the integer part's word (ending at P) and the fraction's three (ending at E)
-	MOVQ         $0x0808080808080808, AX
-	VPBROADCASTQ AX, Z17
-	VPXORQ       Z9, Z9, Z9
-	VPUNPCKLQDQ  Z17, Z9, Z17 // Intel: low qword from Z9 (0), high from Z17
-	MOVQ         $0xfffefdfcfbfaf9f8, AX
-	VPBROADCASTQ AX, Z18
-	EXTRACT(Z1, Z19)
-	EXTRACT(Z0, Z10)
-	MOVL         $8, AX
-	VPBROADCASTQ AX, Z16
-	VPSUBQ       Z16, Z0, Z0
-	EXTRACT(Z0, Z11)
-	VPSUBQ       Z16, Z0, Z0
-	EXTRACT(Z0, Z12)
+	EXTRACT(Z3, Z19)
+	EXTRACT(Z2, Z10)
+	VPSUBQ  Z21, Z2, Z2
+	EXTRACT(Z2, Z11)
+	VPSUBQ  Z21, Z2, Z2
+	EXTRACT(Z2, Z12)
+	VPBROADCASTQ BX, Z2
+	VPSRLVQ      lanes<>+0(SB), Z2, Z2
+	VPSLLQ       $63, Z2, Z2 // the sign bit of a negative field
 
-	// digit values, and each word's digits of the field: the integer part's int, the fraction's
-	// top min(frac − 8i, 8) bytes
-	VPSUBB       Z20, Z19, Z19
-	VPSUBB       Z20, Z10, Z10
-	VPSUBB       Z20, Z11, Z11
-	VPSUBB       Z20, Z12, Z12
-	VPTERNLOGQ   $0xff, Z16, Z16, Z16
-	MOVL         $64, AX
-	VPBROADCASTQ AX, Z15
-	VPSLLQ       $3, Z6, Z14
-	VPSUBQ       Z14, Z15, Z14 // 64 − 8 int
-	VPSLLVQ      Z14, Z16, Z14
-	VPANDQ       Z14, Z19, Z19
-	VPSLLQ       $3, Z7, Z14
-	VPSUBQ       Z14, Z15, Z14 // 64 − 8 frac
-	VPMAXSQ      Z31, Z14, Z13
-	VPSLLVQ      Z13, Z16, Z13
-	VPANDQ       Z13, Z10, Z10
-	VPADDQ       Z15, Z14, Z14
-	VPMAXSQ      Z31, Z14, Z13
-	VPSLLVQ      Z13, Z16, Z13
-	VPANDQ       Z13, Z11, Z11
-	VPADDQ       Z15, Z14, Z14
-	VPMAXSQ      Z31, Z14, Z13
-	VPSLLVQ      Z13, Z16, Z13
-	VPANDQ       Z13, Z12, Z12
+	// digit values, and each word's digits of the field: the integer part's int, the
+	// fraction's top min(frac − 8i, 8) bytes
+	VPSUBB     Z20, Z19, Z19
+	VPSUBB     Z20, Z10, Z10
+	VPSUBB     Z20, Z11, Z11
+	VPSUBB     Z20, Z12, Z12
+	VPSLLQ     $3, Z6, Z14
+	VPSUBQ     Z14, Z15, Z14 // 64 − 8 int
+	VPSLLVQ    Z14, Z16, Z14
+	VPANDQ     Z14, Z19, Z19
+	VPSLLQ     $3, Z7, Z14
+	VPSUBQ     Z14, Z15, Z14 // 64 − 8 frac
+	VPMAXSQ    Z31, Z14, Z13
+	VPSLLVQ    Z13, Z16, Z13
+	VPANDQ     Z13, Z10, Z10
+	VPADDQ     Z15, Z14, Z14
+	VPMAXSQ    Z31, Z14, Z13
+	VPSLLVQ    Z13, Z16, Z13
+	VPANDQ     Z13, Z11, Z11
+	VPADDQ     Z15, Z14, Z14
+	VPMAXSQ    Z31, Z14, Z13
+	VPSLLVQ    Z13, Z16, Z13
+	VPANDQ     Z13, Z12, Z12
 
 	// the value of each word's eight digits (the first in its lowest byte)
-	MOVL         $0x010a, AX
-	VPBROADCASTW AX, Z17
-	MOVL         $0x00010064, AX
-	VPBROADCASTD AX, Z18
-	MOVL         $10000, AX
-	VPBROADCASTQ AX, Z14
-	VPMADDUBSW   Z17, Z19, Z19
-	VPMADDUBSW   Z17, Z10, Z10
-	VPMADDUBSW   Z17, Z11, Z11
-	VPMADDUBSW   Z17, Z12, Z12
-	VPMADDWD     Z18, Z19, Z19
-	VPMADDWD     Z18, Z10, Z10
-	VPMADDWD     Z18, Z11, Z11
-	VPMADDWD     Z18, Z12, Z12
-	VPMULUDQ     Z14, Z19, Z13
-	VPSRLQ       $32, Z19, Z19
-	VPADDQ       Z13, Z19, Z19
-	VPMULUDQ     Z14, Z10, Z13
-	VPSRLQ       $32, Z10, Z10
-	VPADDQ       Z13, Z10, Z10
-	VPMULUDQ     Z14, Z11, Z13
-	VPSRLQ       $32, Z11, Z11
-	VPADDQ       Z13, Z11, Z11
-	VPMULUDQ     Z14, Z12, Z13
-	VPSRLQ       $32, Z12, Z12
-	VPADDQ       Z13, Z12, Z12
+	VPMADDUBSW Z23, Z19, Z19
+	VPMADDUBSW Z23, Z10, Z10
+	VPMADDUBSW Z23, Z11, Z11
+	VPMADDUBSW Z23, Z12, Z12
+	VPMADDWD   Z25, Z19, Z19
+	VPMADDWD   Z25, Z10, Z10
+	VPMADDWD   Z25, Z11, Z11
+	VPMADDWD   Z25, Z12, Z12
+	VPMULUDQ   Z26, Z19, Z13
+	VPSRLQ     $32, Z19, Z19
+	VPADDQ     Z13, Z19, Z19
+	VPMULUDQ   Z26, Z10, Z13
+	VPSRLQ     $32, Z10, Z10
+	VPADDQ     Z13, Z10, Z10
+	VPMULUDQ   Z26, Z11, Z13
+	VPSRLQ     $32, Z11, Z11
+	VPADDQ     Z13, Z11, Z11
+	VPMULUDQ   Z26, Z12, Z13
+	VPSRLQ     $32, Z12, Z12
+	VPADDQ     Z13, Z12, Z12
+
 	// m = int·10^frac + W2·10^16 + W1·10^8 + W0 (< 10^19)
-	LEAQ         pow10q<>(SB), DI
 	VPXORQ       Z13, Z13, Z13
 	KMOVB        K7, K1
-	VPGATHERQQ   (DI)(Z7*8), K1, Z13
+	VPGATHERQQ   (R10)(Z7*8), K1, Z13
 	VPMULLQ      Z13, Z19, Z19
 	MOVQ         $10000000000000000, AX
 	VPBROADCASTQ AX, Z14
@@ -450,120 +482,152 @@ checks:
 	VPADDQ       Z12, Z11, Z11
 	VPADDQ       Z10, Z11, Z11
 	VPADDQ       Z19, Z11, Z11 // m
+	VMOVDQA64    Z2, Z12       // the sign bits
 
-	// Clinger: m ≤ 2^53, frac ≤ 19: float64(m) / 10^frac
-	MOVQ         pow10+48(FP), DI
+	// Clinger: m ≤ 2^53, frac ≤ 19: float64(m) / 10^frac, exactly parseDecimalPrefix's
 	MOVQ         $0x20000000000000, AX
-	VPBROADCASTQ AX, Z12
-	VPCMPUQ      $2, Z12, Z11, K2 // m ≤ 2^53
+	VPBROADCASTQ AX, Z14
+	VPCMPUQ      $2, Z14, Z11, K2 // m ≤ 2^53
 	VCVTUQQ2PD   Z11, Z13
 	VXORPD       Z14, Z14, Z14
 	KMOVB        K7, K1
-	VGATHERQPD   (DI)(Z7*8), K1, Z14
+	VGATHERQPD   (R9)(Z7*8), K1, Z14
 	VDIVPD       Z14, Z13, Z13
-	VPORQ        Z4, Z13, Z13
+	VPORQ        Z12, Z13, Z13
 	KANDNB       K7, K2, K6 // the lanes for Eisel–Lemire
 	KORTESTB     K6, K6
-	JZ           store
+	JZ           halfdone
 
 	// Eisel–Lemire for m > 2^53 (eiselLemire's common case; its rare cases fail the group)
-	MOVQ         pows+56(FP), DI
-	VPSUBQ       Z7, Z15, Z12 // 64 − frac
-	VPADDQ       Z12, Z12, Z14
-	VPADDQ       Z14, Z12, Z12 // ·3: eiselPow is three words
+	VPSUBQ       Z7, Z15, Z3 // 64 − frac
+	VPADDQ       Z3, Z3, Z2
+	VPADDQ       Z2, Z3, Z3 // ·3: eiselPow is three words
 	VPXORQ       Z14, Z14, Z14
-	VPXORQ       Z18, Z18, Z18
+	VPXORQ       Z4, Z4, Z4
 	KMOVB        K6, K1
-	VPGATHERQQ   (DI)(Z12*8), K1, Z14 // hi
+	VPGATHERQQ   (R13)(Z3*8), K1, Z14 // hi
 	KMOVB        K6, K1
-	VPGATHERQQ   16(DI)(Z12*8), K1, Z18 // exp
+	VPGATHERQQ   16(R13)(Z3*8), K1, Z4 // exp
 	VPLZCNTQ     Z11, Z19
-	VPSLLVQ      Z19, Z11, Z11 // mm
-	VPSRLQ       $32, Z11, Z0
-	VPSRLQ       $32, Z14, Z1
-	VPMULUDQ     Z14, Z11, Z2 // p00
-	VPMULUDQ     Z1, Z11, Z3  // p01
-	VPMULUDQ     Z14, Z0, Z5  // p10
-	VPMULUDQ     Z1, Z0, Z6   // p11
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z9
+	VPSLLVQ      Z19, Z11, Z11 // mm, m normalized
+	VPSRLQ       $32, Z11, Z5
+	VPSRLQ       $32, Z14, Z6
+	VPMULUDQ     Z14, Z11, Z2 // the four products of the 32-bit halves
+	VPMULUDQ     Z6, Z11, Z3
+	VPMULUDQ     Z14, Z5, Z8
+	VPMULUDQ     Z6, Z5, Z9
 	VPSRLQ       $32, Z2, Z10
-	VPANDQ       Z9, Z3, Z8
-	VPADDQ       Z8, Z10, Z10
-	VPANDQ       Z9, Z5, Z8
-	VPADDQ       Z8, Z10, Z10 // mid
-	VPANDQ       Z9, Z2, Z2
-	VPSLLQ       $32, Z10, Z8
-	VPORQ        Z8, Z2, Z2 // xLo
+	VMOVDQA32.Z  Z3, K5, Z7
+	VPADDQ       Z7, Z10, Z10
+	VMOVDQA32.Z  Z8, K5, Z7
+	VPADDQ       Z7, Z10, Z10 // the middle sum
+	VMOVDQA32.Z  Z2, K5, Z2
+	VPSLLQ       $32, Z10, Z7
+	VPORQ        Z7, Z2, Z2 // xLo
 	VPSRLQ       $32, Z3, Z3
-	VPADDQ       Z3, Z6, Z6
-	VPSRLQ       $32, Z5, Z5
-	VPADDQ       Z5, Z6, Z6
+	VPADDQ       Z3, Z9, Z9
+	VPSRLQ       $32, Z8, Z8
+	VPADDQ       Z8, Z9, Z9
 	VPSRLQ       $32, Z10, Z10
-	VPADDQ       Z10, Z6, Z6 // xHi
-	VPSRLQ       $63, Z6, Z0 // msb
+	VPADDQ       Z10, Z9, Z9 // xHi
+	VPSRLQ       $63, Z9, Z5 // msb
 	MOVL         $9, AX
-	VPBROADCASTQ AX, Z1
-	VPADDQ       Z0, Z1, Z1
-	VPSRLVQ      Z1, Z6, Z1 // mant
+	VPBROADCASTQ AX, Z6
+	VPADDQ       Z5, Z6, Z6
+	VPSRLVQ      Z6, Z9, Z6 // mant
 	MOVL         $1086, AX
 	VPBROADCASTQ AX, Z3
-	VPADDQ       Z3, Z18, Z18
-	VPSUBQ       Z19, Z18, Z18
-	VPXORQ       Z30, Z0, Z0
-	VPSUBQ       Z0, Z18, Z18 // exp
-	// fail: xHi&0x1FF == 0x1FF and xLo+mm carries
+	VPADDQ       Z3, Z4, Z4
+	VPSUBQ       Z19, Z4, Z4
+	VPXORQ       Z30, Z5, Z5
+	VPSUBQ       Z5, Z4, Z4 // the biased exponent
+	// fail: xHi&0x1FF == 0x1FF and xLo+mm carries (the wider product is needed)
 	MOVL         $0x1ff, AX
 	VPBROADCASTQ AX, Z3
-	VPANDQ       Z3, Z6, Z5
-	VPCMPEQQ     Z3, Z5, K1
-	VPADDQ       Z11, Z2, Z8
-	VPCMPUQ      $1, Z11, Z8, K2
+	VPANDQ       Z3, Z9, Z8
+	VPCMPEQQ     Z3, Z8, K1
+	VPADDQ       Z11, Z2, Z10
+	VPCMPUQ      $1, Z11, Z10, K2
 	KANDB        K1, K2, K3
 	// fail: xLo == 0, xHi&0x1FF == 0, mant&3 == 1 (a possible halfway tie)
 	VPTESTNMQ    Z2, Z2, K1
-	VPTESTNMQ    Z3, Z6, K2
+	VPTESTNMQ    Z3, Z9, K2
 	KANDB        K1, K2, K1
 	MOVL         $3, AX
-	VPBROADCASTQ AX, Z5
-	VPANDQ       Z5, Z1, Z5
-	VPCMPEQQ     Z30, Z5, K2
+	VPBROADCASTQ AX, Z8
+	VPANDQ       Z8, Z6, Z8
+	VPCMPEQQ     Z30, Z8, K2
 	KANDB        K1, K2, K1
 	KORB         K1, K3, K3
 	// round to 53 bits
-	VPANDQ       Z30, Z1, Z5
-	VPADDQ       Z5, Z1, Z1
-	VPSRLQ       $54, Z1, Z5 // overflow
-	VPADDQ       Z5, Z18, Z18
-	VPADDQ       Z30, Z5, Z5
-	VPSRLVQ      Z5, Z1, Z1
+	VPANDQ       Z30, Z6, Z8
+	VPADDQ       Z8, Z6, Z6
+	VPSRLQ       $54, Z6, Z8 // the rounding carried into a 54th bit
+	VPADDQ       Z8, Z4, Z4
+	VPADDQ       Z30, Z8, Z8
+	VPSRLVQ      Z8, Z6, Z6
 	// fail: not a normal number
-	VPSUBQ       Z30, Z18, Z5
+	VPSUBQ       Z30, Z4, Z8
 	MOVL         $0x7fe, AX
-	VPBROADCASTQ AX, Z8
-	VPCMPUQ      $5, Z8, Z5, K1
+	VPBROADCASTQ AX, Z10
+	VPCMPUQ      $5, Z10, Z8, K1
 	KORB         K1, K3, K3
 	KANDB        K6, K3, K3
 	KORTESTB     K3, K3
 	JNZ          fail
-	VPSLLQ       $52, Z18, Z18
+	VPSLLQ       $52, Z4, Z4
 	MOVQ         $0xfffffffffffff, AX
-	VPBROADCASTQ AX, Z8
-	VPANDQ       Z8, Z1, Z1
-	VPORQ        Z1, Z18, Z18
-	VPORQ        Z4, Z18, Z18
-	VMOVDQA64    Z18, K6, Z13
+	VPBROADCASTQ AX, Z10
+	VPANDQ       Z10, Z6, Z6
+	VPORQ        Z6, Z4, Z4
+	VPORQ        Z12, Z4, Z4
+	VMOVDQA64    Z4, K6, Z13
+
+halfdone:
+	VMOVDQU64 Z13, 192(SP)(R8*1)
+	ADDQ      $64, R8
+	SUBQ      $8, CX
+	JLE       store
+	SHRQ      $8, R12
+	SHRQ      $8, BX
+	VPSRLDQ   $8, X0, X0
+	VPSRLDQ   $8, X1, X1
+	JMP       half
 
 store:
-	MOVQ    out+24(FP), DI
-	VMOVUPD Z13, K7, (DI)
-	MOVQ    pos+8(FP), AX
-	ADDQ    R11, AX
-	MOVQ    AX, ret+64(FP)
+	// all fields taken: their values to out
+	MOVQ      out+24(FP), DI
+	MOVQ      cnt+32(FP), CX
+	MOVQ      CX, AX
+	MOVL      $8, DX
+	CMPQ      AX, DX
+	CMOVQGT   DX, AX
+	MOVL      $1, DX
+	SHLXQ     AX, DX, DX
+	DECQ      DX
+	KMOVB     DX, K1
+	VMOVDQU64 192(SP), Z0
+	VMOVDQU64 Z0, K1, (DI)
+	SUBQ      $8, CX
+	JLE       done
+	MOVL      $1, DX
+	SHLXQ     CX, DX, DX
+	DECQ      DX
+	KMOVB     DX, K1
+	VMOVDQU64 256(SP), Z0
+	VMOVDQU64 Z0, K1, 64(DI)
+
+done:
+	MOVQ pos+8(FP), AX
+	ADDQ R11, AX
+	MOVQ AX, e+64(FP)
+	MOVQ cnt+32(FP), AX
+	MOVQ AX, taken+72(FP)
 	VZEROUPPER
 	RET
 
 fail:
-	MOVQ $-1, ret+64(FP)
+	MOVQ $0, e+64(FP)
+	MOVQ $0, taken+72(FP)
 	VZEROUPPER
 	RET

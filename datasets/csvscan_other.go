@@ -7,3 +7,4 @@ package datasets
 func numericGroups(b []byte, end int, row []float64, short int) (taken, pos int) {
 	return 0, 0
 }
+const useAVX512 = false
