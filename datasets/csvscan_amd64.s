@@ -5,9 +5,9 @@
 // numGroupAVX512 parses up to sixteen fields of a numeric line at once (csvscan_amd64.go has
 // the contract, docs/datapath.md the design). Frame layout (hardware SP), for the window of
 // 256 bytes from the group's first field, four words a mask, bit i for byte i:
-//   0: separators (commas, and the line's end)   32: points   64: signs ('+', '-')
-//  96: minus signs   128: bytes that may not appear in a field
-// 160: the first 16 separators' positions (bytes)   192: the values of the 16 fields.
+//   0: separators (commas, and the line's end)   32: points   64: minus signs
+// 160: the first 16 separators' positions (bytes)   176: the first 32 points' positions
+// 192: the values of the 16 fields (written after the points' positions are read).
 
 // iota<>: the bytes 0 to 63.
 DATA iota<>+0(SB)/8, $0x0706050403020100
@@ -47,31 +47,11 @@ DATA lanes<>+176(SB)/8, $127
 DATA lanes<>+184(SB)/8, $255
 GLOBL lanes<>(SB), RODATA|NOPTR, $192
 
-// pow10q<>: 10^k as integers, k < 20.
-DATA pow10q<>+0(SB)/8, $1
-DATA pow10q<>+8(SB)/8, $10
-DATA pow10q<>+16(SB)/8, $100
-DATA pow10q<>+24(SB)/8, $1000
-DATA pow10q<>+32(SB)/8, $10000
-DATA pow10q<>+40(SB)/8, $100000
-DATA pow10q<>+48(SB)/8, $1000000
-DATA pow10q<>+56(SB)/8, $10000000
-DATA pow10q<>+64(SB)/8, $100000000
-DATA pow10q<>+72(SB)/8, $1000000000
-DATA pow10q<>+80(SB)/8, $10000000000
-DATA pow10q<>+88(SB)/8, $100000000000
-DATA pow10q<>+96(SB)/8, $1000000000000
-DATA pow10q<>+104(SB)/8, $10000000000000
-DATA pow10q<>+112(SB)/8, $100000000000000
-DATA pow10q<>+120(SB)/8, $1000000000000000
-DATA pow10q<>+128(SB)/8, $10000000000000000
-DATA pow10q<>+136(SB)/8, $100000000000000000
-DATA pow10q<>+144(SB)/8, $1000000000000000000
-DATA pow10q<>+152(SB)/8, $10000000000000000000
-GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 
 // BLOCK loads the bytes [off, off+64) of the window (those before the line's end, CX; the
-// rest zero) into R and stores its masks at w(SP) and on.
+// rest zero) into R, stores its masks of commas, points and minus signs at w(SP), 32+w(SP)
+// and 64+w(SP), and adds its bytes that may not appear in a field of the kernel (anything
+// but a digit, a comma, a point or a minus sign) to R8.
 #define BLOCK(off, w, R) \
 	MOVQ     CX, AX; \
 	SUBQ     $off, AX; \
@@ -90,17 +70,15 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 	VPCMPEQB Z22, Z0, K3; \
 	VPCMPEQB Z23, Z0, K4; \
 	VPCMPEQB Z24, Z0, K5; \
-	VPCMPEQB Z25, Z0, K6; \
-	KORQ     K5, K6, K6; \
 	KORQ     K2, K3, K7; \
 	KORQ     K4, K7, K7; \
-	KORQ     K6, K7, K7; \
+	KORQ     K5, K7, K7; \
 	KANDNQ   K1, K7, K7; \
 	KMOVQ    K3, w(SP); \
 	KMOVQ    K4, 32+w(SP); \
-	KMOVQ    K6, 64+w(SP); \
-	KMOVQ    K5, 96+w(SP); \
-	KMOVQ    K7, 128+w(SP); \
+	KMOVQ    K5, 64+w(SP); \
+	KMOVQ    K7, DX; \
+	ORQ      DX, R8; \
 	VMOVDQA64 Z0, R
 
 // MERGE sets A to the first c bytes of A followed by B's (c a register, at most 255; only the
@@ -139,13 +117,17 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 	POPCNTQ     24+m(SP), DX; \
 	ADDQ        DX, R10
 
-// EXTRACT sets the words of W to the eight bytes of the window that end at the positions in
-// the words of T (the low byte of each word; bytes before the window's start are garbage):
-// Z17 copies each word's low byte to its eight bytes, Z18 adds −8 to −1, and the bytes are
-// looked up in Z27, Z28 (positions below 128) and Z29, Z22.
+// EXTRACT sets the words of W to the eight digits of a field that end at the positions in
+// the words of T, the point skipped: Z17 copies each word's low byte to its eight bytes, Z18
+// adds −8 to −1, and a position at or before the field's point (Z4, copied to each byte)
+// moves one down (Z16: bytes −1). The bytes are looked up in Z27, Z28 (positions below 128)
+// and Z29, Z22; bytes before the window's start are garbage, and are the field's only where
+// a digit precedes them.
 #define EXTRACT(T, W) \
 	VPSHUFB   Z17, T, Z9; \
 	VPADDB    Z18, Z9, Z9; \
+	VPCMPUB   $2, Z4, Z9, K1; \
+	VPADDB    Z16, Z9, K1, Z9; \
 	VMOVDQA64 Z9, W; \
 	VPERMI2B  Z28, Z27, W; \
 	VMOVDQA64 Z9, Z5; \
@@ -153,45 +135,20 @@ GLOBL pow10q<>(SB), RODATA|NOPTR, $160
 	VPMOVB2M  Z9, K1; \
 	VMOVDQU8  Z5, K1, W
 
-// CLAMP sets AX to R11 − off clamped to [0, 64]: the bits of a word below the last separator.
-#define CLAMP(off) \
-	MOVQ    R11, AX; \
-	SUBQ    $off, AX; \
-	XORL    DX, DX; \
-	CMPQ    AX, DX; \
-	CMOVQLT DX, AX; \
-	MOVL    $64, DX; \
-	CMPQ    AX, DX; \
-	CMOVQGT DX, AX
-
-// CHECKWORD fails unless the bad bytes and the signs not at a field's start of word w, before
-// the last separator (AX bits), are none; it adds the word's points before that separator to
-// R8 and keeps only the field starts before it in start (the word's starts).
-#define CHECKWORD(w, start) \
-	BZHIQ   AX, 128+w(SP), DX; \
+// SIGNS adds the minus signs of word w at the field starts in start to the bits of R12 (the
+// count of earlier starts in CX; none once it reaches 64, beyond the sixteen fields a group
+// has); it fails unless every minus sign of the word is at a field's start.
+#define SIGNS(w, start) \
+	MOVQ    64+w(SP), AX; \
+	ANDNQ   AX, start, DX; \
 	TESTQ   DX, DX; \
 	JNZ     fail; \
-	BZHIQ   AX, 32+w(SP), DX; \
-	POPCNTQ DX, DX; \
-	ADDQ    DX, R8; \
-	BZHIQ   AX, start, start; \
-	MOVQ    64+w(SP), DX; \
-	ANDNQ   DX, start, DX; \
-	BZHIQ   AX, DX, DX; \
-	TESTQ   DX, DX; \
-	JNZ     fail
-
-// SIGNS adds the bits of the sign and minus words w for the field starts in start (their
-// count so far in CX) to R12 and BX.
-#define SIGNS(w, start) \
-	MOVQ    64+w(SP), DX; \
-	PEXTQ   start, DX, DX; \
+	PEXTQ   start, AX, DX; \
 	SHLXQ   CX, DX, DX; \
+	XORL    AX, AX; \
+	CMPQ    CX, $64; \
+	CMOVQCC AX, DX; \
 	ORQ     DX, R12; \
-	MOVQ    96+w(SP), DX; \
-	PEXTQ   start, DX, DX; \
-	SHLXQ   CX, DX, DX; \
-	ORQ     DX, BX; \
 	POPCNTQ start, DX; \
 	ADDQ    DX, CX
 
@@ -213,8 +170,7 @@ TEXT ·numGroupAVX512(SB), $320-80
 	VPBROADCASTB AX, Z23
 	MOVL         $0x2d, AX // '-'
 	VPBROADCASTB AX, Z24
-	MOVL         $0x2b, AX // '+'
-	VPBROADCASTB AX, Z25
+	XORQ         R8, R8
 
 	VMOVDQU64 iota<>(SB), Z26
 	BLOCK(0, 0, Z27)
@@ -235,12 +191,6 @@ TEXT ·numGroupAVX512(SB), $320-80
 	MOVQ        AX, 72(SP)
 	MOVQ        AX, 80(SP)
 	MOVQ        AX, 88(SP)
-	MOVQ        AX, 104(SP)
-	MOVQ        AX, 112(SP)
-	MOVQ        AX, 120(SP)
-	MOVQ        AX, 136(SP)
-	MOVQ        AX, 144(SP)
-	MOVQ        AX, 152(SP)
 	KMOVQ       BX, K1
 	VPCOMPRESSB Z26, K1, Z0
 	POPCNTQ     BX, R9
@@ -277,6 +227,9 @@ noend:
 
 lists:
 	VMOVDQU8 X0, 160(SP)
+	VMOVDQU8 Y1, 176(SP) // 32 bytes: the 17th point too
+	TESTQ    R8, R8
+	JNZ      fail // a byte that is not a digit, a comma, a point or a minus sign
 	MOVQ     cnt+32(FP), BX
 	CMPQ     R9, BX
 	JGE      enough
@@ -288,15 +241,21 @@ lists:
 	MOVQ     $0, last+40(FP)
 
 enough:
-	CMPQ     R10, BX
-	JLT      fail
-	MOVBQZX  159(SP)(BX*1), R11 // the last field's separator
-	MOVQ     last+40(FP), AX
-	TESTQ    AX, AX
-	JZ       notlast
-	CMPQ     R11, CX
-	JNE      fail
-	JMP      checks
+	CMPQ    R10, BX
+	JLT     fail
+	MOVBQZX 159(SP)(BX*1), R11 // the last field's separator
+	JEQ     points
+	MOVBQZX 176(SP)(BX*1), AX // the first point after the group's fields
+	CMPQ    AX, R11
+	JLT     fail // a field with two points
+
+points:
+	MOVQ  last+40(FP), AX
+	TESTQ AX, AX
+	JZ    notlast
+	CMPQ  R11, CX
+	JNE   fail
+	JMP   checks
 
 notlast:
 	CMPQ R11, CX
@@ -326,26 +285,14 @@ checks:
 	SHLQ $1, R13
 	ORQ  $1, R13
 
-	XORQ R8, R8 // the points before the last separator
-	CLAMP(0)
-	CHECKWORD(0, R13)
-	CLAMP(64)
-	CHECKWORD(8, R9)
-	CLAMP(128)
-	CHECKWORD(16, R10)
-	CLAMP(192)
-	CHECKWORD(24, SI)
-	CMPQ R8, cnt+32(FP)
-	JNE  fail // a field with two points
-
-	// the fields' signs (R12) and minus signs (BX), bit j for field j
+	// the fields' minus signs (R12, BX), bit j for field j
 	XORQ R12, R12
-	XORQ BX, BX
 	XORQ CX, CX
 	SIGNS(0, R13)
 	SIGNS(8, R9)
 	SIGNS(16, R10)
 	SIGNS(24, SI)
+	MOVQ R12, BX
 
 	// constants of the lanes
 	VPXORQ       Z31, Z31, Z31
@@ -371,7 +318,6 @@ checks:
 	KMOVW        AX, K5 // the low halves of the words
 	VPXORQ       Z24, Z24, Z24 // E + 1 of the previous lanes
 	MOVQ         pow10+48(FP), R9
-	LEAQ         pow10q<>(SB), R10
 	MOVQ         pows+56(FP), R13
 	MOVQ         cnt+32(FP), CX
 	XORQ         R8, R8
@@ -399,7 +345,7 @@ half:
 	VPSUBQ       Z3, Z2, Z7
 	VPSUBQ       Z30, Z7, Z7 // fraction digits
 	VPADDQ       Z6, Z7, Z8  // digits
-	VPCMPUQ      $1, Z21, Z6, K1 // 0 ≤ int < 8
+	VPCMPQ       $5, Z31, Z6, K1 // int ≥ 0
 	VPCMPQ       $5, Z31, Z7, K2 // frac ≥ 0
 	KANDB        K1, K2, K1
 	MOVL         $19, AX
@@ -411,29 +357,23 @@ half:
 	KORTESTB     K2, K2
 	JNZ          fail
 
-	// the integer part's word (ending at P) and the fraction's three (ending at E)
-	EXTRACT(Z3, Z19)
+	// the field's last 24 bytes without the point, as digit values, in three words
+	VPSHUFB      Z17, Z3, Z4 // P in each byte
 	EXTRACT(Z2, Z10)
-	VPSUBQ  Z21, Z2, Z2
+	VPSUBQ       Z21, Z2, Z2
 	EXTRACT(Z2, Z11)
-	VPSUBQ  Z21, Z2, Z2
+	VPSUBQ       Z21, Z2, Z2
 	EXTRACT(Z2, Z12)
 	VPBROADCASTQ BX, Z2
 	VPSRLVQ      lanes<>+0(SB), Z2, Z2
 	VPSLLQ       $63, Z2, Z2 // the sign bit of a negative field
+	VPSUBB       Z20, Z10, Z10
+	VPSUBB       Z20, Z11, Z11
+	VPSUBB       Z20, Z12, Z12
 
-	// digit values, and each word's digits of the field: the integer part's int, the
-	// fraction's top min(frac − 8i, 8) bytes
-	VPSUBB     Z20, Z19, Z19
-	VPSUBB     Z20, Z10, Z10
-	VPSUBB     Z20, Z11, Z11
-	VPSUBB     Z20, Z12, Z12
-	VPSLLQ     $3, Z6, Z14
-	VPSUBQ     Z14, Z15, Z14 // 64 − 8 int
-	VPSLLVQ    Z14, Z16, Z14
-	VPANDQ     Z14, Z19, Z19
-	VPSLLQ     $3, Z7, Z14
-	VPSUBQ     Z14, Z15, Z14 // 64 − 8 frac
+	// each word's digits of the field: its top min(L − 8i, 8) bytes
+	VPSLLQ     $3, Z8, Z14
+	VPSUBQ     Z14, Z15, Z14 // 64 − 8L
 	VPMAXSQ    Z31, Z14, Z13
 	VPSLLVQ    Z13, Z16, Z13
 	VPANDQ     Z13, Z10, Z10
@@ -447,17 +387,12 @@ half:
 	VPANDQ     Z13, Z12, Z12
 
 	// the value of each word's eight digits (the first in its lowest byte)
-	VPMADDUBSW Z23, Z19, Z19
 	VPMADDUBSW Z23, Z10, Z10
 	VPMADDUBSW Z23, Z11, Z11
 	VPMADDUBSW Z23, Z12, Z12
-	VPMADDWD   Z25, Z19, Z19
 	VPMADDWD   Z25, Z10, Z10
 	VPMADDWD   Z25, Z11, Z11
 	VPMADDWD   Z25, Z12, Z12
-	VPMULUDQ   Z26, Z19, Z13
-	VPSRLQ     $32, Z19, Z19
-	VPADDQ     Z13, Z19, Z19
 	VPMULUDQ   Z26, Z10, Z13
 	VPSRLQ     $32, Z10, Z10
 	VPADDQ     Z13, Z10, Z10
@@ -468,11 +403,7 @@ half:
 	VPSRLQ     $32, Z12, Z12
 	VPADDQ     Z13, Z12, Z12
 
-	// m = int·10^frac + W2·10^16 + W1·10^8 + W0 (< 10^19)
-	VPXORQ       Z13, Z13, Z13
-	KMOVB        K7, K1
-	VPGATHERQQ   (R10)(Z7*8), K1, Z13
-	VPMULLQ      Z13, Z19, Z19
+	// m = W2·10^16 + W1·10^8 + W0 (< 10^19)
 	MOVQ         $10000000000000000, AX
 	VPBROADCASTQ AX, Z14
 	VPMULLQ      Z14, Z12, Z12
@@ -480,18 +411,22 @@ half:
 	VPBROADCASTQ AX, Z14
 	VPMULUDQ     Z14, Z11, Z11
 	VPADDQ       Z12, Z11, Z11
-	VPADDQ       Z10, Z11, Z11
-	VPADDQ       Z19, Z11, Z11 // m
+	VPADDQ       Z10, Z11, Z11 // m
 	VMOVDQA64    Z2, Z12       // the sign bits
 
 	// Clinger: m ≤ 2^53, frac ≤ 19: float64(m) / 10^frac, exactly parseDecimalPrefix's
+	VMOVUPD      (R9), Z19
+	MOVL         $16, AX
+	VPBROADCASTQ AX, Z6
 	MOVQ         $0x20000000000000, AX
 	VPBROADCASTQ AX, Z14
 	VPCMPUQ      $2, Z14, Z11, K2 // m ≤ 2^53
 	VCVTUQQ2PD   Z11, Z13
-	VXORPD       Z14, Z14, Z14
-	KMOVB        K7, K1
-	VGATHERQPD   (R9)(Z7*8), K1, Z14
+	VMOVDQA64    Z7, Z14
+	VPERMI2PD    64(R9), Z19, Z14 // 10^frac for frac < 16
+	VPERMPD      128(R9), Z7, Z10 // 10^frac for frac ≥ 16
+	VPTESTMQ     Z6, Z7, K1
+	VMOVAPD      Z10, K1, Z14
 	VDIVPD       Z14, Z13, Z13
 	VPORQ        Z12, Z13, Z13
 	KANDNB       K7, K2, K6 // the lanes for Eisel–Lemire
