@@ -24,10 +24,10 @@ var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ
 // 19 digits in all (leading zeros counted), whose value parseDecimalPrefix gives as this
 // computes it: Clinger's division for m ≤ 2^53, otherwise Eisel–Lemire's common case (its
 // rare cases, the wider product and a possible halfway tie, make it take none). pow10 is
-// clingerPow10, pows eiselPows.
+// clingerPow10, negPows eiselNegPows.
 //
 //go:noescape
-func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, pows *eiselPow) (e, taken int)
+func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, negPows *[2][24]uint64) (e, taken int)
 
 // numericGroups parses the fields of a numeric line with numGroupAVX512 for numericLine (whose
 // terminator check has been made; end is the line's end), from the first, and returns how
@@ -48,7 +48,7 @@ func numericGroups(b []byte, end int, row []float64, short int) (taken, pos int)
 		if taken+g == len(row) {
 			last = 1
 		}
-		e, k := numGroupAVX512(p, pos, end, &row[taken], g, last, &clingerPow10[0], &eiselPows[0])
+		e, k := numGroupAVX512(p, pos, end, &row[taken], g, last, &clingerPow10[0], &eiselNegPows)
 		if k == 0 {
 			break
 		}

@@ -152,7 +152,7 @@ GLOBL lanes<>(SB), RODATA|NOPTR, $192
 	POPCNTQ start, DX; \
 	ADDQ    DX, CX
 
-// func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, pows *eiselPow) (e, taken int)
+// func numGroupAVX512(p *byte, pos, end int, out *float64, cnt, last int, pow10 *float64, negPows *[2][24]uint64) (e, taken int)
 TEXT ·numGroupAVX512(SB), $320-80
 	MOVQ p+0(FP), SI
 	MOVQ pos+8(FP), AX
@@ -318,7 +318,7 @@ checks:
 	KMOVW        AX, K5 // the low halves of the words
 	VPXORQ       Z24, Z24, Z24 // E + 1 of the previous lanes
 	MOVQ         pow10+48(FP), R9
-	MOVQ         pows+56(FP), R13
+	MOVQ         negPows+56(FP), R13
 	MOVQ         cnt+32(FP), CX
 	XORQ         R8, R8
 
@@ -434,15 +434,17 @@ half:
 	JZ           halfdone
 
 	// Eisel–Lemire for m > 2^53 (eiselLemire's common case; its rare cases fail the group)
-	VPSUBQ       Z7, Z15, Z3 // 64 − frac
-	VPADDQ       Z3, Z3, Z2
-	VPADDQ       Z2, Z3, Z3 // ·3: eiselPow is three words
-	VPXORQ       Z14, Z14, Z14
-	VPXORQ       Z4, Z4, Z4
-	KMOVB        K6, K1
-	VPGATHERQQ   (R13)(Z3*8), K1, Z14 // hi
-	KMOVB        K6, K1
-	VPGATHERQQ   16(R13)(Z3*8), K1, Z4 // exp
+	VPTESTMQ     Z6, Z7, K2 // frac ≥ 16
+	VMOVDQU64    (R13), Z3
+	VMOVDQA64    Z7, Z14
+	VPERMI2Q     64(R13), Z3, Z14
+	VPERMQ       128(R13), Z7, Z2
+	VMOVDQA64    Z2, K2, Z14 // the mantissa of 10^−frac
+	VMOVDQU64    192(R13), Z3
+	VMOVDQA64    Z7, Z4
+	VPERMI2Q     256(R13), Z3, Z4
+	VPERMQ       320(R13), Z7, Z2
+	VMOVDQA64    Z2, K2, Z4 // its binary exponent
 	VPLZCNTQ     Z11, Z19
 	VPSLLVQ      Z19, Z11, Z11 // mm, m normalized
 	VPSRLQ       $32, Z11, Z5

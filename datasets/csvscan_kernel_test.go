@@ -166,3 +166,13 @@ func compareNumericLine(t *testing.T, line string, p int, term byte, short int) 
 	}
 	return b, end
 }
+
+// TestEiselNegPows compares the kernel's table of 10^−f with eiselPows.
+func TestEiselNegPows(t *testing.T) {
+	for f := range 24 {
+		p := eiselPows[-f-eiselMin]
+		if eiselNegPows[0][f] != p.hi || int(int64(eiselNegPows[1][f])) != p.exp {
+			t.Fatalf("10^-%d: %x, %d; eiselPows %x, %d", f, eiselNegPows[0][f], int64(eiselNegPows[1][f]), p.hi, p.exp)
+		}
+	}
+}
