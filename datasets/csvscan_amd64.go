@@ -8,11 +8,12 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useAVX512 tells whether the processor runs numGroupAVX512: AVX-512 F, BW, DQ, CD, VL,
-// VBMI (VPERMB), VBMI2 (VPCOMPRESSB), VPOPCNTDQ, and BMI2.
+// useAVX512 tells whether the processor (and the operating system) runs numGroupAVX512:
+// AVX-512 F, BW, DQ, CD (VPLZCNTQ), VL, VBMI (VPERMB, VPERMI2B), VBMI2 (VPCOMPRESSB), BMI2
+// (PEXT, BZHI, SHLX) and POPCNT.
 var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512DQ &&
 	cpu.X86.HasAVX512CD && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VBMI &&
-	cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VPOPCNTDQ && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+	cpu.X86.HasAVX512VBMI2 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
 
 // numGroupAVX512 parses up to cnt (1 to 16) fields of a numeric line from p[pos] on into
 // out, in AVX-512 assembly (csvscan_amd64.s; docs/datapath.md describes it), and returns how

@@ -20,7 +20,7 @@ DATA iota<>+48(SB)/8, $0x3736353433323130
 DATA iota<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL iota<>(SB), RODATA|NOPTR, $64
 
-// lanes<>: the lane index j (0–7), then 2j+1, then 2^(j+1)−1.
+// lanes<>: the lane index j, 0 to 7.
 DATA lanes<>+0(SB)/8, $0
 DATA lanes<>+8(SB)/8, $1
 DATA lanes<>+16(SB)/8, $2
@@ -29,23 +29,7 @@ DATA lanes<>+32(SB)/8, $4
 DATA lanes<>+40(SB)/8, $5
 DATA lanes<>+48(SB)/8, $6
 DATA lanes<>+56(SB)/8, $7
-DATA lanes<>+64(SB)/8, $1
-DATA lanes<>+72(SB)/8, $3
-DATA lanes<>+80(SB)/8, $5
-DATA lanes<>+88(SB)/8, $7
-DATA lanes<>+96(SB)/8, $9
-DATA lanes<>+104(SB)/8, $11
-DATA lanes<>+112(SB)/8, $13
-DATA lanes<>+120(SB)/8, $15
-DATA lanes<>+128(SB)/8, $1
-DATA lanes<>+136(SB)/8, $3
-DATA lanes<>+144(SB)/8, $7
-DATA lanes<>+152(SB)/8, $15
-DATA lanes<>+160(SB)/8, $31
-DATA lanes<>+168(SB)/8, $63
-DATA lanes<>+176(SB)/8, $127
-DATA lanes<>+184(SB)/8, $255
-GLOBL lanes<>(SB), RODATA|NOPTR, $192
+GLOBL lanes<>(SB), RODATA|NOPTR, $64
 
 
 // BLOCK loads the bytes [off, off+64) of the window (those before the line's end, CX; the
