@@ -103,3 +103,19 @@
 	ORQ     DX, R12; \
 	POPCNTQ start, DX; \
 	ADDQ    DX, CX
+
+// LIST3 is LIST for a window of three blocks (mask words 0 to 2).
+#define LIST3(m, L, T1, T2) \
+	KMOVQ       m(SP), K1; \
+	VPCOMPRESSB Z26, K1, L; \
+	KMOVQ       8+m(SP), K1; \
+	VPCOMPRESSB Z13, K1, T1; \
+	KMOVQ       16+m(SP), K1; \
+	VPCOMPRESSB Z14, K1, T2; \
+	POPCNTQ     m(SP), R10; \
+	MERGE(L, T1, R10); \
+	POPCNTQ     8+m(SP), DX; \
+	ADDQ        DX, R10; \
+	MERGE(L, T2, R10); \
+	POPCNTQ     16+m(SP), DX; \
+	ADDQ        DX, R10

@@ -82,6 +82,30 @@ TEXT ·numGroupAVX512(SB), $320-80
 blocks4:
 	BLOCK(64, 8, Z28)
 	BLOCK(128, 16, Z29)
+	CMPQ CX, $192
+	JAE  block4
+
+	// a line that ends within 192 bytes: three blocks
+	XORL         AX, AX
+	MOVQ         AX, 24(SP)
+	MOVQ         AX, 56(SP)
+	MOVQ         AX, 88(SP)
+	MOVQ         CX, AX
+	SHRQ         $6, AX
+	LEAQ         0(SP), DI
+	MOVQ         (DI)(AX*8), BX
+	BTSQ         CX, BX // the line's end is a separator
+	MOVQ         BX, (DI)(AX*8)
+	MOVL         $64, AX
+	VPBROADCASTB AX, Z9
+	VPADDB       Z9, Z26, Z13
+	VPADDB       Z9, Z13, Z14
+	LIST3(0, Z0, Z1, Z2)
+	MOVQ         R10, R9
+	LIST3(32, Z1, Z2, Z3)
+	JMP          lists
+
+block4:
 	BLOCK(192, 24, Z22)
 
 	// the line's end is a separator when it lies in the window
