@@ -233,3 +233,20 @@ func eiselLemire(m uint64, e int, neg bool) (float64, bool) {
 	}
 	return math.Float64frombits(b), true
 }
+
+// eiselNegPows holds the mantissas and binary exponents of 10^−f for f < 24, eiselPows[−f −
+// eiselMin]'s hi and exp, as two arrays the vector kernel of numericLine (csvscan_amd64.s)
+// looks up as vectors. Derived from shortPows as eiselPows is (eiselpows.go), which a
+// package-level variable cannot read (it is filled by an init function); TestEiselNegPows
+// compares the two. Read-only.
+var eiselNegPows = func() (t [2][24]uint64) {
+	for f := range 24 {
+		g := shortPows[-f-shortPowMin]
+		t[0][f] = g[0]
+		if g[1] == 0 {
+			t[0][f]--
+		}
+		t[1][f] = uint64((-f*217706)>>16 + 1)
+	}
+	return t
+}()

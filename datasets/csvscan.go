@@ -130,14 +130,29 @@ func b2i(b bool) int {
 //
 // The words are loaded without bounds checks (load64): every load starts at most 25 bytes
 // after a position at or before the line's end, within the scanSlack bytes that follow it.
+//
+// Where the processor has AVX-512, numericGroups (csvscan_amd64.go) first parses up to
+// sixteen fields a call in vector registers, and this loop (numericLineFrom) reads on from the
+// first field it did not take: the result is the loop's alone (TestNumericLineKernel).
 func numericLine(b []byte, row []float64, short int) (taken, pos int) {
 	end := len(b) - scanSlack
 	if end < 0 || b[end] != '\n' && b[end] != '\r' {
 		return 0, 0
 	}
+	c, pos := numericGroups(b, end, row, short)
+	if c == len(row) && c > 0 {
+		return c, end
+	}
+	return numericLineFrom(b, end, row, short, c, pos)
+}
+
+// numericLineFrom is numericLine's loop from cell c0, whose field starts at pos0 (the cells
+// before it taken already).
+func numericLineFrom(b []byte, end int, row []float64, short, c0, pos0 int) (taken, pos int) {
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	const zeros = 0x3030303030303030
-	for c := range row {
+	pos = pos0
+	for c := c0; c < len(row); c++ {
 		ch := byteAt(p, pos)
 		i := pos + b2i((ch-'+')&^2 == 0)
 		x := load64(p, i) ^ zeros
