@@ -9,22 +9,23 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/sdcbench/sdcbench/internal/hugeheap/thp"
 )
 
 // The kernel's settings, read at each call (no package state).
 const (
-	thpEnabled  = "/sys/kernel/mm/transparent_hugepage/enabled"
-	thpPageSize = "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	thpEnabled  = thp.EnabledFile
+	thpPageSize = thp.PageSizeFile
 	overcommit  = "/proc/sys/vm/overcommit_memory"
 )
 
 func reserve(n int) (Result, error) {
-	mode, err := thpMode(thpEnabled)
-	if err != nil {
+	mode, ok := thp.Mode(thpEnabled)
+	if !ok {
 		return Result{Reason: "transparent huge pages unavailable"}, nil
 	}
 	if mode != "madvise" {
@@ -44,7 +45,7 @@ func reserve(n int) (Result, error) {
 	if err := syscall.Sysinfo(&si); err == nil {
 		n = min(n, int(uint64(si.Totalram)*uint64(si.Unit)/2))
 	}
-	page := hugePageSize(thpPageSize)
+	page := thp.PageSize(thpPageSize)
 	if n < 2*page {
 		return Result{Reason: "too small"}, nil
 	}
@@ -137,40 +138,6 @@ func gcCycles() uint64 {
 		return 1 // unknown: assume memory has been freed
 	}
 	return s[0].Value.Uint64()
-}
-
-// thpMode returns the selected mode ("always", "madvise" or "never") of a file like
-// /sys/kernel/mm/transparent_hugepage/enabled, which lists the modes with the selected one in
-// brackets.
-func thpMode(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return parseMode(b)
-}
-
-func parseMode(b []byte) (string, error) {
-	i := bytes.IndexByte(b, '[')
-	j := bytes.IndexByte(b, ']')
-	if i < 0 || j < i {
-		return "", fmt.Errorf("hugeheap: no selected mode in %q", b)
-	}
-	return string(b[i+1 : j]), nil
-}
-
-// hugePageSize returns the kernel's huge page size, 2 MiB when it cannot be read.
-func hugePageSize(path string) int {
-	const def = 2 << 20
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return def
-	}
-	v, err := strconv.Atoi(string(bytes.TrimSpace(b)))
-	if err != nil || v <= 0 || v&(v-1) != 0 {
-		return def
-	}
-	return v
 }
 
 // godebugMadvDontNeedOff reports whether a GODEBUG value sets madvdontneed=0 (the last setting

@@ -6,57 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/sdcbench/sdcbench/internal/hugeheap/thp"
 )
-
-func TestParseMode(t *testing.T) {
-	for _, c := range []struct {
-		in, want string
-		err      bool
-	}{
-		{"always [madvise] never\n", "madvise", false},
-		{"[always] madvise never\n", "always", false},
-		{"always madvise [never]\n", "never", false},
-		{"always madvise never\n", "", true},
-		{"", "", true},
-		{"] [", "", true},
-	} {
-		got, err := parseMode([]byte(c.in))
-		if got != c.want || (err != nil) != c.err {
-			t.Errorf("parseMode(%q) = %q, %v; want %q, error %v", c.in, got, err, c.want, c.err)
-		}
-	}
-}
-
-func TestHugePageSize(t *testing.T) {
-	dir := t.TempDir()
-	for _, c := range []struct {
-		content string
-		want    int
-	}{
-		{"2097152\n", 2 << 20},
-		{"1073741824", 1 << 30},
-		{"3000000\n", 2 << 20}, // not a power of two
-		{"x", 2 << 20},
-		{"-4096", 2 << 20},
-	} {
-		p := filepath.Join(dir, "size")
-		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got := hugePageSize(p); got != c.want {
-			t.Errorf("hugePageSize(%q) = %d, want %d", c.content, got, c.want)
-		}
-	}
-	if got := hugePageSize(filepath.Join(dir, "absent")); got != 2<<20 {
-		t.Errorf("hugePageSize(absent) = %d, want the 2 MiB default", got)
-	}
-}
 
 func minorFaults() int64 {
 	var ru syscall.Rusage
@@ -83,8 +40,8 @@ func touch(b []byte) int64 {
 // checks, with a mapping of its own, that this kernel hands out huge pages on request at all,
 // and skips if not (THP mode other than madvise, or no huge page available).
 func TestReserveBacksHeapWithHugePages(t *testing.T) {
-	if mode, err := thpMode(thpEnabled); err != nil || mode != "madvise" {
-		t.Skipf("transparent huge pages: mode %q, %v (the test needs madvise)", mode, err)
+	if mode, ok := thp.Mode(thpEnabled); !ok || mode != "madvise" {
+		t.Skipf("transparent huge pages: mode %q (read: %v; the test needs madvise)", mode, ok)
 	}
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory faults in 4 KiB pages")
@@ -152,7 +109,7 @@ func TestReserveChild(t *testing.T) {
 	if way == "" {
 		t.Skip("run by TestReserveBacksHeapWithHugePages")
 	}
-	page := hugePageSize(thpPageSize)
+	page := thp.PageSize(thpPageSize)
 	var res Result
 	var err error
 	g0 := gcCycles()
@@ -186,13 +143,13 @@ func TestReserveChild(t *testing.T) {
 // it the used bytes must be unchanged and touching the whole huge page must take about one
 // fault, not one per 4 KiB page.
 func TestCollapseBelow(t *testing.T) {
-	if mode, err := thpMode(thpEnabled); err != nil || mode != "madvise" {
-		t.Skipf("transparent huge pages: mode %q, %v (the test needs madvise)", mode, err)
+	if mode, ok := thp.Mode(thpEnabled); !ok || mode != "madvise" {
+		t.Skipf("transparent huge pages: mode %q (read: %v; the test needs madvise)", mode, ok)
 	}
 	if raceEnabled {
 		t.Skip("the race detector's shadow memory faults in 4 KiB pages")
 	}
-	page := hugePageSize(thpPageSize)
+	page := thp.PageSize(thpPageSize)
 	if page != 2<<20 {
 		t.Skipf("huge pages of %d bytes", page)
 	}

@@ -13,8 +13,9 @@
 // only where the process asks, and the Go runtime does not ask for its heap.
 //
 // This package asks as early as the program's initialisation allows: it imports nothing but
-// the runtime, syscall and unsafe, so the linker initialises it before most packages (before
-// the fonts, templates and registries that allocate most). Its init finds the top of the
+// the runtime, syscall, unsafe and internal/hugeheap/thp (itself only syscall), so the linker
+// initialises it before most packages (before the fonts, templates and registries that
+// allocate most). Its init finds the top of the
 // heap's used memory, turns the huge pages of the heap chunk below it into huge pages at once
 // (madvise(MADV_COLLAPSE), Linux 6.1: the pages already touched are copied, the rest is then
 // backed without faults) and marks the rest of that chunk for huge pages

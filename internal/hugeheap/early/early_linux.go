@@ -6,12 +6,8 @@ import (
 	"runtime"
 	"syscall"
 	"unsafe"
-)
 
-// The kernel's settings, read at each call.
-const (
-	thpEnabled  = "/sys/kernel/mm/transparent_hugepage/enabled"
-	thpPageSize = "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	"github.com/sdcbench/sdcbench/internal/hugeheap/thp"
 )
 
 const (
@@ -41,14 +37,14 @@ func Back() Result {
 	if v, _ := syscall.Getenv(envVar); v == "0" || v == "off" {
 		return Result{Reason: envVar + "=" + v}
 	}
-	mode, ok := selectedMode(thpEnabled)
+	mode, ok := thp.Mode(thp.EnabledFile)
 	if !ok {
 		return Result{Reason: "transparent huge pages unavailable"}
 	}
 	if mode != "madvise" {
 		return Result{Reason: "transparent huge pages are " + mode}
 	}
-	page := hugePageSize(thpPageSize)
+	page := thp.PageSize(thp.PageSizeFile)
 	if page > heapChunk {
 		return Result{Reason: "huge pages larger than the heap's chunks"}
 	}
@@ -117,68 +113,4 @@ func heapTop() uintptr {
 	top := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	runtime.KeepAlive(b)
 	return top
-}
-
-// selectedMode returns the selected mode ("always", "madvise" or "never") of a file like
-// /sys/kernel/mm/transparent_hugepage/enabled, which lists the modes with the selected one in
-// brackets.
-func selectedMode(path string) (string, bool) {
-	b, ok := readSmall(path)
-	if !ok {
-		return "", false
-	}
-	return parseMode(b)
-}
-
-func parseMode(b []byte) (string, bool) {
-	i, j := -1, -1
-	for k, c := range b {
-		if c == '[' && i < 0 {
-			i = k
-		} else if c == ']' && j < 0 {
-			j = k
-		}
-	}
-	if i < 0 || j < i {
-		return "", false
-	}
-	return string(b[i+1 : j]), true
-}
-
-// hugePageSize returns the kernel's huge page size, 2 MiB when it cannot be read.
-func hugePageSize(path string) int {
-	const def = 2 << 20
-	b, ok := readSmall(path)
-	if !ok {
-		return def
-	}
-	v := 0
-	for _, c := range b {
-		if c == '\n' {
-			break
-		}
-		if c < '0' || c > '9' || v > 1<<40 {
-			return def
-		}
-		v = v*10 + int(c-'0')
-	}
-	if v <= 0 || v&(v-1) != 0 {
-		return def
-	}
-	return v
-}
-
-// readSmall returns the first 128 bytes of a file (the sysfs files read here are shorter).
-func readSmall(path string) ([]byte, bool) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, false
-	}
-	defer syscall.Close(fd)
-	var buf [128]byte
-	n, err := syscall.Read(fd, buf[:])
-	if err != nil || n <= 0 {
-		return nil, false
-	}
-	return buf[:n:n], true
 }

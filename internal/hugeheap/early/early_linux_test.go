@@ -6,60 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/sdcbench/sdcbench/internal/hugeheap/thp"
 )
-
-func TestParseMode(t *testing.T) {
-	for _, c := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{"always [madvise] never\n", "madvise", true},
-		{"[always] madvise never\n", "always", true},
-		{"always madvise [never]\n", "never", true},
-		{"always madvise never\n", "", false},
-		{"", "", false},
-		{"] [", "", false},
-		{"[", "", false},
-	} {
-		got, ok := parseMode([]byte(c.in))
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseMode(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
-func TestHugePageSize(t *testing.T) {
-	dir := t.TempDir()
-	for _, c := range []struct {
-		content string
-		want    int
-	}{
-		{"2097152\n", 2 << 20},
-		{"1073741824", 1 << 30},
-		{"3000000\n", 2 << 20}, // not a power of two
-		{"x", 2 << 20},
-		{"-4096", 2 << 20},
-		{"", 2 << 20},
-		{"99999999999999999999999\n", 2 << 20},
-	} {
-		p := filepath.Join(dir, "size")
-		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got := hugePageSize(p); got != c.want {
-			t.Errorf("hugePageSize(%q) = %d, want %d", c.content, got, c.want)
-		}
-	}
-	if got := hugePageSize(filepath.Join(dir, "absent")); got != 2<<20 {
-		t.Errorf("hugePageSize(absent) = %d, want the 2 MiB default", got)
-	}
-}
 
 func TestBackOff(t *testing.T) {
 	for _, v := range []string{"0", "off"} {
@@ -80,7 +34,7 @@ func minorFaults() int64 {
 
 func needMadvise(t *testing.T) {
 	t.Helper()
-	if mode, ok := selectedMode(thpEnabled); !ok || mode != "madvise" {
+	if mode, ok := thp.Mode(thp.EnabledFile); !ok || mode != "madvise" {
 		t.Skipf("transparent huge pages: mode %q (the test needs madvise)", mode)
 	}
 	if raceEnabled {
@@ -94,7 +48,7 @@ func needMadvise(t *testing.T) {
 // huge page, not one per 4 KiB page.
 func TestBackAtMapping(t *testing.T) {
 	needMadvise(t)
-	page := uintptr(hugePageSize(thpPageSize))
+	page := uintptr(thp.PageSize(thp.PageSizeFile))
 	if page != 2<<20 {
 		t.Skipf("huge pages of %d bytes", page)
 	}
