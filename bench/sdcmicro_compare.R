@@ -471,9 +471,9 @@ for (name in unique(tab$case)) {
 md <- c(md, "", "The calls compared:", "")
 for (name in unique(tab$case)) md <- c(md, sprintf("- `%s`: %s", name, cases[[name]]$what))
 md <- c(md, "",
-  "Regenerate with `make bench-sdcmicro` (default sizes, about 16 CPU-minutes) or",
+  "Regenerate with `make bench-sdcmicro` (default sizes, about 40 CPU-minutes) or",
   "`make bench-sdcmicro ARGS=\"--full --reps 3\"` (up to 10^6 records; sdcMicro's mdav at 10^5 × 10,",
-  "freqCalc with missing keys at 10^6 and kAnon at 2·10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
+  "freqCalc with missing keys at 10^6, kAnon at 2·10^4, localSupp at 10^6 and modRisk at 10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
   "docs/scaling.md explains where sdcbench's time goes.")
 if (outFile == "-") {
   writeLines(md)
