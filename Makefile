@@ -55,7 +55,7 @@ bench-asm:
 
 ## bench-sdcmicro: CPU seconds of sdcMicro 5.8.1 and sdcbench side by side on the same CSV files
 ## (bench/sdcmicro_compare.R; needs Rscript with sdcMicro), written to docs/performance.md with the
-## fitted exponents; default sizes about 16 CPU-minutes, ARGS="--full --reps 3" for up to 10^6 records
+## fitted exponents; default sizes about 40 CPU-minutes, ARGS="--full --reps 3" for up to 10^6 records
 bench-sdcmicro: build
 	@command -v Rscript >/dev/null || { echo "bench-sdcmicro: Rscript not found (needs R with sdcMicro 5.8.1)"; exit 1; }
 	Rscript bench/sdcmicro_compare.R $(ARGS)

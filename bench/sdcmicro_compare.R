@@ -39,6 +39,11 @@ child <- function(case, inp, out, masked) {
   x <- read.csv(inp)
   xm <- if (!is.na(masked)) read.csv(masked) else NULL
   value <- NA_real_
+  kf <- function(d) { for (k in keyNames) d[[k]] <- factor(d[[k]]); d } # keys as factors
+  obj <- switch(case, # the object a case's call needs, made outside the timing
+    local_supp = createSdcObj(x, keyVars = keyNames),
+    modrisk_gr1 = createSdcObj(kf(x), keyVars = keyNames, weightVar = "w"),
+    NULL)
   t <- system.time({
     switch(case,
       mdav_k3 = {
@@ -90,6 +95,75 @@ child <- function(case, inp, out, masked) {
       },
       global_risk_er = {
         value <- measure_risk(x, keyVars = keyNames, w = "w")$global_risk_ER
+        y <- NULL
+      },
+      pca_k3 = {
+        y <- microaggregation(x, method = "pca", aggr = 3)$mx
+      },
+      single_k3 = {
+        y <- microaggregation(x, method = "single", aggr = 3)$mx
+      },
+      simple_k3 = {
+        y <- microaggregation(x, method = "simple", aggr = 3)$mx
+      },
+      rmd_k3 = {
+        y <- microaggregation(x, method = "rmd", aggr = 3)$mx
+      },
+      noise_additive0 = {
+        y <- addNoise(x, noise = 5, method = "additive0")$xm
+      },
+      noise_correlated = {
+        y <- addNoise(x, noise = 150, method = "correlated")$xm
+      },
+      noise_restr = {
+        y <- addNoise(x, noise = 150, method = "restr")$xm
+      },
+      shuffle_ds = {
+        y <- x
+        y[, 1:5] <- shuffle(x, form = V1 + V2 + V3 + V4 + V5 ~ V6 + V7 + V8 + V9 + V10, method = "ds")$shuffled
+      },
+      topbot_code = {
+        y <- topBotCoding(x, value = 1, replacement = 1, kind = "top", column = "V1")
+      },
+      global_recode = {
+        y <- globalRecode(x, column = "V1", breaks = c(-10, -1, 0, 1, 10))
+      },
+      pram = {
+        y <- pram(kf(x), variables = keyNames)
+        y <- data.frame(lapply(y[paste0(keyNames, "_pram")], as.character), w = x$w)
+        names(y) <- c(keyNames, "w")
+      },
+      local_supp = {
+        y <- extractManipData(localSupp(obj, threshold = 0.15, keyVar = "k7"))
+        value <- sum(is.na(as.matrix(y[, keyNames]))) - sum(is.na(as.matrix(x[, keyNames])))
+      },
+      ldiv_distinct_mean = {
+        value <- mean(ldiversity(x, keyVars = keyNames, ldiv_index = "s")[, "s_Distinct_Ldiversity"])
+        y <- NULL
+      },
+      dis_suda_mean = {
+        value <- mean(suda2(x[, keyNames], variables = keyNames)$disScore)
+        y <- NULL
+      },
+      suda_contrib_max = {
+        value <- max(suda2(x[, keyNames], variables = keyNames)$attribute_contributions$contribution)
+        y <- NULL
+      },
+      hier_risk_er = {
+        value <- measure_risk(x, keyVars = keyNames, w = "w", hid = "h")$hier_risk_ER
+        y <- NULL
+      },
+      risky_cells = {
+        value <- sum(as.numeric(riskyCells(x, keyVars = keyNames, threshold = 2, maxDim = 3,
+          useIdentificationLevel = FALSE)$unsafe_cells))
+        y <- NULL
+      },
+      modrisk_gr1 = {
+        value <- modRisk(obj, method = "default", formulaM = ~ k1 + k2 + k3 + k4 + k5 + k6 + k7)@risk$model$gr1
+        y <- NULL
+      },
+      rmd_risk1 = {
+        value <- 100 * dRiskRMD(x, xm)$risk1
         y <- NULL
       },
       kanon_k3 = {
@@ -162,7 +236,65 @@ cases <- list(
     what = "measure_risk(w = \"w\")$global_risk_ER / eval --metrics global_risk_er"),
   kanon_k3 = list(data = "keys", na = 0, sizes = c(2000, 5000), full = c(2000, 5000, 1e4, 2e4),
     ours = c("protect", "--method", "kanon", "--param", "k=3"), agree = "suppressed",
-    what = "kAnon(k = 3): cells suppressed / protect --method kanon --param k=3")
+    what = "kAnon(k = 3): cells suppressed / protect --method kanon --param k=3"),
+  pca_k3 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "ma_pca_sdc", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"pca\", aggr = 3) / protect --method ma_pca_sdc --param k=3"),
+  single_k3 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "single", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"single\", aggr = 3) (varsort = 1) / protect --method single --param k=3 (var = 0)"),
+  simple_k3 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "simple", "--param", "k=3"), agree = "maxdiff",
+    what = "microaggregation(method = \"simple\", aggr = 3) / protect --method simple --param k=3"),
+  rmd_k3 = list(data = "normal", d = 10, sizes = c(5000, 20000), full = c(5000, 1e4, 2e4),
+    ours = c("protect", "--method", "ma_rmd_sdc", "--param", "k=3"), agree = "ssesst",
+    what = "microaggregation(method = \"rmd\", aggr = 3) / protect --method ma_rmd_sdc --param k=3 (random in both: covMcd's subsets; agreement: 100·SSE/SST of each release; sdcMicro's call held 7.6 GB at 20000 records in n × n matrices, so no larger n)"),
+  noise_additive0 = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "noise_additive0", "--param", "noise_pct=5"), agree = "noisesd",
+    what = "addNoise(method = \"additive0\", noise = 5) / protect --method noise_additive0 --param noise_pct=5"),
+  noise_correlated = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "noise_correlated", "--param", "noise_pct=150"), agree = "noisesd",
+    what = "addNoise(method = \"correlated\", noise = 150) / protect --method noise_correlated --param noise_pct=150"),
+  noise_restr = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "noise_restr", "--param", "noise_pct=150"), agree = "noisesd",
+    what = "addNoise(method = \"restr\", noise = 150) / protect --method noise_restr --param noise_pct=150 (deterministic; sdcMicro recycles the column terms, docs/sdcmicro.md §6: with centred data the terms are near 0)"),
+  shuffle_ds = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "shuffle_ds", "--param", "preds=V6,V7,V8,V9,V10"), agree = "noisesd",
+    what = "shuffle(V1 + … + V5 ~ V6 + … + V10, method = \"ds\")$shuffled / protect --method shuffle_ds --param preds=V6,…,V10 (random in both; sdcMicro also computes EGADP)"),
+  topbot_code = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "topbot_code", "--param", "value=1", "--columns", "V1"), agree = "maxdiff",
+    what = "topBotCoding(value = 1, replacement = 1, kind = \"top\", column = \"V1\") / protect --method topbot_code --param value=1 --columns V1"),
+  global_recode = list(data = "normal", d = 10, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "global_recode", "--param", "breaks=-10,-1,0,1,10", "--columns", "V1"), agree = "interval",
+    what = "globalRecode(column = \"V1\", breaks = c(-10, -1, 0, 1, 10)) / protect --method global_recode --param breaks=-10,-1,0,1,10 --columns V1 (agreement: records given the same interval; sdcMicro's first label is open on the left, ours closed)"),
+  pram = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("protect", "--method", "pram"), agree = "changed",
+    what = "pram(variables = the 7 keys, pd = 0.8, alpha = 0.5) / protect --method pram (random in both; agreement: % of key cells changed)"),
+  local_supp = list(data = "keys", na = 0, sizes = c(1e4, 3e4), full = c(1e4, 1e5, 1e6),
+    ours = c("protect", "--method", "local_supp", "--param", "key_var=k7", "--param", "threshold=0.15"), agree = "suppressed",
+    what = "localSupp(createSdcObj(keyVars = the 7 keys), threshold = 0.15, keyVar = \"k7\"): cells suppressed / protect --method local_supp --param key_var=k7 (createSdcObj not timed; sdcMicro's call takes 97 s at 10^5)"),
+  ldiv_distinct_mean = list(data = "keys", na = 0, cols = "s", sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "ldiv_distinct_mean", "--sensitive", "s"), agree = "value",
+    what = "mean distinct l-diversity of ldiversity(ldiv_index = \"s\") / eval --metrics ldiv_distinct_mean --sensitive s (sdcMicro's call also computes the entropy and recursive l-diversity)"),
+  dis_suda_mean = list(data = "keys", na = 0, sizes = c(1e4, 1e5), full = c(1e4, 1e5, 1e6),
+    ours = c("eval", "--metrics", "dis_suda_mean"), agree = "value",
+    what = "mean(suda2(variables = the 7 keys)$disScore) / eval --metrics dis_suda_mean"),
+  suda_contrib_max = list(data = "keys", na = 0, sizes = c(1e4, 1e5), full = c(1e4, 1e5, 1e6),
+    ours = c("eval", "--metrics", "suda_contrib_max"), agree = "value",
+    what = "max(suda2(variables = the 7 keys)$attribute_contributions$contribution) / eval --metrics suda_contrib_max (%)"),
+  hier_risk_er = list(data = "keys", na = 0, cols = "h", sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "hier_risk_er", "--household", "h"), agree = "value",
+    what = "measure_risk(w = \"w\", hid = \"h\")$hier_risk_ER / eval --metrics hier_risk_er --household h (households of about 3 records)"),
+  risky_cells = list(data = "keys", na = 0, sizes = c(1e5, 1e6), full = c(1e5, 1e6),
+    ours = c("eval", "--metrics", "risky_cells", "--metric-opt", "risky_cells_threshold=2",
+      "--metric-opt", "risky_cells_max_dim=3"), agree = "value",
+    what = "sum(riskyCells(threshold = 2, maxDim = 3, useIdentificationLevel = FALSE)$unsafe_cells) / eval --metrics risky_cells"),
+  modrisk_gr1 = list(data = "keys", na = 0, sizes = 2000, full = c(2000, 1e4),
+    ours = c("eval", "--metrics", "modrisk_gr1"), agree = "value",
+    what = "modRisk(createSdcObj(keys as factors, weightVar = \"w\"), method = \"default\", formulaM = main effects)@risk$model$gr1 / eval --metrics modrisk_gr1 (createSdcObj not timed; sdcMicro's call takes minutes even at 2000 records)"),
+  rmd_risk1 = list(data = "pair", d = 10, sizes = c(2000, 5000), full = c(2000, 5000, 1e4),
+    ours = c("eval", "--metrics", "rmd_risk1"), agree = "value",
+    what = "100 · dRiskRMD()$risk1 / eval --metrics rmd_risk1 (in %; sdcMicro builds the n × n distance matrix, so small n only)")
 )
 
 genData <- function(cs, n) {
@@ -177,6 +309,8 @@ genData <- function(cs, n) {
     for (k in keyNames) x[[k]][runif(n) < cs$na] <- NA
   }
   x$w <- round(runif(n, 1, 100), 3)
+  if ("s" %in% cs$cols) x$s <- sample.int(5, n, replace = TRUE) # a sensitive column
+  if ("h" %in% cs$cols) x$h <- sort(sample.int(ceiling(n / 3), n, replace = TRUE)) # households
   x
 }
 
@@ -212,6 +346,12 @@ runOurs <- function(cs, inp, out, masked) {
   list(process = childCPU(t), value = value)
 }
 
+sseSST <- function(x, y) {
+  x <- as.matrix(x)
+  100 * sum((as.matrix(y) - x)^2) / sum(sweep(x, 2, colMeans(x))^2)
+}
+changedPct <- function(x, y) 100 * mean(as.matrix(x[, keyNames]) != as.matrix(y[, keyNames]))
+upperBound <- function(label) as.numeric(sub("^.*,([^]]*)\\]$", "\\1", as.character(label)))
 noiseSD <- function(x, y) 100 * mean(mapply(function(a, b) sd(b - a) / sd(a), x, y))
 
 only <- opt("--only", "")
@@ -250,9 +390,13 @@ for (name in names_) {
       maxdiff = sprintf("largest difference %.3g", max(abs(as.matrix(read.csv(their)) - as.matrix(read.csv(our))))),
       noisesd = sprintf("100·sd(noise)/sd: %.3f / %.3f", noiseSD(x, read.csv(their)), noiseSD(x, read.csv(our))),
       value = sprintf("%.10g / %.10g", th[[1]]$value, us[[1]]$value),
+      ssesst = sprintf("100·SSE/SST: %.4f / %.4f", sseSST(x, read.csv(their)), sseSST(x, read.csv(our))),
+      changed = sprintf("%% key cells changed: %.3f / %.3f", changedPct(x, read.csv(their)), changedPct(x, read.csv(our))),
+      interval = sprintf("records in the same interval: %d of %d",
+        sum(upperBound(read.csv(their)$V1) == upperBound(read.csv(our)$V1)), as.integer(n)),
       suppressed = sprintf("%d / %d", as.integer(th[[1]]$value),
         sum(is.na(as.matrix(read.csv(our)[, keyNames]))) - sum(is.na(as.matrix(x[, keyNames])))))
-    d <- if (cs$data %in% c("normal", "pair")) cs$d else 8
+    d <- ncol(x)
     rows[[length(rows) + 1]] <- data.frame(case = name, n = n, d = d, call = call, process = proc,
       ours = ours, ratio = call / ours, agreement = agree, stringsAsFactors = FALSE)
     cat(sprintf("%-15s n=%-8d d=%-3d sdcMicro call %9.3f process %9.3f | sdcbench %8.3f | ratio %7.2f | %s\n",
@@ -291,12 +435,16 @@ md <- c(
     "memory, cheaper than only reading the two CSV files (docs/datapath.md, reader)."),
   "",
   "The data are generated in R with `set.seed(n)`: *normal* cases are n × d independent N(0, 1)",
-  "columns; the *pair* cases (`il1s`, `il1rel`, `eigen`, `interval_disclosure`) give both tools the same",
+  "columns; the *pair* cases (`il1s`, `il1rel`, `eigen`, `interval_disclosure`, `rmd_risk1`) give both tools the same",
   "original and masked file (the original plus N(0, 0.05²) noise), so sdcbench reads two CSV files;",
-  "the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`) are seven",
+  "the *keys* cases (`freq*`, `ind_risk_mean`, `global_risk_er`, `kanon_k3`, `pram`, `local_supp`,",
+  "`ldiv_distinct_mean`, `dis_suda_mean`, `suda_contrib_max`, `hier_risk_er`, `risky_cells`, `modrisk_gr1`) are seven",
   "categorical keys of 2, 4, 6, 8, 12, 20 and 30 categories (category c drawn with probability",
   "∝ 1/c) and a sampling weight w in [1, 100) (d = 8 columns); `freq_na` sets 2 % of the key cells",
-  "missing (a missing value matches any value, sdcMicro's freqCalc rule).",
+  "missing (a missing value matches any value, sdcMicro's freqCalc rule); `ldiv_distinct_mean` adds a",
+  "sensitive column s of 5 equally likely values, `hier_risk_er` a household id h (n/3 households drawn",
+  "at random, about 3 records each, sorted). Where both tools draw at random (noise, shuffling, PRAM,",
+  "rmd), the agreement compares a statistic of the two releases, not the releases.",
   "",
   sprintf("Run: %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
     format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
@@ -323,9 +471,9 @@ for (name in unique(tab$case)) {
 md <- c(md, "", "The calls compared:", "")
 for (name in unique(tab$case)) md <- c(md, sprintf("- `%s`: %s", name, cases[[name]]$what))
 md <- c(md, "",
-  "Regenerate with `make bench-sdcmicro` (default sizes, about 16 CPU-minutes) or",
+  "Regenerate with `make bench-sdcmicro` (default sizes, about 40 CPU-minutes) or",
   "`make bench-sdcmicro ARGS=\"--full --reps 3\"` (up to 10^6 records; sdcMicro's mdav at 10^5 × 10,",
-  "freqCalc with missing keys at 10^6 and kAnon at 2·10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
+  "freqCalc with missing keys at 10^6, kAnon at 2·10^4, localSupp at 10^6 and modRisk at 10^4 take minutes to hours each). Needs R with sdcMicro 5.8.1 (`Rscript`).",
   "docs/scaling.md explains where sdcbench's time goes.")
 if (outFile == "-") {
   writeLines(md)
