@@ -446,6 +446,8 @@ md <- c(
   "at random, about 3 records each, sorted). Where both tools draw at random (noise, shuffling, PRAM,",
   "rmd), the agreement compares a statistic of the two releases, not the releases.",
   "",
+  if (nzchar(only)) sprintf("Cases run: %d of the script's %d (`--only`); the others are described in docs/scaling.md.",
+    length(names_), length(cases)),
   sprintf("Run: %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
     format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
     paste0("sdcbench ", tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE), error = function(e) "?")),
