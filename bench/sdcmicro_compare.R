@@ -315,6 +315,13 @@ genData <- function(cs, n) {
 }
 
 bin <- Sys.getenv("SDCBENCH", "bin/sdcbench")
+# The commit the binary was built from: `make bench-sdcmicro` builds it just before this script
+# starts, so the tree's commit now (not when the table is written, which may be later), marked
+# "+changes" when the tree differs from it.
+binRev <- tryCatch({
+  r <- system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE)
+  if (system2("git", c("diff", "--quiet", "HEAD")) != 0) paste0(r, "+changes") else r
+}, error = function(e) "?", warning = function(w) "?")
 script <- "bench/sdcmicro_compare.R"
 stopifnot(file.exists(bin), file.exists(script))
 childCPU <- function(t) t[["user.child"]] + t[["sys.child"]]
@@ -446,11 +453,11 @@ md <- c(
   "at random, about 3 records each, sorted). Where both tools draw at random (noise, shuffling, PRAM,",
   "rmd), the agreement compares a statistic of the two releases, not the releases.",
   "",
-  if (nzchar(only)) sprintf("Cases run: %d of the script's %d (`--only`); the others are described in docs/scaling.md.",
+  if (nzchar(only)) sprintf("Cases run: %d of the script's %d (`--only`).",
     length(names_), length(cases)),
   sprintf("Run: %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
     format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
-    paste0("sdcbench ", tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE), error = function(e) "?")),
+    paste0("sdcbench ", binRev),
     reps, if (full) "full (`--full`)" else "default", parallel::detectCores(),
     tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "), error = function(e) "?")),
   "On a machine shared with other processes, compare the ratios rather than the absolute times.",
