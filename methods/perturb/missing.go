@@ -51,6 +51,17 @@ func checkScaled(id string, d *datasets.Dataset, minN int, s datasets.Scaling) e
 	return nil
 }
 
+// checkedScaling returns d's availScaling after checkScaled's checks for at least minN rows:
+// Validate's errors for the noise methods, without Validate's scan of every cell. The scaling
+// is computed only for a table with enough rows (else the error says so).
+func checkedScaling(id string, d *datasets.Dataset, minN int) (datasets.Scaling, error) {
+	var s datasets.Scaling
+	if d.N >= minN {
+		s = availScaling(d)
+	}
+	return s, checkScaled(id, d, minN, s)
+}
+
 // notFinite reports whether v is NaN or ±Inf.
 func notFinite(v float64) bool { return v-v != 0 }
 

@@ -89,11 +89,8 @@ func (a Additive) protect(ctx context.Context, d *datasets.Dataset, p methods.Pa
 	}
 	// The column means show that the table holds no infinite value (checkScaled), sparing
 	// Validate's scan of every cell (docs/datapath.md).
-	var sc datasets.Scaling
-	if d.N >= 2 { // else checkScaled returns Validate's error
-		sc = availScaling(d)
-	}
-	if err := checkScaled(a.id(), d, 2, sc); err != nil {
+	sc, err := checkedScaling(a.id(), d, 2)
+	if err != nil {
 		return nil, false, err
 	}
 	w := p.Float("noise_pct") / 100

@@ -145,11 +145,8 @@ func (c Correlated2) protect(ctx context.Context, d *datasets.Dataset, p methods
 	}
 	// Validate's checks, with the column means sparing its scan of every cell (checkScaled,
 	// as in Additive.Protect).
-	var sc datasets.Scaling
-	if d.N >= 2 {
-		sc = availScaling(d)
-	}
-	if err := checkScaled("noise_correlated2", d, 2, sc); err != nil {
+	sc, err := checkedScaling("noise_correlated2", d, 2)
+	if err != nil {
 		return nil, false, err
 	}
 	dd := math.Sqrt(1 - delta*delta)
