@@ -160,18 +160,9 @@ func appendFrames(b []byte, w *shortWords, xs []float64, i, col, p int) ([]byte,
 // with few numbers in the frame range before it looks at a chunk's share again.
 const frameProbe = 64
 
-// appendShortestWhole appends v as appendShortest does for a number: a whole number below
-// 10^6 in magnitude by strconv.AppendInt, any other by appendFloatShortest.
-func appendShortestWhole(b []byte, v float64) []byte {
-	if t, ok := shortWhole(v); ok {
-		return strconv.AppendInt(b, t, 10)
-	}
-	return appendFloatShortest(b, v)
-}
-
 // appendChunk appends the numbers xs, whose decimals and text are in w (shortFrameDigits,
 // shortText), each followed by a comma or, in column p−1 (col is the column of xs[0]), a
-// newline: those in the frame range by appendFrames, the others by appendShortestWhole. It
+// newline: those in the frame range by appendFrames, the others by appendShortest. It
 // returns b and the column of the next number.
 func appendChunk(b []byte, w *shortWords, xs []float64, col, p int) ([]byte, int) {
 	for i := 0; i < len(xs); i++ {
@@ -181,7 +172,7 @@ func appendChunk(b []byte, w *shortWords, xs []float64, col, p int) ([]byte, int
 				break
 			}
 		}
-		b = appendShortestWhole(b, xs[i])
+		b = appendShortest(b, xs[i])
 		if col++; col == p {
 			b, col = append(b, '\n'), 0
 		} else {
@@ -194,7 +185,7 @@ func appendChunk(b []byte, w *shortWords, xs []float64, col, p int) ([]byte, int
 // appendChunks is appendNumberRows: it takes the numbers shortChunk at a time, and a chunk
 // of which at least a quarter are in the frame range goes through the phases
 // (shortFrameDigits, shortText, appendChunk). A chunk with fewer is written number by number
-// (appendShortestWhole), and so are the next frameProbe−1 chunks, unless adaptive is false
+// (appendShortest), and so are the next frameProbe−1 chunks, unless adaptive is false
 // (the tests' way to take every chunk through the phases).
 func appendChunks(b []byte, x []float64, p int, adaptive bool) []byte {
 	x = x[:len(x)/p*p]
@@ -220,7 +211,7 @@ func appendChunks(b []byte, x []float64, p int, adaptive bool) []byte {
 	return b
 }
 
-// appendEach appends the numbers xs one by one (appendShortestWhole), each followed by a
+// appendEach appends the numbers xs one by one (appendShortest), each followed by a
 // comma or, in column p−1 (col is the column of xs[0]), a newline, as the loop of
 // appendNumberRows before the phases did; it returns b and the column of the next number.
 // (A function of its own: in appendChunks the loop kept b and its counters on the stack.)
@@ -228,7 +219,7 @@ func appendEach(b []byte, xs []float64, col, p int) ([]byte, int) {
 	for len(xs) > 0 { // a row's end at a time
 		k := min(len(xs), p-col)
 		for _, v := range xs[:k] {
-			if t, ok := shortWhole(v); ok { // appendShortestWhole, which is not inlined
+			if t, ok := shortWhole(v); ok { // appendShortest written out: it is not inlined
 				b = strconv.AppendInt(b, t, 10)
 			} else {
 				b = appendFloatShortest(b, v)
