@@ -85,9 +85,6 @@ func reserveByCollection(n, page int) (Result, error) {
 	return res, err
 }
 
-// madvCollapse is MADV_COLLAPSE (Linux 6.1), which the syscall package does not name.
-const madvCollapse = 25
-
 // collapseBelow backs the huge page holding lo, the start of a reserved range, with a huge
 // page, when lo is not on a huge page's boundary. madviseHuge marks only the whole huge pages
 // inside the range; the part of the range below the first boundary shares its huge page with
@@ -104,15 +101,8 @@ func collapseBelow(lo uintptr, page int) {
 	if p == lo {
 		return
 	}
-	for range 3 {
-		_, _, e := syscall.Syscall(syscall.SYS_MADVISE, p, uintptr(page), madvCollapse)
-		switch e {
-		case syscall.EAGAIN: // a page was busy: try again
-			continue
-		case syscall.EINVAL: // nothing mapped in it yet
-			_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, p, uintptr(page), syscall.MADV_HUGEPAGE)
-		}
-		return
+	if thp.Collapse(p, uintptr(page)) == syscall.EINVAL { // nothing mapped in it yet
+		thp.Madvise(p, uintptr(page), syscall.MADV_HUGEPAGE)
 	}
 }
 

@@ -11,8 +11,6 @@ import (
 )
 
 const (
-	// madvCollapse is MADV_COLLAPSE (Linux 6.1), which the syscall package does not name.
-	madvCollapse = 25
 	// heapChunk is the Go runtime's unit of heap growth (pallocChunkBytes, 4 MiB): the heap
 	// is mapped in whole chunks aligned to it, so the chunk holding an address of the heap
 	// is mapped to its end.
@@ -62,12 +60,12 @@ func backAt(top, page uintptr) Result {
 	mid := (top + page - 1) &^ (page - 1)
 	hi := (top + heapChunk) &^ (heapChunk - 1)
 	for p := lo; p < mid; p += page {
-		switch errno := collapse(p, page); errno {
+		switch errno := thp.Collapse(p, page); errno {
 		case 0:
 			res.Collapsed += int(page)
 		case syscall.EINVAL:
 			// Nothing mapped in that huge page yet (the collapse has nothing to copy): mark it.
-			if madvise(p, page, syscall.MADV_HUGEPAGE) == 0 {
+			if thp.Madvise(p, page, syscall.MADV_HUGEPAGE) == 0 {
 				res.Marked += int(page)
 			}
 		default:
@@ -75,7 +73,7 @@ func backAt(top, page uintptr) Result {
 		}
 	}
 	if mid < hi {
-		if errno := madvise(mid, hi-mid, syscall.MADV_HUGEPAGE); errno != 0 {
+		if errno := thp.Madvise(mid, hi-mid, syscall.MADV_HUGEPAGE); errno != 0 {
 			if res.Reason != "" {
 				res.Reason += "; "
 			}
@@ -85,23 +83,6 @@ func backAt(top, page uintptr) Result {
 		}
 	}
 	return res
-}
-
-// collapse turns [p, p+n) into huge pages, trying again when the kernel found a page busy
-// (EAGAIN: another thread of the runtime touching it).
-func collapse(p, n uintptr) syscall.Errno {
-	var errno syscall.Errno
-	for range 3 {
-		if errno = madvise(p, n, madvCollapse); errno != syscall.EAGAIN {
-			break
-		}
-	}
-	return errno
-}
-
-func madvise(addr, n uintptr, advice int) syscall.Errno {
-	_, _, e := syscall.Syscall(syscall.SYS_MADVISE, addr, n, uintptr(advice))
-	return e
 }
 
 // heapTop returns the lowest address of the heap's free memory: where an allocation the page

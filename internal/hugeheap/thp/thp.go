@@ -1,5 +1,5 @@
-// Package thp reads the kernel's transparent huge page settings: the selected mode and the
-// size of a huge page. It imports only syscall, so that internal/hugeheap/early, which must be
+// Package thp reads the kernel's transparent huge page settings (the selected mode and the
+// size of a huge page) and makes the madvise calls that mark or collapse huge pages. It imports only syscall, so that internal/hugeheap/early, which must be
 // initialised before most packages, can use it as well as internal/hugeheap
 // (docs/datapath.md, "Fresh memory: huge pages").
 package thp

@@ -38,3 +38,27 @@ func readSmall(path string) ([]byte, bool) {
 	}
 	return buf[:n:n], true
 }
+
+// madvCollapse is MADV_COLLAPSE (Linux 6.1), which the syscall package does not name.
+const madvCollapse = 25
+
+// Madvise is madvise(2) on [addr, addr+n) with the given advice.
+func Madvise(addr, n uintptr, advice int) syscall.Errno {
+	_, _, e := syscall.Syscall(syscall.SYS_MADVISE, addr, n, uintptr(advice))
+	return e
+}
+
+// Collapse turns [p, p+n) into huge pages at once (madvise(MADV_COLLAPSE), Linux 6.1: the
+// pages in use are copied, the rest is backed without faults), trying again up to three times
+// while the kernel finds a page busy (EAGAIN: another thread touching it). EINVAL means
+// nothing is mapped there yet (nothing to copy; MADV_HUGEPAGE can still mark it) or a kernel
+// without MADV_COLLAPSE.
+func Collapse(p, n uintptr) syscall.Errno {
+	var errno syscall.Errno
+	for range 3 {
+		if errno = Madvise(p, n, madvCollapse); errno != syscall.EAGAIN {
+			break
+		}
+	}
+	return errno
+}
