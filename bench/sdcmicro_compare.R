@@ -339,8 +339,8 @@ runOurs <- function(cs, inp, out, masked) {
       if (cs$data == "keys") c("--columns", paste(keyNames, collapse = ","), "--keep", "w"))
   } else if (cs$data == "pair") {
     c(cs$ours, "--orig", inp, "--masked", masked)
-  } else {
-    c(cs$ours, "--orig", inp, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
+  } else { # keys: the risk of one file, as a user measures a release (no original needed)
+    c(cs$ours, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
   }
   res <- NULL
   t <- system.time(res <- system2(bin, a, stdout = TRUE, stderr = FALSE))
