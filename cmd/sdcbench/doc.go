@@ -41,11 +41,11 @@
 //	sdcbench eval [--dataset NAME | --orig FILE] --masked FILE --metrics a,b,...
 //	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...
 //	    [--per-record FILE]
+//	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE
+//	    | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE
 //
 // eval needs no original (--dataset or --orig) when every measure reads the release alone (the
 // categorical risk measures; docs/own-data.md §2).
-//	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE
-//	    | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE
 //
 // Flags come before positional arguments. See README.md for a tour and docs/harness.md for the
 // details. Each command registers itself in commands from an init function in its own file; a
