@@ -58,7 +58,11 @@ type Info struct {
 	// (frequencies, individual, global and household risk, l-diversity, SUDA, risky cells,
 	// the model-based risk). Such a measure may be evaluated with Input.Orig nil, and its
 	// value does not depend on the original; `sdcbench eval` computes it from the release
-	// alone (docs/own-data.md §2). Lookup and List fill it from the registry's table.
+	// alone (docs/own-data.md §2). It compares the cells of the key, sensitive and household
+	// columns only for equality (keyfreq.Bits: −0 as +0, every NaN one missing value), so a
+	// recoding of such a column that keeps distinct values distinct, such as reading it as
+	// categories, leaves its value as it is (TestReleaseOnlyIgnoresOriginal checks both).
+	// Lookup and List fill it from the registry's table.
 	ReleaseOnly bool
 }
 

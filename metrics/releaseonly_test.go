@@ -11,8 +11,8 @@ import (
 )
 
 // riskTable returns a random release for the risk measures: three key columns of few codes
-// with a share miss of missing cells, a positive weight w, a household id h and a sensitive
-// column s.
+// (0 sometimes written −0) with a share miss of missing cells, a positive weight w, a
+// household id h and a sensitive column s.
 func riskTable(rng *rand.Rand, n int, miss float64) *datasets.Dataset {
 	names := []string{"k1", "k2", "k3", "w", "h", "s"}
 	p := len(names)
@@ -21,6 +21,9 @@ func riskTable(rng *rand.Rand, n int, miss float64) *datasets.Dataset {
 	for i := 0; i < n; i++ {
 		for j := 0; j < 3; j++ {
 			d[i*p+j] = float64(rng.IntN(2 + 2*j))
+			if d[i*p+j] == 0 && rng.IntN(3) == 0 {
+				d[i*p+j] = math.Copysign(0, -1)
+			}
 			if rng.Float64() < miss {
 				d[i*p+j] = math.NaN()
 			}
@@ -38,12 +41,37 @@ func riskTable(rng *rand.Rand, n int, miss float64) *datasets.Dataset {
 	return datasets.New("rel", names, n, p, d)
 }
 
+// recode returns d with the values of the columns cols mapped one to one onto other numbers
+// (large, negative, fractional; −0 onto +0's image, missing cells kept), in a random order.
+func recode(rng *rand.Rand, d *datasets.Dataset, cols []int) *datasets.Dataset {
+	out := d.Clone()
+	for _, j := range cols {
+		to := map[float64]float64{}
+		for i := 0; i < d.N; i++ {
+			v := d.Data[i*d.P+j]
+			if v != v {
+				continue
+			}
+			w, ok := to[v] // −0 == +0: one entry
+			if !ok {
+				w = (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(12)))
+				to[v] = w
+			}
+			out.Data[i*d.P+j] = w
+		}
+	}
+	return out
+}
+
 // TestReleaseOnlyIgnoresOriginal: every measure marked Info.ReleaseOnly is registered and gives
 // the same result, bit for bit, with no original (Input.Orig nil, as `sdcbench eval` of the
 // release alone evaluates it), with the release as its own original, and with an unrelated
-// original of the same shape; on random releases with and without missing keys and sensitive
-// values, weighted and not, with a household, and with the keys left to the default (every
-// column but the roles). A measure that read the original would differ or panic.
+// original of the same shape; and the same again once the key, household and sensitive
+// columns are recoded one to one (recode: they are compared only for equality, so whether
+// eval reads them as categories does not matter). On random releases with and without missing
+// keys and sensitive values, weighted and not, with a household, and with the keys left to the
+// default (every column but the roles). A measure that read the original, or the values of
+// its keys rather than their equality, would differ or panic.
 func TestReleaseOnlyIgnoresOriginal(t *testing.T) {
 	var ids []string
 	for _, in := range List() {
@@ -74,6 +102,7 @@ func TestReleaseOnlyIgnoresOriginal(t *testing.T) {
 		case 3:
 			opt.Keys = []string{"k3", "k1"}
 		}
+		rec := recode(rng, rel, []int{0, 1, 2, 4, 5}) // every column but the weight
 		for _, id := range ids {
 			m, err := Lookup(id)
 			if err != nil {
@@ -85,6 +114,9 @@ func TestReleaseOnlyIgnoresOriginal(t *testing.T) {
 				if !sameResult(alone, r) {
 					t.Fatalf("it %d %s: alone %v, with an original %v", it, id, alone, r)
 				}
+			}
+			if r := m.Eval(&Input{Masked: rec, MaskedAll: rec, Opt: opt}); !sameResult(alone, r) {
+				t.Fatalf("it %d %s: %v, with the keys recoded %v", it, id, alone, r)
 			}
 			if it == 0 && math.IsNaN(alone.Value) && id != "risky_obs" {
 				t.Errorf("%s undefined on a complete release: %v", id, fmt.Sprint(alone.Notes))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -217,7 +218,22 @@ func releaseInput(ctx context.Context, sf selectionFlags, ms []metrics.Metric, m
 			return nil, usageErr("eval", "--%s %s: %s has no such column (it has %s)", c.flag, c.col, masked, strings.Join(rel.Names, ", "))
 		}
 	}
-	if err := rel.CategorizeInPlace(slices.Concat(keys, cat)); err != nil {
+	// Read as categories as with an original. The measures compare these cells only for
+	// equality (metrics.Info.ReleaseOnly), which categories change in one case alone: −0 and
+	// +0 are one value to them but two labels. So only a numeric column holding a −0 is
+	// categorized; the others would come out the same at a tenth of a million-record eval's
+	// CPU (docs/datapath.md "Census scale against sdcMicro").
+	var recode []string
+	for _, c := range slices.Concat(keys, cat) {
+		j := rel.ColIndex(c)
+		if j < 0 {
+			return nil, usageErr("eval", "--keys, --categorical: %s has no column %q (it has %s)", masked, c, strings.Join(rel.Names, ", "))
+		}
+		if !rel.IsCategorical(j) && holdsNegZero(rel, j) {
+			recode = append(recode, c)
+		}
+	}
+	if err := rel.CategorizeInPlace(recode); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
 	reportMissingRelease(stderr, masked, rel) // evalmissing.go
@@ -256,4 +272,14 @@ func releaseOnlyList() string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// holdsNegZero reports whether column j of d holds a −0.
+func holdsNegZero(d *datasets.Dataset, j int) bool {
+	for i := j; i < d.N*d.P; i += d.P {
+		if v := d.Data[i]; v == 0 && math.Signbit(v) {
+			return true
+		}
+	}
+	return false
 }
