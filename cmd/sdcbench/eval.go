@@ -224,12 +224,13 @@ func releaseInput(ctx context.Context, sf selectionFlags, ms []metrics.Metric, m
 	// categorized; the others would come out the same at a tenth of a million-record eval's
 	// CPU (docs/datapath.md "Census scale against sdcMicro").
 	var recode []string
+	neg := negZeroColumns(rel)
 	for _, c := range slices.Concat(keys, cat) {
 		j := rel.ColIndex(c)
 		if j < 0 {
 			return nil, usageErr("eval", "--keys, --categorical: %s has no column %q (it has %s)", masked, c, strings.Join(rel.Names, ", "))
 		}
-		if !rel.IsCategorical(j) && holdsNegZero(rel, j) {
+		if !rel.IsCategorical(j) && neg != nil && neg[j] {
 			recode = append(recode, c)
 		}
 	}
@@ -274,12 +275,17 @@ func releaseOnlyList() string {
 	return strings.Join(out, ", ")
 }
 
-// holdsNegZero reports whether column j of d holds a −0.
-func holdsNegZero(d *datasets.Dataset, j int) bool {
-	for i := j; i < d.N*d.P; i += d.P {
-		if v := d.Data[i]; v == 0 && math.Signbit(v) {
-			return true
+// negZeroColumns reports which columns of d hold a −0 (nil when none does), in one pass over
+// the table.
+func negZeroColumns(d *datasets.Dataset) []bool {
+	var neg []bool
+	for i, v := range d.Data[:d.N*d.P] {
+		if v == 0 && math.Signbit(v) {
+			if neg == nil {
+				neg = make([]bool, d.P)
+			}
+			neg[i%d.P] = true
 		}
 	}
-	return false
+	return neg
 }
