@@ -347,8 +347,8 @@ runOurs <- function(cs, inp, out, masked) {
       if (cs$data == "keys") c("--columns", paste(keyNames, collapse = ","), "--keep", "w"))
   } else if (cs$data == "pair") {
     c(cs$ours, "--orig", inp, "--masked", masked)
-  } else {
-    c(cs$ours, "--orig", inp, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
+  } else { # keys: the risk of one file, as a user measures a release (no original needed)
+    c(cs$ours, "--masked", inp, "--keys", paste(keyNames, collapse = ","), "--weight", "w")
   }
   res <- NULL
   t <- system.time(res <- system2(bin, a, stdout = TRUE, stderr = FALSE))
@@ -458,7 +458,9 @@ md <- c(
   "∝ 1/c) and a sampling weight w in [1, 100) (d = 8 columns); `freq_na` sets 2 % of the key cells",
   "missing (a missing value matches any value, sdcMicro's freqCalc rule); `ldiv_distinct_mean` adds a",
   "sensitive column s of 5 equally likely values, `hier_risk_er` a household id h (n/3 households drawn",
-  "at random, about 3 records each, sorted). Where both tools draw at random (noise, shuffling, PRAM,",
+  "at random, about 3 records each, sorted); the measures among them read the file as a release",
+  "alone in both tools (`eval --masked FILE --keys k1,…,k7 --weight w`, no original).",
+  "Where both tools draw at random (noise, shuffling, PRAM,",
   "rmd), the agreement compares a statistic of the two releases, not the releases.",
   "",
   if (nzchar(only)) sprintf("Cases run: %d of the script's %d (`--only`).",

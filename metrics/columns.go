@@ -53,6 +53,22 @@ var columnKinds = sync.OnceValue(func() map[string]ColumnKind {
 	return m
 })
 
+// releaseOnly lists the registered measures that read only the release's key, weight,
+// household and sensitive columns (Info.ReleaseOnly): the categorical risk measures of
+// docs/metrics.md §4, whose functions take every column from Input.keyTable and none from
+// Input.Orig (TestReleaseOnlyIgnoresOriginal checks each). Built on first use.
+var releaseOnly = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, id := range strings.Fields(`
+		kanon_viol_2 kanon_viol_3 kanon_viol_5 ind_risk_max ind_risk_mean global_risk_er
+		global_risk_pct hier_risk_er hier_risk_pct risky_obs ldiv_distinct_min
+		ldiv_distinct_mean ldiv_distinct_median ldiv_distinct_max dis_suda_mean dis_suda_max
+		suda_contrib_max risky_cells modrisk_gr1 modrisk_gr2`) {
+		m[id] = true
+	}
+	return m
+})
+
 // labels are the short human names of the metrics on plot axes and in report headers; a
 // metric without one is labelled by its ID. Built on first use.
 var labels = sync.OnceValue(func() map[string]string {
@@ -118,8 +134,10 @@ func (in Info) AxisLabel() string {
 	return s
 }
 
-// describe fills the registry's Label and Columns into an Info that leaves them empty.
+// describe fills the registry's Label and Columns into an Info that leaves them empty, and
+// ReleaseOnly from its table.
 func describe(in Info) Info {
+	in.ReleaseOnly = in.ReleaseOnly || releaseOnly()[in.ID]
 	if in.Label == "" {
 		in.Label = labels()[in.ID]
 	}

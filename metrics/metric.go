@@ -53,6 +53,17 @@ type Info struct {
 	// stored release does not hold them, so `sdcbench rescore` refuses it (docs/harness.md
 	// "Stored releases and rescore").
 	Diag bool
+	// ReleaseOnly is true for a measure that reads nothing but the release's key table
+	// (Input.MaskedAll, else Input.Masked): the categorical risk measures of docs/metrics.md §4
+	// (frequencies, individual, global and household risk, l-diversity, SUDA, risky cells,
+	// the model-based risk). Such a measure may be evaluated with Input.Orig nil, and its
+	// value does not depend on the original; `sdcbench eval` computes it from the release
+	// alone (docs/own-data.md §2). It compares the cells of the key, sensitive and household
+	// columns only for equality (keyfreq.Bits: −0 as +0, every NaN one missing value), so a
+	// recoding of such a column that keeps distinct values distinct, such as reading it as
+	// categories, leaves its value as it is (TestReleaseOnlyIgnoresOriginal checks both).
+	// Lookup and List fill it from the registry's table.
+	ReleaseOnly bool
 }
 
 // DefinitionVersion returns in.Version, or 1 when it is not set.
@@ -141,6 +152,8 @@ func (o Options) intervalK() float64 {
 // Masked must have the same shape. Derived quantities (scalings, z-scores, group centroids)
 // are computed once per Input and shared among metrics; an Input is safe for concurrent use.
 type Input struct {
+	// Orig is the original's protected columns; nil only for measures whose Info.ReleaseOnly
+	// is true (the release alone).
 	Orig   *datasets.Dataset
 	Masked *datasets.Dataset
 	Labels []int32          // optional partition behind Masked (canonical labels)

@@ -38,10 +38,14 @@
 //	sdcbench protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE
 //	    [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]
 //	    [--report FILE.html|FILE.json]... [--report-external]
-//	sdcbench eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,...
+//	sdcbench eval [--dataset NAME | --orig FILE] --masked FILE --metrics a,b,...
 //	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...
+//	    [--per-record FILE]
 //	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE
 //	    | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE
+//
+// eval needs no original (--dataset or --orig) when every measure reads the release alone (the
+// categorical risk measures; docs/own-data.md §2).
 //
 // Flags come before positional arguments. See README.md for a tour and docs/harness.md for the
 // details. Each command registers itself in commands from an init function in its own file; a

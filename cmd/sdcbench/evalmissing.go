@@ -35,6 +35,26 @@ func reportMissing(w io.Writer, file string, orig, rel *datasets.Dataset) {
 	}
 }
 
+// reportMissingRelease writes to w, for eval of the release alone, how many cells of rel,
+// read from file, are missing, per column; the measures skip them by their rule
+// (docs/metrics.md §0.4: a missing key matches any value). Nothing is written when no cell is
+// missing.
+func reportMissingRelease(w io.Writer, file string, rel *datasets.Dataset) {
+	mc := metrics.CountMissing(rel, rel) // with itself as the original every missing cell is in Both
+	var total int
+	var parts []string
+	for j, c := range mc.Both {
+		if c > 0 {
+			total += c
+			parts = append(parts, fmt.Sprintf("%s %d", mc.Names[j], c))
+		}
+	}
+	if total > 0 {
+		fmt.Fprintf(w, "eval: %s: %d cells missing in the release (%s): each measure skips them by its rule (docs/metrics.md §0.4)\n",
+			file, total, strings.Join(parts, ", "))
+	}
+}
+
 // missingNotes gathers the measures' notes about missing cells (metrics.NoteMissing: computed
 // on the complete cases, or undefined), so that eval says what each measure skipped.
 type missingNotes struct {

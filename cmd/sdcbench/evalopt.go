@@ -9,7 +9,8 @@ import (
 )
 
 // evalOptions applies eval's --metric-opt flags and --control file to in and checks the
-// attack metrics' options before anything is computed.
+// attack metrics' options before anything is computed. Without an original (in.Orig nil, the
+// release alone) there is no control set and no attack measure: runEval refused both.
 func evalOptions(in *metrics.Input, ids []string, opts map[string]string, control string, na datasets.NA) error {
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
@@ -20,6 +21,9 @@ func evalOptions(in *metrics.Input, ids []string, opts map[string]string, contro
 		if err := in.Opt.SetOption(k, opts[k]); err != nil {
 			return fmt.Errorf("eval: --metric-opt: %w", err)
 		}
+	}
+	if in.Orig == nil {
+		return nil
 	}
 	if control != "" {
 		// Read like the original: the same NA tokens, categorical columns coded with the

@@ -25,10 +25,6 @@ func init() {
 		usage: "protect --method NAME [--param name=value]... (--dataset NAME | --in FILE) --out FILE [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet] [--report FILE.html|FILE.json]... [--report-external]",
 		run:   runProtect,
 	}
-	commands["eval"] = command{
-		usage: "eval (--dataset NAME | --orig FILE) --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...",
-		run:   runEval,
-	}
 }
 
 // paramFlag collects repeated --param name=value flags.
@@ -313,107 +309,6 @@ func protectInput(ctx context.Context, load func() (*datasets.Dataset, *inputFil
 		return nil, err
 	}
 	return run, nil
-}
-
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", commands["eval"].usage, stderr)
-	dataset := fs.String("dataset", "", "embedded original dataset name")
-	orig := fs.String("orig", "", "original CSV `file`")
-	sf := addSelectionFlags(fs)
-	masked := fs.String("masked", "", "masked CSV `file` (the original's released columns; extra columns ignored)")
-	list := fs.String("metrics", "", "comma-separated metric IDs (see: sdcbench list metrics)")
-	control := fs.String("control", "", "original records held out of the protection, the attack metrics' control set (CSV `file`)")
-	mopts := paramFlag{}
-	fs.Var(mopts, "metric-opt", "metric option `key=value`, e.g. aux=a,b (repeatable; see docs/attacks.md)")
-	perRecord := fs.String("per-record", "", "also write each record's fk, Fk, risk, household risk, SUDA and DIS scores to this CSV `file` (docs/metrics.md §4.8)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErr("eval", "unexpected argument %q (flags only)", fs.Arg(0))
-	}
-	ids := csvList(*list)
-	if *masked == "" || (len(ids) == 0 && *perRecord == "") {
-		return usageErr("eval", "need --masked FILE and --metrics a,b,... (or --per-record FILE)")
-	}
-	ms := make([]metrics.Metric, len(ids))
-	for i, id := range ids {
-		m, err := metrics.Lookup(id)
-		if err != nil {
-			return err
-		}
-		ms[i] = m
-	}
-	reserveHeap(*orig, *masked, *control) // hugepages.go
-	d, in, err := loadInput(ctx, "eval", *dataset, *orig, "orig", sf.na.na)
-	if err != nil {
-		return err
-	}
-	sel := evalSelection(sf, d, *masked)
-	if in != nil {
-		categorizeOwn(d, sel)
-	}
-	// The protected columns are compared whatever their kind.
-	pr, err := methods.Prepare(d, sel, methods.Info{Name: "eval", Columns: methods.AnyColumns})
-	if err != nil {
-		return err
-	}
-	for _, c := range []struct{ flag, col string }{{"weight", *sf.weight}, {"household", *sf.household}, {"sensitive", *sf.sensitive}} {
-		if c.col != "" && pr.Full.ColIndex(c.col) < 0 {
-			return usageErr("eval", "--%s %s: not a released column (add it to --keep; released: %s)", c.flag, c.col, strings.Join(pr.Full.Names, ", "))
-		}
-	}
-	rel, err := datasets.ReadFile(*masked, datasets.ReadOptions{Columns: pr.Full.Names, Mixed: true, NA: sf.na.na})
-	if err != nil {
-		return err
-	}
-	if rel.N != d.N {
-		return fmt.Errorf("eval: %s has %d rows, the original %s has %d", *masked, rel.N, d.Name, d.N)
-	}
-	if pr.Full.Levels != nil { // without categories there is nothing to align
-		if err := rel.AlignLevelsInPlace(pr.Full); err != nil { // rel is eval's own: no copy
-			return err
-		}
-	}
-	relProt := rel // every released column protected: no copy (metrics never modify their input)
-	if !slices.Equal(rel.Names, pr.Protected.Names) {
-		if relProt, err = rel.Select(pr.Protected.Names); err != nil {
-			return err
-		}
-	}
-	for j := 0; j < relProt.P; j++ {
-		if relProt.IsCategorical(j) != pr.Protected.IsCategorical(j) {
-			return fmt.Errorf("eval: %s: column %q is categorical in one file and numeric in the other", *masked, relProt.Names[j])
-		}
-	}
-	input := &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options(), Ctx: ctx}
-	if err := evalOptions(input, ids, mopts, *control, sf.na.na); err != nil {
-		return err
-	}
-	reportMissing(stderr, *masked, pr.Protected, relProt) // evalmissing.go
-	var notes missingNotes
-	defer notes.write(stderr)
-	var b strings.Builder
-	for _, m := range ms {
-		res := m.Eval(input)
-		notes.add(m.Info().ID, res)
-		if err := input.Err(); err != nil { // interrupted (SIGINT, SIGTERM)
-			return fmt.Errorf("eval: interrupted while computing %s: %w", m.Info().ID, err)
-		}
-		fmt.Fprintf(&b, "%s,%s\n", m.Info().ID, strconv.FormatFloat(res.Value, 'g', -1, 64))
-		for _, c := range m.Info().Components {
-			if v, ok := res.Aux[c]; ok {
-				fmt.Fprintf(&b, "%s_%s,%s\n", m.Info().ID, c, strconv.FormatFloat(v, 'g', -1, 64))
-			}
-		}
-	}
-	if *perRecord != "" {
-		if err := writePerRecord(*perRecord, input, []string{*orig, *masked, *control}, stderr); err != nil {
-			return err
-		}
-	}
-	_, err = io.WriteString(stdout, b.String())
-	return err
 }
 
 // categorizeOwn makes the keys and the categorical columns of sel categorical in d itself, a

@@ -66,21 +66,9 @@ func evalSelection(sf selectionFlags, d *datasets.Dataset, masked string) method
 	if sel.Columns == nil {
 		return sel
 	}
-	fi, err := os.Stat(masked)
-	if err != nil || !fi.Mode().IsRegular() {
-		return sel
-	}
-	f, err := os.Open(masked)
-	if err != nil {
+	header, ok := csvHeader(masked)
+	if !ok {
 		return sel // ReadFile reports it
-	}
-	defer f.Close()
-	header, err := csv.NewReader(bufio.NewReader(f)).Read()
-	if err != nil {
-		return sel
-	}
-	for i := range header {
-		header[i] = strings.TrimFunc(header[i], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
 	}
 	for _, c := range d.Names {
 		if c != sel.Strata && !slices.Contains(sel.Columns, c) && !slices.Contains(sel.Keep, c) && slices.Contains(header, c) {
@@ -88,6 +76,29 @@ func evalSelection(sf selectionFlags, d *datasets.Dataset, masked string) method
 		}
 	}
 	return sel
+}
+
+// csvHeader returns the column names of the CSV file path as the reader trims them (white
+// space and a byte-order mark), and whether it could read them: a regular file only, as a pipe
+// is not read ahead.
+func csvHeader(path string) ([]string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	header, err := csv.NewReader(bufio.NewReader(f)).Read()
+	if err != nil {
+		return nil, false
+	}
+	for i := range header {
+		header[i] = strings.TrimFunc(header[i], func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
+	}
+	return header, true
 }
 
 // writeProtectSummary prints what protect did, as sdcMicro prints an sdcMicroObj: the columns
