@@ -108,6 +108,7 @@ func writeFormatter(t *testing.T, d *Dataset, tok string, custom bool) *rowForma
 			}
 			f.na = b
 		}
+		f.segs, f.q = mixedSegs(f.levels)
 	}
 	return f
 }
