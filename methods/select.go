@@ -52,8 +52,8 @@ func Prepare(d *datasets.Dataset, sel Selection, info Info) (*Prepared, error) {
 // (datasets.Dataset.CategorizeInPlace), Full is d when every column of d is released, and
 // the released table of Protect and Released is Full with the protected columns written over
 // its own values instead of into a copy of it. At 10^6 × 10 with one column protected each
-// copy was 80 MB of fresh memory, about a quarter of the process's time (docs/datapath.md,
-// "Copies of the table"). The tables, the release and the released table hold the values and
+// copy was 80 MB of fresh memory, up to about a quarter of the process's time
+// (docs/datapath.md, "Copies of the table"). The tables, the release and the released table hold the values and
 // levels Prepare's would, bit for bit (TestPrepareOwnedMatchesPrepare); Protected is a table
 // of its own whenever the release is written over Full, so a caller may still compare it with
 // the release (methods.CheckOverflow, methods.CheckHoles) after Protect. The released table
@@ -276,8 +276,8 @@ func (pr *Prepared) Validate(m Method, p Params) error {
 
 // Protect runs m on the protected columns, or on each stratum in turn with the same
 // generator (strata in value order), and returns the release of the protected columns and
-// the whole released table (which may share its values with the release's Masked: neither is
-// to be modified). With strata, partitions are merged and renumbered by smallest
+// the whole released table (which may share its values with the release's Masked, or be Full
+// itself for a Prepared of PrepareOwned: neither is to be modified). With strata, partitions are merged and renumbered by smallest
 // member, numeric Info values are summed (those whose key ends in "_err" or "_max": the
 // maximum), other Info values, the protected Columns and the trace are the first stratum's,
 // and the typed diagnostics are merged alike (diag.Diagnostics.Merge).

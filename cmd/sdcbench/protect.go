@@ -269,10 +269,11 @@ type inPlaceProtector interface {
 // its release over the table read: the fresh memory of a second table cost about a seventh of
 // a noise release's process at 10^6 × 10 (docs/datapath.md, "Copies of the table"). The
 // table is protect's own (read from a file; a registered dataset is not written in place),
-// so sharing it with the Prepared tables, which are read-only to everyone else, is safe. When the method reports the release unclean (an
-// infinite value, or a missing one the input did not have) the checks need the original: the
-// input is then read and protected again the usual way, with a generator in the same state, so
-// the release and every error are exactly those of the usual way.
+// so sharing it with the Prepared tables, which are read-only to everyone else, is safe.
+// When the method reports the release unclean (an infinite value, or a missing one the input
+// did not have) the checks need the original: the input is then read and protected again the
+// usual way, with a generator in the same state, so the release and every error are exactly
+// those of the usual way.
 func protectInput(ctx context.Context, load func() (*datasets.Dataset, *inputFile, error), m methods.Method, info methods.Info, p methods.Params,
 	sf selectionFlags, drop []string, seed uint64, inPlace bool) (*protection, error) {
 	d, input, err := load()
