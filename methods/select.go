@@ -276,11 +276,12 @@ func (pr *Prepared) Validate(m Method, p Params) error {
 
 // Protect runs m on the protected columns, or on each stratum in turn with the same
 // generator (strata in value order), and returns the release of the protected columns and
-// the whole released table (which may share its values with the release's Masked, or be Full
-// itself for a Prepared of PrepareOwned: neither is to be modified). With strata, partitions are merged and renumbered by smallest
-// member, numeric Info values are summed (those whose key ends in "_err" or "_max": the
-// maximum), other Info values, the protected Columns and the trace are the first stratum's,
-// and the typed diagnostics are merged alike (diag.Diagnostics.Merge).
+// the whole released table (which may share its values with the release's Masked, or be
+// Full itself for a Prepared of PrepareOwned: neither is to be modified). With strata,
+// partitions are merged and renumbered by smallest member, numeric Info values are summed
+// (those whose key ends in "_err" or "_max": the maximum), other Info values, the protected
+// Columns and the trace are the first stratum's, and the typed diagnostics are merged alike
+// (diag.Diagnostics.Merge).
 func (pr *Prepared) Protect(ctx context.Context, m Method, p Params, rng *rand.Rand) (rel *Release, full *datasets.Dataset, err error) {
 	if pr.strata == nil {
 		rel, err = m.Protect(ctx, pr.Protected, p, rng)
