@@ -46,6 +46,9 @@ func writeCSV(w io.Writer, d *Dataset, tok string, custom bool) error {
 		}
 	}
 	f := rowFormatter{d: d, levels: levels, na: na, naTok: naTok, custom: custom}
+	if levels != nil {
+		f.segs, f.q = mixedSegs(levels)
+	}
 	if err := f.write(bw); err != nil {
 		return fmt.Errorf("datasets: write: %w", err)
 	}
@@ -62,14 +65,17 @@ type rowFormatter struct {
 	na     []byte     // a missing cell of a table with categories
 	naTok  []byte     // a missing number with a custom token
 	custom bool
-	block  int // rows formatted before a write; 0: blockRows
+	block  int        // rows formatted before a write; 0: blockRows
+	segs   []mixedSeg // with levels: the runs of categorical and numeric columns (mixedSegs)
+	q      int        // with levels: the number of numeric columns
 }
 
 // writeCache is what one goroutine of the writer remembers across calls of appendRows: the
 // bytes of recent rows and of recent numbers.
 type writeCache struct {
-	rows rowCache
-	nums shortCache
+	rows  rowCache
+	nums  shortCache
+	mixed mixedScratch
 }
 
 // appendRows appends rows [from, to) to b, each ending in a newline. wc remembers formatted
@@ -79,6 +85,12 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 	if levels == nil && !f.custom && d.P > 0 && c.off && wc.rows.unused(d.P) {
 		// distinct values: every number formatted, without the caches' wrappers
 		return appendNumberRows(b, d.Data[from*d.P:to*d.P], d.P)
+	}
+	if levels != nil && f.q > 0 && c.off && wc.rows.unused(d.P) {
+		// the same with categories: the numbers a block at a time, unless one is missing
+		if out, ok := f.appendMixedRows(b, from, to, f.q, &wc.mixed); ok {
+			return out
+		}
 	}
 	for i := from; i < to; i++ {
 		row := d.Row(i)

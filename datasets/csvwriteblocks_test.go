@@ -86,7 +86,7 @@ func checkBlockWriter(t *testing.T, d *Dataset, tok string, custom bool, want []
 
 // writeFormatter returns the rowFormatter writeCSV makes for d, its encodings built as
 // writeCSV builds them.
-func writeFormatter(t *testing.T, d *Dataset, tok string, custom bool) *rowFormatter {
+func writeFormatter(t testing.TB, d *Dataset, tok string, custom bool) *rowFormatter {
 	t.Helper()
 	f := &rowFormatter{d: d, naTok: []byte(csvField(tok)), custom: custom}
 	if d.Levels != nil {
@@ -108,6 +108,7 @@ func writeFormatter(t *testing.T, d *Dataset, tok string, custom bool) *rowForma
 			}
 			f.na = b
 		}
+		f.segs, f.q = mixedSegs(f.levels)
 	}
 	return f
 }

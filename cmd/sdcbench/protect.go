@@ -124,11 +124,16 @@ func (in *inputFile) read(opt datasets.ReadOptions) (*datasets.Dataset, error) {
 	return datasets.ReadFile(in.path, opt)
 }
 
-// prepare resolves the column flags on d. A text column given to a numeric method is
+// prepare resolves the column flags on d (with owned, by methods.PrepareOwned: d is the
+// caller's to categorize and to release over). A text column given to a numeric method is
 // reported as the strict reader would: file, row, column and the first text value. A missing
 // number is the method's to accept or refuse (Info.Missing, docs/own-data.md).
-func prepare(d *datasets.Dataset, in *inputFile, sel methods.Selection, info methods.Info) (*methods.Prepared, error) {
-	pr, err := methods.Prepare(d, sel, info)
+func prepare(d *datasets.Dataset, in *inputFile, sel methods.Selection, info methods.Info, owned bool) (*methods.Prepared, error) {
+	prep := methods.Prepare
+	if owned {
+		prep = methods.PrepareOwned
+	}
+	pr, err := prep(d, sel, info)
 	var ce *methods.ColumnKindError
 	if errors.As(err, &ce) && in != nil {
 		if _, rerr := in.read(datasets.ReadOptions{Columns: []string{ce.Column}}); rerr != nil {
@@ -252,15 +257,19 @@ type inPlaceProtector interface {
 
 // protectInput reads the input (load), selects its columns and protects them with m from the
 // generator of seed, checking the release (methods.CheckOverflow, methods.CheckHoles). With
-// inPlace, when the caller needs no value of the input afterwards, a method without strata
-// that can (inPlaceProtector) writes its release over the table read: the fresh memory of a
-// second table cost about a seventh of a noise release's process at 10^6 × 10
-// (docs/datapath.md, "Copies of the table"). The table is protect's own (read from a file; a registered
-// dataset is not written in place), so sharing it with the Prepared tables, which are
-// read-only to everyone else, is safe. When the method reports the release unclean (an
-// infinite value, or a missing one the input did not have) the checks need the original: the
-// input is then read and protected again the usual way, with a generator in the same state, so
-// the release and every error are exactly those of the usual way.
+// inPlace, when the caller needs no value of the input afterwards, the table read becomes the
+// release: its columns are selected by methods.PrepareOwned, so that the keys and a
+// categorical method's columns are categorized in it and the protected columns of the
+// release are written over it, where a copy of the whole table took each of the two (80 MB of
+// fresh memory at 10^6 × 10); and a method without strata that can (inPlaceProtector) writes
+// its release over the table read: the fresh memory of a second table cost about a seventh of
+// a noise release's process at 10^6 × 10 (docs/datapath.md, "Copies of the table"). The
+// table is protect's own (read from a file; a registered dataset is not written in place),
+// so sharing it with the Prepared tables, which are read-only to everyone else, is safe.
+// When the method reports the release unclean (an infinite value, or a missing one the input
+// did not have) the checks need the original: the input is then read and protected again the
+// usual way, with a generator in the same state, so the release and every error are exactly
+// those of the usual way.
 func protectInput(ctx context.Context, load func() (*datasets.Dataset, *inputFile, error), m methods.Method, info methods.Info, p methods.Params,
 	sf selectionFlags, drop []string, seed uint64, inPlace bool) (*protection, error) {
 	d, input, err := load()
@@ -272,7 +281,7 @@ func protectInput(ctx context.Context, load func() (*datasets.Dataset, *inputFil
 	if err != nil {
 		return nil, err
 	}
-	pr, err := prepare(d, input, sel, info)
+	pr, err := prepare(d, input, sel, info, inPlace)
 	if err != nil {
 		return nil, err
 	}
