@@ -2,11 +2,10 @@ package metrics
 
 import "github.com/sdcbench/sdcbench/internal/keyfreq"
 
-// sudaSets are, for each record unique on the full key (a candidate: no other record can be
-// unique on fewer keys), the subsets of the keys on which it is unique in the sample, found by
-// counting the exact key tuples' projections on every subset (sudaWalk). A record that shares
-// its full key with another shares every projection, so it is unique on no subset and has no
-// MSU; only the candidates need a row.
+// sudaSets are, for each record unique on the full key (a candidate), the subsets of the keys
+// on which it is unique in the sample, found by counting the exact key tuples' projections on
+// every subset (uniqueSets). A record that shares its full key with another shares every
+// projection, so it is unique on no subset and has no MSU; only the candidates need a row.
 type sudaSets struct {
 	m, words int
 	rec      []int32  // candidate u's record; the candidates in record order
