@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
@@ -21,7 +22,7 @@ import (
 type keyProjections struct {
 	g     int      // tuples
 	card  []uint64 // the digits of key c range over 0..card[c]−1
-	digit []uint32 // digit[c·g + t]: the digit of key c of the tuple at position t
+	digit []uint32 // digit[c·g + t]: the digit of key c of tuple t
 	keys  [][]uint32
 	limit uint64
 	ids   map[uint64]uint32
@@ -31,45 +32,29 @@ type keyProjections struct {
 // bound is this or 8 a tuple, whichever is larger.
 const projDenseMin = 1 << 22
 
-// newKeyProjections returns the projections of the m-key tuples ex (Exact with codes), the
-// tuple t at position pos[t] (pos nil: at t). Each key's codes become digits 0..L−1, a
-// missing value one of its own.
-func newKeyProjections(ex keyfreq.Classes, m int, pos []int32) *keyProjections {
+// newKeyProjections returns the projections of the m-key tuples ex (Exact with codes). It
+// takes over ex.Codes: each key's codes become its digits 0..L−1 in place (a missing value a
+// digit of its own when the key has one).
+func newKeyProjections(ex keyfreq.Classes, m int) *keyProjections {
 	g := len(ex.Count)
-	w := &keyProjections{g: g, card: make([]uint64, m), digit: make([]uint32, m*g), keys: make([][]uint32, m)}
+	w := &keyProjections{g: g, card: make([]uint64, m), digit: ex.Codes, keys: make([][]uint32, m)}
 	w.limit = max(projDenseMin, 8*uint64(g))
-	missing := make([]bool, m)
-	for t := range g {
-		for k := range m {
-			if ex.Codes[t*m+k] == 0 {
-				missing[k] = true
-			}
-		}
-	}
-	off := make([]uint32, m)
 	for k, L := range ex.Levels {
-		w.card[k] = uint64(L)
-		if missing[k] {
-			w.card[k]++
-		} else {
-			off[k] = 1
-		}
-	}
-	for t := range g {
-		at := t
-		if pos != nil {
-			at = int(pos[t])
-		}
-		for k := range m {
-			w.digit[k*g+at] = ex.Codes[t*m+k] - off[k]
+		dig := w.digit[k*g : (k+1)*g]
+		w.card[k] = uint64(L) + 1
+		if !slices.Contains(dig, 0) {
+			w.card[k] = uint64(L)
+			for t := range dig {
+				dig[t]--
+			}
 		}
 	}
 	return w
 }
 
 // walk calls visit for every non-empty subset S of at most maxDim keys (bit c of S for key c),
-// each after its parent S less its highest key, with keys[i] the number of the projection on S
-// of the tuple at position i, every number below span (span ≤ max(limit, tuples)). visit must
+// each after its parent S less its highest key, with keys[t] the number of the projection on S
+// of tuple t, every number below span (span ≤ max(limit, tuples)). visit must
 // not keep keys; an error it returns ends the walk.
 func (w *keyProjections) walk(maxDim int, visit func(S int, keys []uint32, span uint64) error) error {
 	return w.visitFrom(0, 0, nil, 1, maxDim, visit)

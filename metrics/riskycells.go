@@ -95,7 +95,7 @@ func RiskyCells(in *Input) Result {
 	if n > 0 {
 		ex := keyfreq.Exact(d, n, p, cols, true)
 		var cnt []uint32 // records by cell number, all zero between tables
-		proj := newKeyProjections(ex, m, nil)
+		proj := newKeyProjections(ex, m)
 		err := proj.walk(maxDim, func(S int, keys []uint32, span uint64) error {
 			if err := in.Err(); err != nil {
 				return err

@@ -21,8 +21,7 @@ func (s *sudaSets) has(u, S int) bool { return s.uniq[u*s.words+S>>6]>>(S&63)&1 
 // uniqueSets returns the sudaSets of the release's exact key tuples ex on m keys (Exact with
 // codes), or the error of cancel, which is polled once per subset.
 //
-// The tuples are placed with the candidates first, in record order, and their projections on
-// every subset numbered (keyProjections). On each subset the tuples' records, capped at 2, are
+// The tuples' projections on every subset are numbered (keyProjections). On each subset the tuples' records, capped at 2, are
 // counted in direct byte counters indexed by those numbers (only the touched counters are
 // cleared after the subset), and the candidates whose count is 1 are marked. Cost O(2^m·c) for
 // c tuples besides Exact, against the O(2^m·n) hash-map operations and the n × 2^m table of
@@ -30,37 +29,32 @@ func (s *sudaSets) has(u, S int) bool { return s.uniq[u*s.words+S>>6]>>(S&63)&1 
 func uniqueSets(ex keyfreq.Classes, m int, cancel func() error) (*sudaSets, error) {
 	g := len(ex.Count)
 	s := &sudaSets{m: m, words: (1<<m + 63) / 64}
-	// Candidates first, in record order, then the other tuples.
-	pos := make([]int32, g)
+	// The candidates in record order: their tuples and their missing keys.
+	var cand []int32
 	for i, t := range ex.Of {
 		if ex.Count[t] == 1 {
-			pos[t] = int32(len(s.rec))
+			cand = append(cand, t)
 			s.rec = append(s.rec, int32(i))
 		}
 	}
-	u := len(s.rec)
-	next := int32(u)
-	mult := make([]uint8, g) // records of the tuple at each position, capped at 2
-	s.miss = make([]uint32, u)
-	for t, c := range ex.Count {
-		if c != 1 {
-			pos[t] = next
-			next++
-		} else {
-			for k := range m {
-				if ex.Codes[t*m+k] == 0 {
-					s.miss[pos[t]] |= 1 << k
-				}
+	s.miss = make([]uint32, len(cand))
+	for u, t := range cand {
+		for k := range m {
+			if ex.Codes[k*g+int(t)] == 0 {
+				s.miss[u] |= 1 << k
 			}
 		}
+	}
+	mult := make([]uint8, g) // records of each tuple, capped at 2
+	for t, c := range ex.Count {
 		if c == 2 {
 			s.twice++
 		}
-		mult[pos[t]] = uint8(min(c, 2))
+		mult[t] = uint8(min(c, 2))
 	}
-	s.uniq = make([]uint64, u*s.words)
+	s.uniq = make([]uint64, len(cand)*s.words)
 	var cnt []uint8 // counters by number, all zero between subsets
-	proj := newKeyProjections(ex, m, pos)
+	proj := newKeyProjections(ex, m)
 	err := proj.walk(m, func(T int, keys []uint32, span uint64) error {
 		if err := cancel(); err != nil {
 			return err
@@ -72,9 +66,9 @@ func uniqueSets(ex keyfreq.Classes, m int, cancel func() error) (*sudaSets, erro
 			cnt[k] = min(cnt[k]+mult[t], 2)
 		}
 		word, bit := T>>6, uint64(1)<<(T&63)
-		for c, k := range keys[:u] {
-			if cnt[k] == 1 {
-				s.uniq[c*s.words+word] |= bit
+		for u, t := range cand {
+			if cnt[keys[t]] == 1 {
+				s.uniq[u*s.words+word] |= bit
 			}
 		}
 		for _, k := range keys {

@@ -10,8 +10,9 @@ import "math/bits"
 type Classes struct {
 	Of    []int32   // the tuple of each record
 	Count []float64 // per tuple: its records
-	// Codes[t·m+k], when asked for, is the code of key k (of m) in tuple t: 0 for a missing
-	// value, else 1..Levels[k], the distinct values of the key column numbered from 1.
+	// Codes[k·c+t], when asked for, is the code of key k in tuple t (of c; key by key, so that
+	// a key's codes are contiguous): 0 for a missing value, else 1..Levels[k], the distinct
+	// values of the key column numbered from 1.
 	Codes  []uint32
 	Levels []int
 }
@@ -71,7 +72,13 @@ func Exact(d []float64, n, p int, cols []int, codes bool) Classes {
 	}
 	c := Classes{Of: ts.of, Count: ts.cnt, Levels: ts.levels}
 	if codes {
-		c.Codes = ts.codes
+		nt := len(ts.cnt)
+		c.Codes = make([]uint32, len(ts.codes))
+		for t := range nt {
+			for k, x := range ts.codes[t*m : (t+1)*m] {
+				c.Codes[k*nt+t] = x
+			}
+		}
 	}
 	return c
 }
@@ -93,7 +100,8 @@ func mixedRadix(radix []int, limit uint64) (mult []uint64, span uint64, fits boo
 }
 
 // digitsOf returns the codes of the tuples with mixed-radix numbers num (radixes radix, the
-// first digit least significant): code = digit + off, m codes a tuple.
+// first digit least significant): code = digit + off, key k's code of tuple t at
+// k·len(num) + t.
 func digitsOf(num []uint32, radix []int, off uint32) []uint32 {
 	m := len(radix)
 	out := make([]uint32, len(num)*m)
@@ -109,7 +117,7 @@ func digitsOf(num []uint32, radix []int, off uint32) []uint32 {
 				hi, _ := bits.Mul64(uint64(rest), div[k])
 				q = uint32(hi)
 			}
-			out[t*m+k] = rest - q*uint32(r) + off
+			out[k*len(num)+t] = rest - q*uint32(r) + off
 			rest = q
 		}
 	}

@@ -47,7 +47,7 @@ func checkExact(t *testing.T, what string, c Classes, d []float64, n, p int, col
 		valOf := map[uint32]uint64{}
 		codeOf := map[uint64]uint32{}
 		for i, tu := range c.Of {
-			v, code := d[i*p+l], c.Codes[int(tu)*m+k]
+			v, code := d[i*p+l], c.Codes[k*len(c.Count)+int(tu)]
 			if (code == 0) != math.IsNaN(v) || int(code) > c.Levels[k] {
 				t.Fatalf("%s: record %d key %d: value %v has code %d (levels %d)", what, i, k, v, code, c.Levels[k])
 			}
