@@ -29,7 +29,7 @@ type keyProjections struct {
 }
 
 // projDenseMin is the least range of numbers kept as mixed-radix numbers (keyProjections); the
-// bound is this or 8 a tuple, whichever is larger.
+// bound is this or 8 a tuple, whichever is larger, and at most 2^32.
 const projDenseMin = 1 << 22
 
 // newKeyProjections returns the projections of the m-key tuples ex (Exact with codes). It
@@ -38,7 +38,7 @@ const projDenseMin = 1 << 22
 func newKeyProjections(ex keyfreq.Classes, m int) *keyProjections {
 	g := len(ex.Count)
 	w := &keyProjections{g: g, card: make([]uint64, m), digit: ex.Codes, keys: make([][]uint32, m)}
-	w.limit = max(projDenseMin, 8*uint64(g))
+	w.limit = min(max(projDenseMin, 8*uint64(g)), 1<<32) // numbers held in 32 bits
 	for k, L := range ex.Levels {
 		dig := w.digit[k*g : (k+1)*g]
 		w.card[k] = uint64(L) + 1
