@@ -319,9 +319,9 @@ func RiskyObs(in *Input) Result {
 
 // lDiversity returns l_j, the number of distinct values of Opt.Sensitive in the class of
 // records whose key tuple equals j's exactly (a missing value is its own category; values
-// compared by keyfreq.Bits). The classes are keyfreq's exact key tuples (Tuples.Of), the
-// sensitive values are numbered in one pass, and the distinct (class, value) pairs are counted
-// in a bit set of classes × values, or, when that would be large, by sorting the pairs: the
+// compared by keyfreq.Bits). The classes are keyfreq's exact key tuples (keyfreq.Exact, which
+// skips the frequencies with a missing value as a wildcard), the sensitive values are numbered
+// in one pass, and the distinct (class, value) pairs are counted in a bit set of classes × values, or, when that would be large, by sorting the pairs: the
 // same counts as a set of sensitive values per class keyed by the tuple's bytes
 // (TestLDiversityMatchesSets), at 10^6 records without a string or an inner map per class.
 func lDiversity(in *Input) ([]float64, string) {
@@ -339,11 +339,8 @@ func lDiversity(in *Input) ([]float64, string) {
 	if sc < 0 {
 		return nil, "sensitive column " + in.Opt.Sensitive + " not found"
 	}
-	of := keyfreq.Frequencies(d, n, p, cols, -1).Of
-	classes := 0
-	for _, t := range of {
-		classes = max(classes, int(t)+1)
-	}
+	ex := keyfreq.Exact(d, n, p, cols, false)
+	of, classes := ex.Of, len(ex.Count)
 	// The sensitive values numbered by first appearance (runs of one value looked up once).
 	code := make([]uint32, n)
 	values := map[uint64]uint32{}

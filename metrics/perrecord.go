@@ -67,7 +67,7 @@ func PerRecord(in *Input) (*RecordRisk, error) {
 	if s.note != "" {
 		rr.SUDANote = s.note
 	} else {
-		rr.SUDAScore, rr.DIS, rr.Contrib = s.score, s.dis, s.contrib
+		rr.SUDAScore, rr.DIS, rr.Contrib = s.score, s.dis, s.contribRecords()
 	}
 	return rr, nil
 }
@@ -91,9 +91,12 @@ func SUDAContributions(in *Input) (keys []string, pct []float64, err error) {
 	}
 	pct = make([]float64, m)
 	total := sum(s.score)
-	for i, sc := range s.score {
+	// Records without an MSU would add contrib·score = 0·0: only the candidates are summed, in
+	// record order.
+	for u, i := range s.rec {
+		sc := s.score[i]
 		for c := 0; c < m; c++ {
-			pct[c] += s.contrib[i*m+c] * sc
+			pct[c] += s.contrib[u*m+c] * sc
 		}
 	}
 	for c := range pct {

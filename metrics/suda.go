@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/sdcbench/sdcbench/internal/keyfreq"
@@ -19,22 +20,37 @@ func init() {
 		func(in *Input) Result { return disSUDA(in, true) }))
 }
 
-// sudaMaxCells bounds n·2^m, the size of the sample-uniqueness table.
+// sudaMaxCells bounds n·2^m: the cost of sudaOf is about c·2^m for c ≤ n distinct key tuples,
+// and its table of the candidates' unique sets U·2^m bits for U ≤ n.
 const sudaMaxCells = 1 << 27
 
 // disBins are the upper edges of the DIS bins (0, 0.1], …, (0.6, 0.7]; == 0 and > 0.7 are
 // the first and last bins.
 var disBins = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}
 
-// suda holds the per-record SUDA2 scores and DIS-SUDA values, and each record's contribution
-// of each key (sdcMicro's contributionPercent, perrecord.go).
+// suda holds the per-record SUDA2 scores and DIS-SUDA values, and the contribution of each key
+// to each candidate's score (sdcMicro's contributionPercent, perrecord.go).
 type suda struct {
 	score, dis []float64
-	// contrib[i·m+c] is Σ over record i's MSUs containing key c of the MSU's weight, divided by
-	// score_i (0 when score_i = 0); keys holds the key columns' indices in the key table.
+	// contrib[u·m+c] is Σ over the MSUs of record rec[u] containing key c of the MSU's weight,
+	// divided by its score (0 when the score is 0). The records rec, in record order, are those
+	// unique on the full key; every other record has no MSU and contributions 0. keys holds the
+	// key columns' indices in the key table.
 	contrib []float64
+	rec     []int32
 	keys    []int
 	note    string
+}
+
+// contribRecords returns the contributions per record, n×m: record i's contribution of key c
+// at i·m+c.
+func (s *suda) contribRecords() []float64 {
+	m := len(s.keys)
+	out := make([]float64, len(s.score)*m)
+	for u, i := range s.rec {
+		copy(out[int(i)*m:(int(i)+1)*m], s.contrib[u*m:(u+1)*m])
+	}
+	return out
 }
 
 // SUDA returns the SUDA2 scores and DIS-SUDA values of the release's key columns (metrics.md
@@ -52,7 +68,11 @@ type suda struct {
 //
 // with f, Dis, U/Dis − U and Q rounded to single precision as sdcMicro's C++ code does.
 //
-// Cost O(n·2^m·m): every subset of keys is enumerated, so m must be small (n·2^m ≤ 2^27).
+// Only the U records unique on the full key can have an MSU. The uniqueness of each on every
+// subset of the keys comes from counting the exact key tuples (keyfreq.Exact) on each subset
+// (uniqueSets): O(2^m·c) for c tuples. A set S is minimal iff no S minus one key is unique;
+// scores and contributions are summed over the sets in ascending order, as the definition's
+// enumeration does (TestSUDAMatchesDefinition). m must be small (n·2^m ≤ 2^27).
 func sudaOf(in *Input) *suda {
 	d, n, p := in.keyTable().Data, in.keyTable().N, in.keyTable().P
 	cols, note := keyColumns(in)
@@ -65,99 +85,9 @@ func sudaOf(in *Input) *suda {
 		return &suda{note: "dis_suda: too many key columns"}
 	}
 	m := len(cols)
-	// dense codes per key column; NaN is a category of its own
-	code := make([]uint32, n*m)
-	card := make([]uint64, m)
-	for c, l := range cols {
-		ids := map[uint64]uint32{}
-		for i := 0; i < n; i++ {
-			k := keyfreq.Bits(d[i*p+l])
-			v, ok := ids[k]
-			if !ok {
-				v = uint32(len(ids))
-				ids[k] = v
-			}
-			code[i*m+c] = v
-		}
-		card[c] = uint64(len(ids))
-	}
-	nsub := 1 << m
-	unique := make([]bool, n*nsub) // unique[i*nsub+S]: record i is unique on the keys S
-	keys := make([]uint64, n)
-	counts := map[uint64]int{}
-	var strKeys map[string]int
-	buf := make([]byte, 0, 4*m)
-	for S := 1; S < nsub; S++ {
-		if in.Err() != nil {
-			return &suda{note: "cancelled: " + in.Err().Error()}
-		}
-		// mixed-radix key when it fits in 64 bits, else a byte string
-		fits, span := true, uint64(1)
-		for c := 0; c < m; c++ {
-			if S>>c&1 == 1 {
-				if span > math.MaxUint64/card[c] {
-					fits = false
-					break
-				}
-				span *= card[c]
-			}
-		}
-		if fits {
-			clear(counts)
-			for i := 0; i < n; i++ {
-				var k uint64
-				for c := 0; c < m; c++ {
-					if S>>c&1 == 1 {
-						k = k*card[c] + uint64(code[i*m+c])
-					}
-				}
-				keys[i] = k
-				counts[k]++
-			}
-			for i := 0; i < n; i++ {
-				unique[i*nsub+S] = counts[keys[i]] == 1
-			}
-			continue
-		}
-		strKeys = map[string]int{}
-		sk := make([]string, n)
-		for i := 0; i < n; i++ {
-			buf = buf[:0]
-			for c := 0; c < m; c++ {
-				if S>>c&1 == 1 {
-					v := code[i*m+c]
-					buf = append(buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-				}
-			}
-			sk[i] = string(buf)
-			strKeys[sk[i]]++
-		}
-		for i := 0; i < n; i++ {
-			unique[i*nsub+S] = strKeys[sk[i]] == 1
-		}
-	}
-	// U, the records unique on the full key, is counted before missing items are dropped
-	// (sdcMicro's DIS uses the sample uniques of the full key whatever the MSUs).
-	full := nsub - 1
-	var U float64
-	for i := 0; i < n; i++ {
-		if unique[i*nsub+full] {
-			U++
-		}
-	}
-	if in.Opt.SUDAMissing != "category" {
-		// sdcMicro's Suda2 skips a missing item: no set containing it is an MSU of the record.
-		for c, l := range cols {
-			for i := 0; i < n; i++ {
-				if math.IsNaN(d[i*p+l]) {
-					for S := 1; S < nsub; S++ {
-						if S>>c&1 == 1 {
-							unique[i*nsub+S] = false
-						}
-					}
-				}
-			}
-		}
+	sets, err := uniqueSets(keyfreq.Exact(d, n, p, cols, true), m, in.Err)
+	if err != nil {
+		return &suda{note: "cancelled: " + err.Error()}
 	}
 	weight := make([]float64, m+1)
 	for k := 1; k <= m; k++ {
@@ -167,76 +97,52 @@ func sudaOf(in *Input) *suda {
 			weight[k] = factorial(m - k)
 		}
 	}
-	s := &suda{score: make([]float64, n), dis: make([]float64, n), contrib: make([]float64, n*m), keys: cols}
-	for i := 0; i < n; i++ {
-		if i%1024 == 0 && in.Err() != nil {
+	// sdcMicro's Suda2 skips a missing item: no set containing it is an MSU of the record
+	// (its proper subsets then contain no missing item either).
+	skipMissing := in.Opt.SUDAMissing != "category"
+	s := &suda{score: make([]float64, n), dis: make([]float64, n), contrib: make([]float64, len(sets.rec)*m), rec: sets.rec, keys: cols}
+	for u, i := range sets.rec {
+		if u%1024 == 0 && in.Err() != nil {
 			return &suda{note: "cancelled: " + in.Err().Error()}
 		}
-		u := unique[i*nsub : (i+1)*nsub]
+		ct := s.contrib[u*m : (u+1)*m]
 		var sc float64
-		for S := 1; S < nsub; S++ {
-			if !u[S] {
-				continue
-			}
-			minimal := true
-			for c := 0; c < m && minimal; c++ {
-				if T := S &^ (1 << c); S>>c&1 == 1 && T != 0 && u[T] {
-					minimal = false
+		for wd, x := range sets.uniq[u*sets.words : (u+1)*sets.words] {
+			for ; x != 0; x &= x - 1 {
+				S := wd*64 + bits.TrailingZeros64(x)
+				if skipMissing && uint32(S)&sets.miss[u] != 0 {
+					continue
 				}
-			}
-			if minimal {
-				sc += weight[popcount(S)]
-				for c := 0; c < m; c++ {
-					if S>>c&1 == 1 {
-						s.contrib[i*m+c] += weight[popcount(S)]
+				minimal := true
+				for c := 0; c < m && minimal; c++ {
+					if T := S &^ (1 << c); S>>c&1 == 1 && T != 0 && sets.has(u, T) {
+						minimal = false
+					}
+				}
+				if minimal {
+					wt := weight[bits.OnesCount(uint(S))]
+					sc += wt
+					for c := 0; c < m; c++ {
+						if S>>c&1 == 1 {
+							ct[c] += wt
+						}
 					}
 				}
 			}
 		}
 		s.score[i] = sc
 		if sc > 0 {
-			for c := 0; c < m; c++ {
-				s.contrib[i*m+c] /= sc
+			for c := range ct {
+				ct[c] /= sc
 			}
 		}
 	}
 	// DIS-SUDA
-	var twice float64
-	pairs := map[uint64]int{}
-	if fullFits(card) {
-		for i := 0; i < n; i++ {
-			var k uint64
-			for c := 0; c < m; c++ {
-				k = k*card[c] + uint64(code[i*m+c])
-			}
-			pairs[k]++
-		}
-		for _, c := range pairs {
-			if c == 2 {
-				twice++
-			}
-		}
-	} else {
-		sp := map[string]int{}
-		for i := 0; i < n; i++ {
-			buf = buf[:0]
-			for c := 0; c < m; c++ {
-				v := code[i*m+c]
-				buf = append(buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-			}
-			sp[string(buf)]++
-		}
-		for _, c := range sp {
-			if c == 2 {
-				twice++
-			}
-		}
-	}
 	// sdcMicro 5.8.1 (src/Suda2.cpp) computes DisFraction, Dis and Q in single precision
 	// (float) and the rest in double; the float32 conversions below copy that, which moves
 	// dis_j by about 1e-7 relative to an all-double evaluation.
 	f := float32(0.01)
-	Uf, Df := float32(U), float32(2*twice)
+	Uf, Df := float32(len(sets.rec)), float32(2*sets.twice)
 	uf := float32(Uf * f)
 	dis := uf / float32(uf+float32(Df*float32(1-f)))
 	odds := float64(float32(Uf/dis) - Uf) // U/Dis − U
@@ -253,17 +159,6 @@ func sudaOf(in *Input) *suda {
 		}
 	}
 	return s
-}
-
-func fullFits(card []uint64) bool {
-	span := uint64(1)
-	for _, c := range card {
-		if span > math.MaxUint64/c {
-			return false
-		}
-		span *= c
-	}
-	return true
 }
 
 func popcount(x int) int {
