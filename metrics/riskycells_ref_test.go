@@ -126,18 +126,7 @@ func riskyCellsReference(in *Input) Result {
 func TestRiskyCellsMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 31))
 	for it := 0; it < 150; it++ {
-		m := 1 + r.IntN(8)
-		n := r.IntN(1500)
-		levels := make([]int, m)
-		for k := range levels {
-			levels[k] = []int{1, 2, 3, 6, 20, 300, 2000}[r.IntN(7)]
-		}
-		if it < 4 { // 8 keys of about a thousand values each: numbers beyond 64 bits
-			m, n = 8, 1500
-			levels = []int{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}
-		}
-		na := []float64{0, 0, 0.02, 0.1, 0.4}[r.IntN(5)]
-		ds := sudaTable(r, n, m, levels, na)
+		ds, m, n, levels, na := randomKeyCase(r, it, 0)
 		opt := Options{Keys: ds.Names[:m], Weight: "w"}
 		opt.RiskyCells.MaxDim = r.IntN(m + 1)
 		dims := opt.RiskyCells.MaxDim

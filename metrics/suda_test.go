@@ -44,6 +44,25 @@ func sudaTable(r *rand.Rand, n, m int, levels []int, na float64) *datasets.Datas
 	return &datasets.Dataset{Name: "suda", Names: names, N: n, P: p, Data: d}
 }
 
+// randomKeyCase draws case it of the random key tables of the SUDA and risky-cells tests:
+// 1–8 keys of 1 to 2000 categories and minN to 1499+minN records (the first four cases: 8
+// keys of 2000 categories and 1500 records, whose mixed-radix tuple numbers overflow 64
+// bits), with 0–40 % of the key cells missing (sudaTable).
+func randomKeyCase(r *rand.Rand, it, minN int) (ds *datasets.Dataset, m, n int, levels []int, na float64) {
+	m = 1 + r.IntN(8)
+	n = minN + r.IntN(1500)
+	levels = make([]int, m)
+	for k := range levels {
+		levels[k] = []int{1, 2, 3, 6, 20, 300, 2000}[r.IntN(7)]
+	}
+	if it < 4 {
+		m, n = 8, 1500
+		levels = []int{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}
+	}
+	na = []float64{0, 0, 0.02, 0.1, 0.4}[r.IntN(5)]
+	return sudaTable(r, n, m, levels, na), m, n, levels, na
+}
+
 // TestSUDAMatchesDefinition: on random tables (1–8 keys of 1 to 2000 categories, 0–40 % of the
 // key cells missing with several NaN payloads and −0, duplicated records, so that the counts
 // go to direct counters, to the hash map, and, with 8 keys of many values, to tuples whose
@@ -57,18 +76,7 @@ func TestSUDAMatchesDefinition(t *testing.T) {
 		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 	}
 	for it := 0; it < 150; it++ {
-		m := 1 + r.IntN(8)
-		n := 1 + r.IntN(1500)
-		levels := make([]int, m)
-		for k := range levels {
-			levels[k] = []int{1, 2, 3, 6, 20, 300, 2000}[r.IntN(7)]
-		}
-		if it < 4 { // 8 keys of about a thousand values each: numbers beyond 64 bits
-			m, n = 8, 1500
-			levels = []int{2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000}
-		}
-		na := []float64{0, 0, 0.02, 0.1, 0.4}[r.IntN(5)]
-		ds := sudaTable(r, n, m, levels, na)
+		ds, m, n, levels, na := randomKeyCase(r, it, 1)
 		opt := Options{Keys: ds.Names[:m], Weight: "w"}
 		if r.IntN(3) == 0 {
 			opt.SUDAMissing = "category"
