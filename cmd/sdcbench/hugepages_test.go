@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sdcbench/sdcbench/internal/hugeheap"
 )
 
 // gcPercent reads the collector's target (debug.SetGCPercent returns the previous one).
@@ -43,6 +45,44 @@ func TestOneShotGC(t *testing.T) {
 	}
 	if p := gcPercent(); p != oneShotGCPercent {
 		t.Errorf("after the first collection: GOGC %d, want %d", p, oneShotGCPercent)
+	}
+}
+
+// TestReserveHeapGoalCoversMarkedRange checks the first goal reserveHeap sets: the larger of
+// the input's budget and the range the reservation marked. A 36 MiB input asks for six times
+// that, 216 MiB, which linux/amd64 reserves on a 256 MiB stack, so the goal is the marked
+// range there and the budget where nothing or only the budget was marked (other systems,
+// SDCBENCH_HUGEPAGES=0). The input is a sparse file: only its size is read.
+func TestReserveHeapGoalCoversMarkedRange(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: reserveHeap leaves the collector's target alone")
+	}
+	defer debug.SetGCPercent(gcPercent())
+	const size = 36 << 20
+	in := filepath.Join(t.TempDir(), "in.csv")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res := reserveHeap(in)
+	budget := int64(size * hugeheap.PerInputByte)
+	t.Logf("budget %d bytes, marked %d (%s)", budget, res.Bytes, res.Reason)
+	want := max(budget, int64(res.Bytes)) / (runtimeHeapMinimum / 100)
+	if p := gcPercent(); int64(p) != want {
+		t.Errorf("GOGC %d after reserveHeap, want %d (first goal max(budget %d, marked %d))", p, want, budget, res.Bytes)
+	}
+	// Let the cleanup that sets oneShotGCPercent again run before the deferred reset.
+	runtime.GC()
+	deadline := time.Now().Add(10 * time.Second)
+	for gcPercent() != oneShotGCPercent && time.Now().Before(deadline) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 	}
 }
 

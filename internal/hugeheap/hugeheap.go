@@ -7,7 +7,7 @@
 // only where the process asks for it with madvise(MADV_HUGEPAGE), and the Go runtime does not
 // ask for its heap. Reserve asks: it grows the heap by the given number of bytes of untouched
 // address space, marks that range for huge pages and frees it again, so the allocations that
-// follow reuse marked memory. Up to 128 MiB on linux/amd64 the range is a goroutine stack, freed
+// follow reuse marked memory. Up to 256 MiB on linux/amd64 the range is a goroutine stack, freed
 // when its goroutine exits; otherwise it is a slice, freed by a garbage collection, which costs
 // several milliseconds in a short process. docs/datapath.md ("Fresh memory: huge pages") has
 // the measurements.

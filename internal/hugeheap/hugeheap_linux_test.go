@@ -34,7 +34,7 @@ func touch(b []byte) int64 {
 
 // TestReserveBacksHeapWithHugePages checks the effect: after Reserve, allocating and filling
 // 64 MiB takes far fewer page faults than one per 4 KiB page, by either of Reserve's ways, and
-// the way on a stack runs no collection. Each case runs in a fresh process (the test binary
+// the way on a stack runs no collection, also for a reservation of 200 MiB (a 256 MiB stack). Each case runs in a fresh process (the test binary
 // itself, TestReserveChild), so that no case reuses memory another one marked; a control case
 // without a reservation shows that the count would catch a heap without huge pages. It first
 // checks, with a mapping of its own, that this kernel hands out huge pages on request at all,
@@ -61,7 +61,7 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 	}
 	cases := []string{"none", "collection", "Reserve"}
 	if haveStackGrowers {
-		cases = append(cases, "stack")
+		cases = append(cases, "stack", "Reserve large")
 	}
 	for _, way := range cases {
 		t.Run(way, func(t *testing.T) {
@@ -88,7 +88,9 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 				t.Errorf("allocating and filling %d MiB after the reservation took %d page faults (%d pages of 4 KiB): the heap did not get huge pages", size>>20, faults, pages)
 			case way != "none" && bytes < size:
 				t.Errorf("%d bytes marked, want at least %d", bytes, size)
-			case way == "stack" && gcs != 0:
+			case way == "Reserve large" && bytes < largeSize:
+				t.Errorf("%d bytes marked, want at least %d", bytes, largeSize)
+			case (way == "stack" || way == "Reserve large") && gcs != 0:
 				t.Errorf("the reservation on a stack ran %d collections, want none", gcs)
 			}
 		})
@@ -98,6 +100,9 @@ func TestReserveBacksHeapWithHugePages(t *testing.T) {
 const (
 	childEnv  = "HUGEHEAP_TEST_CHILD"
 	childSize = 64 << 20
+	// largeSize is a reservation that Reserve makes on the largest stack, 2^maxStackLog bytes,
+	// where a stack applies.
+	largeSize = 200 << 20
 )
 
 // TestReserveChild is the process of one case of TestReserveBacksHeapWithHugePages: it
@@ -125,6 +130,8 @@ func TestReserveChild(t *testing.T) {
 		}
 	case "Reserve":
 		res, err = Reserve(childSize + 4*page)
+	case "Reserve large":
+		res, err = Reserve(largeSize)
 	default:
 		t.Fatalf("unknown way %q", way)
 	}

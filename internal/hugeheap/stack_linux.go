@@ -10,13 +10,16 @@ import (
 	"unsafe"
 )
 
-// Bounds of reserveOnStack: stacks of 2^minStackLog to 2^maxStackLog bytes (4 MiB to 128 MiB).
+// Bounds of reserveOnStack: stacks of 2^minStackLog to 2^maxStackLog bytes (4 MiB to 256 MiB).
 // Larger reservations go to reserveByCollection: the runtime clears memory reused from a stack,
 // a cost that grows with the heap (and touches slices' unused capacity too), while the one
-// collection costs about the same at any input size (docs/datapath.md).
+// collection costs about the same at any input size. A 256 MiB stack serves inputs of about
+// 22–43 MB (two tables of 10^5 × 10 numbers, or one of 10^6 categorical keys), where the
+// collection cost more than the clearing; at 512 MiB (eval of two tables of 10^6 keys) it
+// was the other way round (docs/datapath.md, "Fresh memory: huge pages").
 const (
 	minStackLog = 22
-	maxStackLog = 27
+	maxStackLog = 28
 	// stackSlack bounds the stack a goroutine uses around the probe in reserveOnStack: its
 	// own frames above, the calls that follow below. Those pages are touched and not marked.
 	stackSlack = 64 << 10

@@ -13,6 +13,7 @@ func growTo24()
 func growTo25()
 func growTo26()
 func growTo27()
+func growTo28()
 
 // growStackTo grows the calling goroutine's stack to 2^k bytes, minStackLog ≤ k ≤ maxStackLog,
 // if it is smaller (reserveOnStack).
@@ -30,6 +31,8 @@ func growStackTo(k int) {
 		growTo26()
 	case 27:
 		growTo27()
+	case 28:
+		growTo28()
 	default:
 		panic("hugeheap: growStackTo: k out of range")
 	}

@@ -40,3 +40,9 @@ TEXT ·growTo26(SB), 0, $33554432-0
 TEXT ·growTo27(SB), 0, $67108864-0
 	NO_LOCAL_POINTERS
 	RET
+
+// growTo28 needs a frame of 2^27 bytes, so a goroutine's stack grows to 2^28 bytes when it is
+// called; the frame is never touched.
+TEXT ·growTo28(SB), 0, $134217728-0
+	NO_LOCAL_POINTERS
+	RET
