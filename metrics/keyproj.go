@@ -52,15 +52,18 @@ func newKeyProjections(ex keyfreq.Classes, m int) *keyProjections {
 	return w
 }
 
-// walk calls visit for every non-empty subset S of at most maxDim keys (bit c of S for key c),
-// each after its parent S less its highest key, with keys[t] the number of the projection on S
-// of tuple t, every number below span (span ≤ max(limit, tuples)). visit must
-// not keep keys; an error it returns ends the walk.
-func (w *keyProjections) walk(maxDim int, visit func(S int, keys []uint32, span uint64) error) error {
-	return w.visitFrom(0, 0, nil, 1, maxDim, visit)
+// walk calls visit for every non-empty subset S of at most maxDim keys, each after its parent
+// S less its highest key, with dim the number of keys in S, S's bits (bit c for key c; only
+// meaningful with at most 64 keys, all zero beyond) and keys[t] the number of the projection
+// on S of tuple t, every number below span (span ≤ max(limit, tuples)). visit must not keep
+// keys; an error it returns ends the walk.
+func (w *keyProjections) walk(maxDim int, visit func(dim int, S uint64, keys []uint32, span uint64) error) error {
+	return w.visitFrom(0, 0, 0, nil, 1, maxDim, visit)
 }
 
-func (w *keyProjections) visitFrom(S, depth int, parent []uint32, span uint64, maxDim int, visit func(S int, keys []uint32, span uint64) error) error {
+// visitFrom visits the subsets that extend S (depth keys, the highest below from) by one key
+// c ≥ from, and theirs in turn.
+func (w *keyProjections) visitFrom(S uint64, depth, from int, parent []uint32, span uint64, maxDim int, visit func(dim int, S uint64, keys []uint32, span uint64) error) error {
 	if depth == maxDim {
 		return nil
 	}
@@ -68,8 +71,11 @@ func (w *keyProjections) visitFrom(S, depth int, parent []uint32, span uint64, m
 		w.keys[depth] = make([]uint32, w.g)
 	}
 	keys := w.keys[depth]
-	for c := bits.Len(uint(S)); c < len(w.card); c++ {
-		T := S | 1<<c
+	for c := from; c < len(w.card); c++ {
+		var T uint64
+		if len(w.card) <= 64 {
+			T = S | 1<<c
+		}
 		dig := w.digit[c*w.g : (c+1)*w.g]
 		hi, sp := bits.Mul64(span, w.card[c])
 		switch {
@@ -96,10 +102,10 @@ func (w *keyProjections) visitFrom(S, depth int, parent []uint32, span uint64, m
 			}
 			sp = uint64(len(w.ids))
 		}
-		if err := visit(T, keys, sp); err != nil {
+		if err := visit(depth+1, T, keys, sp); err != nil {
 			return err
 		}
-		if err := w.visitFrom(T, depth+1, keys, sp, maxDim, visit); err != nil {
+		if err := w.visitFrom(T, depth+1, c+1, keys, sp, maxDim, visit); err != nil {
 			return err
 		}
 	}

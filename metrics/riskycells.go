@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -96,14 +95,13 @@ func RiskyCells(in *Input) Result {
 		ex := keyfreq.Exact(d, n, p, cols, true)
 		var cnt []uint32 // records by cell number, all zero between tables
 		proj := newKeyProjections(ex, m)
-		err := proj.walk(maxDim, func(S int, keys []uint32, span uint64) error {
+		err := proj.walk(maxDim, func(dim int, _ uint64, keys []uint32, span uint64) error {
 			if err := in.Err(); err != nil {
 				return err
 			}
-			dim := bits.OnesCount(uint(S))
-			limit := uint32(th[0])
+			limit := uint64(th[0]) // thresholds are ≥ 1 (setRiskyCellsOption) and may exceed 2^32
 			if len(th) > 1 {
-				limit = uint32(th[dim-1])
+				limit = uint64(th[dim-1])
 			}
 			if uint64(len(cnt)) < span {
 				cnt = make([]uint32, max(span, min(2*uint64(len(cnt)), proj.limit)))
@@ -114,7 +112,7 @@ func RiskyCells(in *Input) Result {
 			// Each non-empty cell once: counted, then cleared.
 			for _, k := range keys {
 				if c := cnt[k]; c != 0 {
-					if c <= limit {
+					if uint64(c) <= limit {
 						perDim[dim-1]++
 					}
 					cnt[k] = 0

@@ -149,3 +149,64 @@ func TestRiskyCellsMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestRiskyCellsManyKeys: with more than 64 key columns (past a subset's 64 bits) and with
+// thresholds beyond 2^32, risky_cells counts every table of one and two keys as a plain count
+// over the records' cells does.
+func TestRiskyCellsManyKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 65))
+	cell := func(v float64) uint64 { // keyfreq's equality: every NaN one value, −0 as +0
+		switch {
+		case math.IsNaN(v):
+			return 1<<64 - 1
+		case v == 0:
+			return 0
+		}
+		return math.Float64bits(v)
+	}
+	for _, tc := range []struct {
+		m, maxDim int
+		th        []int
+	}{
+		{70, 1, []int{2}},
+		{66, 2, []int{3, 1}},
+		{65, 2, []int{1 << 32}},
+		{8, 2, []int{1<<32 + 1}},
+	} {
+		levels := make([]int, tc.m)
+		for k := range levels {
+			levels[k] = []int{2, 3, 20, 300}[r.IntN(4)]
+		}
+		ds := sudaTable(r, 400, tc.m, levels, 0.05)
+		opt := Options{Keys: ds.Names[:tc.m], Weight: "w"}
+		opt.RiskyCells.MaxDim, opt.RiskyCells.Threshold = tc.maxDim, tc.th
+		want := make([]float64, tc.maxDim)
+		limit := func(dim int) int {
+			if len(tc.th) == 1 {
+				return tc.th[0]
+			}
+			return tc.th[dim-1]
+		}
+		count := func(dim int, key func(i int) [2]uint64) {
+			cells := map[[2]uint64]int{}
+			for i := range ds.N {
+				cells[key(i)]++
+			}
+			for _, c := range cells {
+				if c <= limit(dim) {
+					want[dim-1]++
+				}
+			}
+		}
+		for a := range tc.m {
+			count(1, func(i int) [2]uint64 { return [2]uint64{cell(ds.Data[i*ds.P+a])} })
+			for b := a + 1; b < tc.m && tc.maxDim > 1; b++ {
+				count(2, func(i int) [2]uint64 { return [2]uint64{cell(ds.Data[i*ds.P+a]), cell(ds.Data[i*ds.P+b])} })
+			}
+		}
+		got := RiskyCells(&Input{Masked: ds, Opt: opt})
+		if got.Value != sum(want) || got.Aux["d1"] != want[0] || (tc.maxDim > 1 && got.Aux["d2"] != want[1]) {
+			t.Errorf("%d keys, max_dim %d, thresholds %v: %v %v, want %v", tc.m, tc.maxDim, tc.th, got.Value, got.Aux, want)
+		}
+	}
+}

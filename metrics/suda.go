@@ -161,14 +161,6 @@ func sudaOf(in *Input) *suda {
 	return s
 }
 
-func popcount(x int) int {
-	c := 0
-	for ; x != 0; x &= x - 1 {
-		c++
-	}
-	return c
-}
-
 func factorial(k int) float64 {
 	f := 1.0
 	for i := 2; i <= k; i++ {

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/sdcbench/sdcbench/internal/keyfreq"
 )
@@ -221,3 +222,6 @@ func fullFitsRef(card []uint64) bool {
 	}
 	return true
 }
+
+// popcount is the number of keys in subset x (bit c for key c).
+func popcount(x int) int { return bits.OnesCount(uint(x)) }

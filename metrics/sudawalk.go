@@ -37,6 +37,8 @@ func uniqueSets(ex keyfreq.Classes, m int, cancel func() error) (*sudaSets, erro
 			s.rec = append(s.rec, int32(i))
 		}
 	}
+	// Code 0 is a missing key: read before newKeyProjections below turns ex.Codes into digits
+	// in place (then 0 is the first value of a key with no missing value).
 	s.miss = make([]uint32, len(cand))
 	for u, t := range cand {
 		for k := range m {
@@ -55,7 +57,7 @@ func uniqueSets(ex keyfreq.Classes, m int, cancel func() error) (*sudaSets, erro
 	s.uniq = make([]uint64, len(cand)*s.words)
 	var cnt []uint8 // counters by number, all zero between subsets
 	proj := newKeyProjections(ex, m)
-	err := proj.walk(m, func(T int, keys []uint32, span uint64) error {
+	err := proj.walk(m, func(_ int, T uint64, keys []uint32, span uint64) error { // m ≤ 24: T holds S
 		if err := cancel(); err != nil {
 			return err
 		}
@@ -65,7 +67,7 @@ func uniqueSets(ex keyfreq.Classes, m int, cancel func() error) (*sudaSets, erro
 		for t, k := range keys {
 			cnt[k] = min(cnt[k]+mult[t], 2)
 		}
-		word, bit := T>>6, uint64(1)<<(T&63)
+		word, bit := int(T>>6), uint64(1)<<(T&63)
 		for u, t := range cand {
 			if cnt[keys[t]] == 1 {
 				s.uniq[u*s.words+word] |= bit
