@@ -98,7 +98,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // When orig and masked name the same file (samePath), it is read once: the release is then
 // the original's table itself, exactly what a second reading would give (the same cells, the
 // labels aligned to themselves), without its parsing and its fresh memory, which were the
-// largest part of such an eval (docs/datapath.md "Census scale against sdcMicro"). Measures
+// largest part of such an eval (docs/datapath.md "eval of a release alone, and one file read once"). Measures
 // never modify their input, so the original and the release may share the values.
 func pairInput(ctx context.Context, sf selectionFlags, dataset, orig, masked, control string, stderr io.Writer) (*metrics.Input, error) {
 	same := orig != "" && samePath(orig, masked)
@@ -182,8 +182,12 @@ func releaseInput(ctx context.Context, sf selectionFlags, ms []metrics.Metric, m
 		}
 	}
 	if len(need) > 0 {
-		return nil, usageErr("eval", "%s compare%s the release with its original: give --orig FILE or --dataset NAME (without them, only the measures of the release alone: %s)",
-			strings.Join(need, ", "), map[bool]string{true: "s"}[len(need) == 1], releaseOnlyList())
+		verb := "compare"
+		if len(need) == 1 {
+			verb = "compares"
+		}
+		return nil, usageErr("eval", "%s %s the release with its original: give --orig FILE or --dataset NAME (without them, only the measures of the release alone: %s)",
+			strings.Join(need, ", "), verb, releaseOnlyList())
 	}
 	for _, f := range []struct{ flag, val string }{{"columns", *sf.columns}, {"keep", *sf.keep}, {"strata", *sf.strata}, {"control", control}} {
 		if f.val != "" {
@@ -222,7 +226,7 @@ func releaseInput(ctx context.Context, sf selectionFlags, ms []metrics.Metric, m
 	// equality (metrics.Info.ReleaseOnly), which categories change in one case alone: −0 and
 	// +0 are one value to them but two labels. So only a numeric column holding a −0 is
 	// categorized; the others would come out the same at a tenth of a million-record eval's
-	// CPU (docs/datapath.md "Census scale against sdcMicro").
+	// CPU (docs/datapath.md "eval of a release alone, and one file read once").
 	var recode []string
 	neg := negZeroColumns(rel)
 	for _, c := range slices.Concat(keys, cat) {
@@ -242,7 +246,9 @@ func releaseInput(ctx context.Context, sf selectionFlags, ms []metrics.Metric, m
 }
 
 // releaseOnlyList names the measures of the release alone for an error message, a family
-// sharing a prefix as one (ind_risk_max and ind_risk_mean as ind_risk_*).
+// of variants as one (ind_risk_max and ind_risk_mean as ind_risk_*): IDs that differ only
+// after their last underscore, with another underscore before it (so risky_obs and
+// risky_cells, two measures, stay apart).
 func releaseOnlyList() string {
 	var ids []string
 	for _, in := range metrics.List() {
@@ -251,7 +257,7 @@ func releaseOnlyList() string {
 		}
 	}
 	prefix := func(id string) string {
-		if i := strings.LastIndexByte(id, '_'); i > 0 {
+		if i := strings.LastIndexByte(id, '_'); i > 0 && strings.Contains(id[:i], "_") {
 			return id[:i]
 		}
 		return id

@@ -36,9 +36,8 @@ func reportMissing(w io.Writer, file string, orig, rel *datasets.Dataset) {
 }
 
 // reportMissingRelease writes to w, for eval of the release alone, how many cells of rel,
-// read from file, are missing, per column; the measures skip them by their rule
-// (docs/metrics.md §0.4: a missing key matches any value). Nothing is written when no cell is
-// missing.
+// read from file, are missing, per column; the measures treat them by their rule
+// (docs/metrics.md §0.4). Nothing is written when no cell is missing.
 func reportMissingRelease(w io.Writer, file string, rel *datasets.Dataset) {
 	mc := metrics.CountMissing(rel, rel) // with itself as the original every missing cell is in Both
 	var total int
@@ -50,7 +49,7 @@ func reportMissingRelease(w io.Writer, file string, rel *datasets.Dataset) {
 		}
 	}
 	if total > 0 {
-		fmt.Fprintf(w, "eval: %s: %d cells missing in the release (%s): each measure skips them by its rule (docs/metrics.md §0.4)\n",
+		fmt.Fprintf(w, "eval: %s: %d cells missing in the release (%s): each measure treats them by its rule (docs/metrics.md §0.4: a missing key matches any value in the frequencies and risks of §4.1–4.4, is a category of its own to l-diversity and risky_cells, never part of a SUDA MSU)\n",
 			file, total, strings.Join(parts, ", "))
 	}
 }

@@ -73,6 +73,11 @@ func TestReserveHeapGoalCoversMarkedRange(t *testing.T) {
 	res := reserveHeap(in)
 	budget := int64(size * hugeheap.PerInputByte)
 	t.Logf("budget %d bytes, marked %d (%s)", budget, res.Bytes, res.Reason)
+	// The case this test is for: on linux/amd64 a 256 MiB freed stack is marked, more than the
+	// 216 MiB budget, so the goal must follow the marked range, not the budget.
+	if runtime.GOOS == "linux" && runtime.GOARCH == "amd64" && res.Reason == "" && int64(res.Bytes) <= budget {
+		t.Errorf("marked %d bytes, want more than the budget %d (a 256 MiB stack)", res.Bytes, budget)
+	}
 	want := max(budget, int64(res.Bytes)) / (runtimeHeapMinimum / 100)
 	if p := gcPercent(); int64(p) != want {
 		t.Errorf("GOGC %d after reserveHeap, want %d (first goal max(budget %d, marked %d))", p, want, budget, res.Bytes)
