@@ -323,6 +323,9 @@ binRev <- tryCatch({
   if (system2("git", c("diff", "--quiet", "HEAD")) != 0) paste0(r, "+changes") else r
 }, error = function(e) "?", warning = function(w) "?")
 script <- "bench/sdcmicro_compare.R"
+# When the run started and the machine's load then (the table is written at the end).
+started <- format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC")
+startLoad <- tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "), error = function(e) "?")
 stopifnot(file.exists(bin), file.exists(script))
 childCPU <- function(t) t[["user.child"]] + t[["sys.child"]]
 
@@ -465,11 +468,11 @@ md <- c(
   "",
   if (nzchar(only)) sprintf("Cases run: %d of the script's %d (`--only`).",
     length(names_), length(cases)),
-  sprintf("Run: %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
-    format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
+  sprintf("Run: started %s UTC, ended %s UTC, %s, sdcMicro %s, %s, %d repetition(s) (median), %s sizes, %d CPUs (load average at the start: %s).",
+    started, format(Sys.time(), "%H:%M", tz = "UTC"), R.version.string, as.character(packageVersion("sdcMicro")),
     paste0("sdcbench ", binRev),
     reps, if (full) "full (`--full`)" else "default", parallel::detectCores(),
-    tryCatch(paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " "), error = function(e) "?")),
+    startLoad),
   "On a machine shared with other processes, compare the ratios rather than the absolute times.",
   "",
   "| case | n × d | sdcMicro call (CPU-s) | sdcMicro process (CPU-s) | sdcbench (CPU-s) | `cat` (CPU-s) | ratio | agreement |",
@@ -486,10 +489,13 @@ for (i in seq_len(nrow(tab))) {
 below <- tab[tab$ratio < 1, ]
 if (nrow(below) > 0) {
   lst <- function(b) paste(sprintf("`%s` at %s (%.2f)", b$case, sapply(b$n, fmtN), b$ratio), collapse = ", ")
-  bound <- below$call <= below$floor
+  small <- below$n < 1e5 # below the sizes the speed goals are set at (10^5 and 10^6 records)
+  bound <- !small & below$call <= below$floor
+  other <- !small & !bound
   md <- c(md, "", paste0(sprintf("Below 1 in this run: %d of %d.", nrow(below), nrow(tab)),
-    if (any(bound)) sprintf(" Where sdcMicro's call costs no more than `cat` reading the input (†): %s.", lst(below[bound, ])),
-    if (any(!bound)) sprintf(" Where it costs more than `cat` (sdcbench's remaining time is parsing the CSV, the process's start and writing the release; docs/datapath.md): %s.", lst(below[!bound, ]))))
+    if (any(small)) sprintf(" Below 10^5 records: %s.", lst(below[small, ])),
+    if (any(bound)) sprintf(" At 10^5 records and more, where sdcMicro's call costs no more than `cat` reading the input (†): %s.", lst(below[bound, ])),
+    if (any(other)) sprintf(" At 10^5 records and more, where it costs more than `cat` (sdcbench's remaining time is parsing the CSV, the process's start and writing the release; docs/datapath.md): %s.", lst(below[other, ]))))
 } else {
   md <- c(md, "", "Below 1 in this run: none.")
 }
