@@ -39,8 +39,8 @@
 //	    [--columns a,b] [--keep c,d] [--drop e,f] [--strata COL] [--keys k1,k2] [--seed S] [--groups FILE] [--quiet]
 //	    [--report FILE.html|FILE.json]... [--report-external]
 //	sdcbench eval [--dataset NAME | --orig FILE] --masked FILE --metrics a,b,...
-//	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]...
-//	    [--per-record FILE]
+//	    [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--household H] [--sensitive S]
+//	    [--categorical c,d] [--control FILE] [--metric-opt key=value]... [--per-record FILE]
 //	sdcbench stats wilcoxon [--paired] [--exact auto|yes|no] [--no-correct] [--conf-int [--conf-level L]] FILE
 //	    | stats adjust [--method holm|BH] FILE | stats friedman [--alpha A] FILE
 //

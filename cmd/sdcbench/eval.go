@@ -16,7 +16,7 @@ import (
 
 func init() {
 	commands["eval"] = command{
-		usage: "eval [--dataset NAME | --orig FILE] --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--control FILE] [--metric-opt key=value]... [--per-record FILE]",
+		usage: "eval [--dataset NAME | --orig FILE] --masked FILE --metrics a,b,... [--columns a,b] [--keep c,d] [--keys k1,k2] [--weight W] [--household H] [--sensitive S] [--categorical c,d] [--control FILE] [--metric-opt key=value]... [--per-record FILE]",
 		run:   runEval,
 	}
 }
