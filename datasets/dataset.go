@@ -108,6 +108,16 @@ func (d *Dataset) Clone() *Dataset {
 	}
 }
 
+// View returns a table that shares d's values and category labels but has its own header
+// (a copy of Names), so that renaming the view leaves d alone. Neither is to have its values
+// or labels modified while the other is in use: a view is for tables read only, such as a
+// selection of every column or a release read from the same file as its original.
+func (d *Dataset) View() *Dataset {
+	v := *d
+	v.Names = append([]string(nil), d.Names...)
+	return &v
+}
+
 // CloneLevels returns a copy of d's category labels (nil for a table without categories),
 // for a table built from some of d's rows: the labels without a copy of the values.
 func (d *Dataset) CloneLevels() [][]string { return cloneLevels(d.Levels) }

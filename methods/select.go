@@ -134,7 +134,7 @@ func prepare(d *datasets.Dataset, sel Selection, info Info, owned bool) (*Prepar
 	case slices.Equal(cols, d.Names) && owned:
 		full = d // the caller's own table: categorized and released in place
 	case slices.Equal(cols, d.Names):
-		full = view(d) // the whole table is released: share its values
+		full = d.View() // the whole table is released: Prepared's tables are read-only, share its values
 	default:
 		if full, err = d.Select(cols); err != nil {
 			return nil, err
@@ -170,7 +170,7 @@ func prepare(d *datasets.Dataset, sel Selection, info Info, owned bool) (*Prepar
 		pnames = append(pnames, c)
 	}
 	if slices.Equal(pnames, full.Names) {
-		pr.Protected = view(full) // every released column is protected
+		pr.Protected = full.View() // every released column is protected
 	} else if pr.Protected, err = full.Select(pnames); err != nil {
 		return nil, err
 	}
@@ -206,14 +206,6 @@ func categorical(d *datasets.Dataset, names []string) bool {
 		}
 	}
 	return true
-}
-
-// view returns a table that shares d's values and category labels (its own column names):
-// Prepared's tables are read-only, so a selection of every column need not copy them.
-func view(d *datasets.Dataset) *datasets.Dataset {
-	v := *d
-	v.Names = slices.Clone(d.Names)
-	return &v
 }
 
 // ColumnKindError reports a categorical column given to a numeric method.

@@ -126,7 +126,7 @@ func pairInput(ctx context.Context, sf selectionFlags, dataset, orig, masked, co
 		}
 	}
 	if same {
-		input := &metrics.Input{Orig: pr.Protected, Masked: shareTable(pr.Protected), MaskedAll: shareTable(pr.Full), Opt: sf.options(), Ctx: ctx}
+		input := &metrics.Input{Orig: pr.Protected, Masked: pr.Protected.View(), MaskedAll: pr.Full.View(), Opt: sf.options(), Ctx: ctx}
 		reportMissing(stderr, masked, pr.Protected, input.Masked) // evalmissing.go
 		return input, nil
 	}
@@ -155,14 +155,6 @@ func pairInput(ctx context.Context, sf selectionFlags, dataset, orig, masked, co
 	}
 	reportMissing(stderr, masked, pr.Protected, relProt) // evalmissing.go
 	return &metrics.Input{Orig: pr.Protected, Masked: relProt, MaskedAll: rel, Opt: sf.options(), Ctx: ctx}, nil
-}
-
-// shareTable returns a table with d's values, labels and names (its own header struct), for a
-// release read from the same file as the original.
-func shareTable(d *datasets.Dataset) *datasets.Dataset {
-	v := *d
-	v.Names = slices.Clone(d.Names)
-	return &v
 }
 
 // releaseInput reads the release masked alone, for measures that need no original
