@@ -16,16 +16,7 @@ import (
 // when no cell is missing.
 func reportMissing(w io.Writer, file string, orig, rel *datasets.Dataset) {
 	mc := metrics.CountMissing(orig, rel)
-	list := func(counts []int) (total int, cols string) {
-		var parts []string
-		for j, c := range counts {
-			if c > 0 {
-				total += c
-				parts = append(parts, fmt.Sprintf("%s %d", mc.Names[j], c))
-			}
-		}
-		return total, strings.Join(parts, ", ")
-	}
+	list := func(counts []int) (int, string) { return missingList(mc.Names, counts) }
 	if lost, cols := list(mc.Lost); lost > 0 {
 		fmt.Fprintf(w, "eval: %s: %d cells missing where the original has a value (%s): each measure skips them by its rule (docs/metrics.md §0.4); cells the method did not declare as suppressions are holes\n",
 			file, lost, cols)
@@ -40,18 +31,23 @@ func reportMissing(w io.Writer, file string, orig, rel *datasets.Dataset) {
 // (docs/metrics.md §0.4). Nothing is written when no cell is missing.
 func reportMissingRelease(w io.Writer, file string, rel *datasets.Dataset) {
 	mc := metrics.CountMissing(rel, rel) // with itself as the original every missing cell is in Both
-	var total int
+	if total, cols := missingList(mc.Names, mc.Both); total > 0 {
+		fmt.Fprintf(w, "eval: %s: %d cells missing in the release (%s): each measure treats them by its rule (docs/metrics.md §0.4: a missing key matches any value in the frequencies and risks of §4.1–4.4, is a category of its own to l-diversity and risky_cells, never part of a SUDA MSU)\n",
+			file, total, cols)
+	}
+}
+
+// missingList returns the sum of counts and the columns with a count, as "name count" joined
+// by commas (names[j] is column j's name).
+func missingList(names []string, counts []int) (total int, cols string) {
 	var parts []string
-	for j, c := range mc.Both {
+	for j, c := range counts {
 		if c > 0 {
 			total += c
-			parts = append(parts, fmt.Sprintf("%s %d", mc.Names[j], c))
+			parts = append(parts, fmt.Sprintf("%s %d", names[j], c))
 		}
 	}
-	if total > 0 {
-		fmt.Fprintf(w, "eval: %s: %d cells missing in the release (%s): each measure treats them by its rule (docs/metrics.md §0.4: a missing key matches any value in the frequencies and risks of §4.1–4.4, is a category of its own to l-diversity and risky_cells, never part of a SUDA MSU)\n",
-			file, total, strings.Join(parts, ", "))
-	}
+	return total, strings.Join(parts, ", ")
 }
 
 // missingNotes gathers the measures' notes about missing cells (metrics.NoteMissing: computed
