@@ -63,12 +63,7 @@ func Exact(d []float64, n, p int, cols []int, codes bool) Classes {
 		}
 	}
 	if ts == nil {
-		if keys, levels, ok := codeKeys(d, n, p, cols); ok {
-			ts = distinctKeys(keys, n, m, levels, nil, newHasher(levels))
-		} else {
-			cs, levels := codeColumns(d, n, p, cols)
-			ts = distinct(cs, n, m, levels, nil, newHasher(levels))
-		}
+		ts, _ = distinctOf(d, n, p, cols, nil)
 	}
 	c := Classes{Of: ts.of, Count: ts.cnt, Levels: ts.levels}
 	if codes {

@@ -138,15 +138,21 @@ func tuplesOf(d []float64, n, p int, cols []int, w weights) (of []int32, tf, tF 
 		}
 	}
 	if ts == nil {
-		if keys, levels, ok := codeKeys(d, n, p, cols); ok {
-			h = newHasher(levels)
-			ts = distinctKeys(keys, n, len(cols), levels, w.slice(n), h)
-		} else {
-			codes, levels := codeColumns(d, n, p, cols)
-			h = newHasher(levels)
-			ts = distinct(codes, n, len(cols), levels, w.slice(n), h)
-		}
+		ts, h = distinctOf(d, n, p, cols, w.slice(n))
 	}
 	tf, tF = count(ts, h, w.d != nil)
 	return ts.of, tf, tF
+}
+
+// distinctOf returns the distinct tuples of d on the key columns cols, coded column by column
+// (codeKeys, else codeColumns), with weights w (nil: none), and the hasher it used: the path
+// of tuplesOf and Exact when the row-wise coding (codeRows) does not apply.
+func distinctOf(d []float64, n, p int, cols []int, w []float64) (*tuples, hasher) {
+	if keys, levels, ok := codeKeys(d, n, p, cols); ok {
+		h := newHasher(levels)
+		return distinctKeys(keys, n, len(cols), levels, w, h), h
+	}
+	codes, levels := codeColumns(d, n, p, cols)
+	h := newHasher(levels)
+	return distinct(codes, n, len(cols), levels, w, h), h
 }
