@@ -113,11 +113,7 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 			case v != v:
 				b = append(b, f.na...)
 			case levels[j] != nil:
-				if c := int(v); c >= 0 && c < len(levels[j]) {
-					b = append(b, levels[j][c]...)
-				} else { // a code outside the levels reads as missing (Dataset.Label)
-					b = append(b, "NA"...)
-				}
+				b = f.appendLabel(b, j, v)
 			default:
 				b = c.append(b, v)
 			}
@@ -126,6 +122,18 @@ func (f *rowFormatter) appendRows(b []byte, from, to int, wc *writeCache) []byte
 		b = append(b, '\n')
 	}
 	return b
+}
+
+// appendLabel appends the label of code v of categorical column j: f.na for a missing code,
+// "NA" for a code outside the levels (it reads as missing, Dataset.Label).
+func (f *rowFormatter) appendLabel(b []byte, j int, v float64) []byte {
+	switch c := int(v); {
+	case v != v:
+		return append(b, f.na...)
+	case c >= 0 && c < len(f.levels[j]):
+		return append(b, f.levels[j][c]...)
+	}
+	return append(b, "NA"...)
 }
 
 // appendNumberRows appends the rows of x, p > 0 values each, as appendRows writes the rows

@@ -95,14 +95,7 @@ func (f *rowFormatter) appendMixedRows(b []byte, from, to, q int, ms *mixedScrat
 				b = append(b, ',')
 			}
 			if seg.n == 0 {
-				switch v := row[seg.col]; {
-				case v != v:
-					b = append(b, f.na...)
-				case int(v) >= 0 && int(v) < len(f.levels[seg.col]):
-					b = append(b, f.levels[seg.col][int(v)]...)
-				default: // a code outside the levels reads as missing (Dataset.Label)
-					b = append(b, "NA"...)
-				}
+				b = f.appendLabel(b, seg.col, row[seg.col])
 				continue
 			}
 			var end int
