@@ -495,7 +495,7 @@ if (nrow(below) > 0) {
   md <- c(md, "", paste0(sprintf("Below 1 in this run: %d of %d.", nrow(below), nrow(tab)),
     if (any(small)) sprintf(" Below 10^5 records: %s.", lst(below[small, ])),
     if (any(bound)) sprintf(" At 10^5 records and more, where sdcMicro's call costs no more than `cat` reading the input (†): %s.", lst(below[bound, ])),
-    if (any(other)) sprintf(" At 10^5 records and more, where it costs more than `cat` (sdcbench's remaining time is parsing the CSV, the process's start and writing the release; docs/datapath.md): %s.", lst(below[other, ]))))
+    if (any(other)) sprintf(" At 10^5 records and more, where it costs more than `cat`: %s.", lst(below[other, ]))))
 } else {
   md <- c(md, "", "Below 1 in this run: none.")
 }
